@@ -1,0 +1,1 @@
+"""Graph builders and the compiled graphs that langgraph.json exports."""

@@ -1,0 +1,135 @@
+"""Model providers chosen by a spec string; one load per process.
+
+LLM specs: ``huggingface:MODEL`` (hub id, local dir, .gguf path or ``smollm2``),
+``openai:MODEL@BASE_URL``, ``llamacpp:PATH.gguf``, ``simulated[:latency=S,score=N]``,
+``none`` (no LLM: parser extraction and extractive answers), or ``registered:NAME``
+for an object passed in from Python. Embedding specs: ``wordllama``,
+``huggingface[:MODEL]``, ``registered:NAME``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from typing import Any
+
+from langchain_core.embeddings import Embeddings
+from langchain_core.language_models import BaseChatModel
+
+from karaka.models.call import LLMCallError, LLMReply, call_llm_isolated
+from karaka.models.fake import ScriptedChatModel
+from karaka.models.simulated import SimulatedChatModel
+
+__all__ = [
+    "LLMCallError", "LLMReply", "ScriptedChatModel", "SimulatedChatModel", "call_llm_isolated",
+    "load_embeddings", "load_llm", "register",
+]
+
+log = logging.getLogger("karaka.models")
+_lock = threading.Lock()
+_cache: dict[str, Any] = {}
+_registered: dict[str, Any] = {}
+
+
+def register(name: str, model: Any) -> str:
+    """Make a Python object reachable as spec ``registered:NAME``; returns the spec."""
+    _registered[name] = model
+    return f"registered:{name}"
+
+
+def _options(text: str) -> dict[str, str]:
+    pairs = [p for p in text.split(",") if p]
+    out = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise ValueError(f"bad option {pair!r}: expected key=value")
+        key, value = pair.split("=", 1)
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _build_llm(spec: str, max_tokens: int) -> BaseChatModel | None:
+    kind, _, rest = spec.partition(":")
+    if kind == "none":
+        return None
+    if kind == "simulated":
+        opts = _options(rest)
+        unknown = set(opts) - {"latency", "score"}
+        if unknown:
+            raise ValueError(f"simulated: unknown option(s) {sorted(unknown)}")
+        return SimulatedChatModel(
+            latency=float(opts.get("latency", 0)), score=int(opts.get("score", 96))
+        )
+    if kind == "huggingface":
+        from karaka.models.huggingface import load_huggingface_chat
+
+        return load_huggingface_chat(rest or "nvidia/Llama-3.1-Nemotron-Nano-8B-v1", max_tokens)
+    if kind == "openai":
+        try:
+            from langchain_openai import ChatOpenAI
+        except ImportError as exc:
+            raise ValueError("the openai provider needs the 'openai' extra") from exc
+        model, _, base_url = rest.partition("@")
+        if not model:
+            raise ValueError("openai spec needs a model: openai:MODEL@http://host:port/v1")
+        return ChatOpenAI(
+            model=model, base_url=base_url or os.environ.get("OPENAI_BASE_URL"),
+            api_key=os.environ.get("OPENAI_API_KEY", "not-needed"),  # type: ignore[arg-type]
+            temperature=0.7, max_retries=0, timeout=120,
+        )
+    if kind == "llamacpp":
+        try:
+            from langchain_community.chat_models import ChatLlamaCpp
+        except ImportError as exc:
+            raise ValueError("the llamacpp provider needs the 'llamacpp' extra") from exc
+        if not rest or not os.path.exists(rest):
+            raise ValueError(f"llamacpp: GGUF file not found: {rest!r}")
+        return ChatLlamaCpp(model_path=rest, n_ctx=4096, max_tokens=max_tokens, verbose=False)
+    if kind == "registered":
+        if rest not in _registered:
+            raise ValueError(f"no model registered as {rest!r}")
+        return _registered[rest]  # type: ignore[no-any-return]
+    raise ValueError(
+        f"unknown LLM spec {spec!r}: use huggingface:, openai:, llamacpp:, simulated, none"
+    )
+
+
+def load_llm(spec: str, max_tokens: int = 512) -> BaseChatModel | None:
+    """Load (once per process) the chat model a spec names; ``none`` gives None."""
+    key = f"llm|{spec}"
+    with _lock:
+        if key in _cache:
+            if not spec.startswith(("simulated", "registered", "none")):
+                log.info("model already loaded: %s", spec)
+                print(f"⚠️  model already loaded: {spec}")
+            return _cache[key]  # type: ignore[no-any-return]
+        model = _build_llm(spec, max_tokens)
+        if not spec.startswith("registered"):
+            _cache[key] = model
+        return model
+
+
+def load_embeddings(spec: str) -> Embeddings:
+    """Load (once per process) the embeddings a spec names."""
+    kind, _, rest = spec.partition(":")
+    if kind == "registered":
+        if rest not in _registered:
+            raise ValueError(f"no embeddings registered as {rest!r}")
+        return _registered[rest]  # type: ignore[no-any-return]
+    key = f"emb|{spec}"
+    with _lock:
+        if key in _cache:
+            return _cache[key]  # type: ignore[no-any-return]
+        if kind == "wordllama":
+            from karaka.models.embeddings import WordLlamaEmbeddings
+
+            model: Embeddings = WordLlamaEmbeddings(dim=int(rest) if rest else 256)
+        elif kind == "huggingface":
+            from karaka.models.embeddings import NVEmbedQAEmbeddings
+
+            model = NVEmbedQAEmbeddings(rest or "nvidia/llama-3.2-nv-embedqa-1b-v2")
+        else:
+            raise ValueError(f"unknown embeddings spec {spec!r}: use wordllama or huggingface")
+        _cache[key] = model
+        return model

@@ -1,0 +1,55 @@
+"""A small base for chat models that answer from the prompt key alone (simulated, fake)."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from pydantic import PrivateAttr
+
+
+def prompt_key_of(run_manager: CallbackManagerForLLMRun | None) -> str:
+    """The prompt key that ``call_llm_isolated`` put in the run metadata."""
+    metadata = getattr(run_manager, "metadata", None) or {}
+    return str(metadata.get("prompt_key", ""))
+
+
+class KeyedChatModel(BaseChatModel):
+    """Answers ``respond(key, system, user)``; counts calls per prompt key (thread-safe)."""
+
+    _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
+    _calls: list[tuple[str, str]] = PrivateAttr(default_factory=list)
+
+    def respond(self, key: str, system: str, user: str) -> str:
+        """Return the raw reply text for one call."""
+        raise NotImplementedError
+
+    @property
+    def calls(self) -> list[tuple[str, str]]:
+        """(prompt key, user prompt) of every call so far, in order."""
+        with self._lock:
+            return list(self._calls)
+
+    def count(self, key: str | None = None) -> int:
+        """Number of calls, optionally for one prompt key."""
+        with self._lock:
+            return sum(1 for k, _ in self._calls if key is None or k == key)
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        key = prompt_key_of(run_manager)
+        system = str(messages[0].content) if len(messages) > 1 else ""
+        user = str(messages[-1].content)
+        with self._lock:
+            self._calls.append((key, user))
+        text = self.respond(key, system, user)
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])

@@ -1,0 +1,97 @@
+"""The one function every LLM call goes through: ``call_llm_isolated``."""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from karaka.jsonparse import strip_think
+
+log = logging.getLogger("karaka.llm")
+
+BACKOFF_SECONDS: tuple[float, ...] = (1.0, 2.0, 4.0)
+_TRANSIENT_NAMES = ("Timeout", "Connection", "RateLimit", "ServiceUnavailable", "InternalServer")
+
+
+@dataclass(frozen=True)
+class LLMReply:
+    """Text of one call plus what it cost."""
+
+    text: str
+    prompt_tokens: int
+    completion_tokens: int
+
+
+class LLMCallError(RuntimeError):
+    """A call failed for good (after the transient retries)."""
+
+
+def approx_tokens(text: str) -> int:
+    """Rough token count (4 characters a token) for providers that report none."""
+    return max(1, math.ceil(len(text) / 4)) if text else 0
+
+
+def is_transient(exc: BaseException) -> bool:
+    """True for errors worth retrying: timeouts, dropped connections, rate limits."""
+    if isinstance(exc, TimeoutError | ConnectionError):
+        return True
+    return any(part in type(exc).__name__ for part in _TRANSIENT_NAMES)
+
+
+def model_name(llm: BaseChatModel) -> str:
+    """A readable name for logs."""
+    for attr in ("model_name", "model_id", "model"):
+        value = getattr(llm, attr, None)
+        if isinstance(value, str) and value:
+            return value
+    return type(llm).__name__
+
+
+def call_llm_isolated(
+    llm: BaseChatModel,
+    system_prompt: str,
+    user_prompt: str,
+    *,
+    prompt_key: str,
+    max_tokens: int = 512,
+    backoff: Sequence[float] = BACKOFF_SECONDS,
+    sleep: Callable[[float], None] = time.sleep,
+) -> LLMReply:
+    """Make one stateless call: a system and a user message, no history.
+
+    Transient errors are retried after each wait in ``backoff`` (1, 2, 4 s);
+    every failure is logged with the prompt key, model and attempt number.
+
+    Raises:
+        LLMCallError: the call still failed after the retries, or failed for good.
+    """
+    messages = [SystemMessage(content=system_prompt), HumanMessage(content=user_prompt)]
+    config = {"metadata": {"prompt_key": prompt_key}, "callbacks": []}
+    name = model_name(llm)
+    attempts = len(backoff) + 1
+    for attempt in range(1, attempts + 1):
+        try:
+            message = llm.invoke(messages, config=config, max_tokens=max_tokens)  # type: ignore[arg-type]
+        except Exception as exc:  # noqa: BLE001 - classified below, re-raised typed
+            transient = is_transient(exc)
+            log.warning(
+                "llm call failed: prompt=%s model=%s attempt=%d/%d transient=%s error=%r",
+                prompt_key, name, attempt, attempts, transient, exc,
+            )
+            if transient and attempt < attempts:
+                sleep(backoff[attempt - 1])
+                continue
+            raise LLMCallError(f"{prompt_key} on {name} failed after {attempt} attempt(s): {exc}") from exc
+        raw = message.content if isinstance(message.content, str) else str(message.content)
+        text = strip_think(raw)
+        usage = getattr(message, "usage_metadata", None) or {}
+        prompt_tokens = int(usage.get("input_tokens") or approx_tokens(system_prompt + user_prompt))
+        completion_tokens = int(usage.get("output_tokens") or approx_tokens(raw))
+        return LLMReply(text, prompt_tokens, completion_tokens)
+    raise LLMCallError(f"{prompt_key} on {name}: no attempt made")  # pragma: no cover

@@ -1,0 +1,1 @@
+"""Graph nodes: plain functions returning partial state updates."""

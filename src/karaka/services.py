@@ -1,0 +1,66 @@
+"""Live objects behind a Context: models, prompts and the workspace, loaded once per process."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from langchain_core.embeddings import Embeddings
+from langchain_core.language_models import BaseChatModel
+
+from karaka.config import Context
+from karaka.models import load_embeddings, load_llm
+from karaka.prompts import Prompts, load_prompts
+from karaka.store.workspace import Workspace
+
+_lock = threading.Lock()
+_workspaces: dict[tuple[str, str, float], Workspace] = {}
+_prompts: dict[tuple[str, float], Prompts] = {}
+
+
+@dataclass
+class Services:
+    """What nodes need besides their state."""
+
+    ctx: Context
+    llm: BaseChatModel | None
+    embeddings: Embeddings
+    prompts: Prompts
+    workspace: Workspace
+
+    def require_llm(self) -> BaseChatModel:
+        """The LLM, or a clear error when the configuration has none."""
+        if self.llm is None:
+            raise ValueError("this step needs an LLM but --llm is 'none'")
+        return self.llm
+
+
+def _prompts_for(path: str) -> Prompts:
+    mtime = Path(path).stat().st_mtime if path and Path(path).exists() else 0.0
+    key = (path, mtime)
+    if key not in _prompts:
+        _prompts[key] = load_prompts(path or None)
+    return _prompts[key]
+
+
+def get_services(ctx: Context) -> Services:
+    """Resolve a context to live objects, reusing whatever this process already loaded."""
+    embeddings = load_embeddings(ctx.embeddings)
+    llm = load_llm(ctx.llm, ctx.max_tokens)
+    with _lock:
+        prompts = _prompts_for(ctx.prompts)
+        key = (str(Path(ctx.workspace).resolve()), ctx.embeddings, ctx.resolver_threshold)
+        workspace = _workspaces.get(key)
+        if workspace is None:
+            workspace = Workspace(ctx.workspace, embeddings, ctx.resolver_threshold)
+            _workspaces[key] = workspace
+    return Services(ctx, llm, embeddings, prompts, workspace)
+
+
+def forget_workspace(path: str | Path) -> None:
+    """Drop cached workspaces for a path (after it is deleted or rebuilt)."""
+    root = str(Path(path).resolve())
+    with _lock:
+        for key in [k for k in _workspaces if k[0] == root]:
+            _workspaces.pop(key).close()

@@ -1,0 +1,1 @@
+"""Typed states of the three graphs."""

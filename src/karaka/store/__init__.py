@@ -1,0 +1,1 @@
+"""Storage: the strict knowledge graph, FAISS line vectors, the resolver, durable records."""

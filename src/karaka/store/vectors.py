@@ -1,0 +1,125 @@
+"""FAISS line vectors, each id mapped to (doc_id, line_number), saved in one atomic file."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import faiss
+import numpy as np
+
+from karaka.store.atomic import atomic_write
+
+
+class LineVectors:
+    """Inner-product FAISS index over normalised line embeddings."""
+
+    def __init__(self, dim: int):
+        self.dim = dim
+        self.index = faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
+        self.refs: dict[int, tuple[str, int]] = {}
+        self._by_line: dict[tuple[str, int], int] = {}
+        self._next = 0
+
+    def __len__(self) -> int:
+        return len(self.refs)
+
+    def has_doc(self, doc_id: str) -> bool:
+        """True when any line of the document is indexed."""
+        return any(d == doc_id for d, _ in self._by_line)
+
+    def lines_of(self, doc_id: str) -> list[int]:
+        """Indexed line numbers of a document."""
+        return sorted(line for d, line in self._by_line if d == doc_id)
+
+    def add(self, doc_id: str, lines: list[int], vectors: np.ndarray) -> None:
+        """Add (or replace) the vectors of some lines of one document."""
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        if vectors.shape != (len(lines), self.dim):
+            raise ValueError(f"vectors shape {vectors.shape} != ({len(lines)}, {self.dim})")
+        stale = [self._by_line[(doc_id, ln)] for ln in lines if (doc_id, ln) in self._by_line]
+        if stale:
+            self._remove_ids(stale)
+        faiss.normalize_L2(vectors)
+        ids = np.arange(self._next, self._next + len(lines), dtype=np.int64)
+        self._next += len(lines)
+        self.index.add_with_ids(vectors, ids)
+        for vid, line in zip(ids.tolist(), lines, strict=True):
+            self.refs[vid] = (doc_id, line)
+            self._by_line[(doc_id, line)] = vid
+
+    def _remove_ids(self, ids: list[int]) -> None:
+        self.index.remove_ids(np.asarray(ids, dtype=np.int64))
+        for vid in ids:
+            ref = self.refs.pop(vid)
+            self._by_line.pop(ref, None)
+
+    def remove_doc(self, doc_id: str) -> int:
+        """Delete every vector of a document; returns how many."""
+        ids = [vid for (d, _), vid in self._by_line.items() if d == doc_id]
+        if ids:
+            self._remove_ids(ids)
+        return len(ids)
+
+    def search(self, vector: np.ndarray, k: int = 5) -> list[tuple[str, int, float]]:
+        """K nearest lines: (doc_id, line, cosine)."""
+        if not self.refs:
+            return []
+        query = np.ascontiguousarray(np.asarray(vector, dtype=np.float32).reshape(1, -1))
+        faiss.normalize_L2(query)
+        scores, ids = self.index.search(query, min(k, len(self.refs)))
+        return [
+            (*self.refs[int(i)], float(s))
+            for s, i in zip(scores[0], ids[0], strict=True) if int(i) in self.refs
+        ]
+
+    def nearby(self, doc_id: str, line: int, window: int = 3, k: int = 5) -> list[int]:
+        """Lines of the same document within ``window`` of ``line``, most similar first."""
+        if (doc_id, line) not in self._by_line:
+            return []
+        anchor = self.index.reconstruct(self._by_line[(doc_id, line)])
+        near = [
+            ln for ln in range(line - window, line + window + 1)
+            if ln != line and (doc_id, ln) in self._by_line
+        ]
+        scored = [
+            (float(np.dot(anchor, self.index.reconstruct(self._by_line[(doc_id, ln)]))), ln)
+            for ln in near
+        ]
+        return [ln for _, ln in sorted(scored, key=lambda p: (-p[0], p[1]))[:k]]
+
+    def save(self, path: str | Path) -> None:
+        """One atomic file holding the index and the id map."""
+        blob = faiss.serialize_index(self.index)
+        ids = np.fromiter(self.refs, dtype=np.int64, count=len(self.refs))
+        docs = np.array([self.refs[i][0] for i in ids.tolist()], dtype=object)
+        lines = np.array([self.refs[i][1] for i in ids.tolist()], dtype=np.int64)
+
+        def write(handle: io.BufferedIOBase) -> None:
+            np.savez(
+                handle, index=blob, ids=ids, docs=docs.astype(str), lines=lines,
+                meta=np.array([self.dim, self._next], dtype=np.int64),
+            )
+
+        atomic_write(path, write)  # type: ignore[arg-type]
+
+    @classmethod
+    def load(cls, path: str | Path, dim: int) -> LineVectors:
+        """Load from ``path``; a missing file gives an empty index of ``dim``."""
+        path = Path(path)
+        if not path.exists():
+            return cls(dim)
+        with np.load(path, allow_pickle=False) as data:
+            saved_dim, next_id = (int(x) for x in data["meta"])
+            if saved_dim != dim:
+                raise ValueError(
+                    f"{path}: vectors have dim {saved_dim}, the embeddings give {dim}; "
+                    "use the embeddings this workspace was built with"
+                )
+            vec = cls(dim)
+            vec.index = faiss.deserialize_index(data["index"])
+            for vid, doc, line in zip(data["ids"].tolist(), data["docs"].tolist(), data["lines"].tolist(), strict=True):
+                vec.refs[vid] = (doc, line)
+                vec._by_line[(doc, line)] = vid
+            vec._next = next_id
+        return vec
