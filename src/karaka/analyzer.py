@@ -258,3 +258,65 @@ def _swap_problems(item: dict[str, Any], line: str) -> list[str]:
         if p_karta and p_karma and karta & p_karma and not karta & p_karta and (not karma or karma & p_karta):
             return [f"KARTA and KARMA of {verb!r} are swapped against the parse"]
     return []
+
+
+# -- questions → plans (no LLM) -------------------------------------------------------------
+WH_ROLES = {"where": "ADHIKARANA_SPATIAL", "when": "ADHIKARANA_TEMPORAL"}
+_WH = frozenset({"who", "whom", "what", "which", "where", "when", "why", "how", "whose"})
+
+
+def _wh_role(verb: Token) -> tuple[str | None, dict[str, str]]:
+    """The role the wh-word stands in, and the other roles named in the question."""
+    extract: str | None = None
+    known: dict[str, str] = {}
+    passive = any(c.dep_ in ("nsubjpass", "auxpass") for c in verb.children)
+    for child in verb.children:
+        dep = child.dep_
+        is_wh = child.lower_ in _WH or any(t.lower_ in _WH and t.dep_ in ("det", "poss") for t in child.children)
+        if dep == "advmod" and child.lower_ in WH_ROLES:
+            extract = WH_ROLES[child.lower_]
+            continue
+        if dep == "prep" or dep == "agent" or (dep == "dative" and child.pos_ == "ADP"):
+            obj = _pobj(child)
+            if obj is None:
+                continue
+            role = "KARTA" if dep == "agent" else (_prep_role(child, obj) or
+                                                   ("SAMPRADANA" if child.lower_ in ("to", "for") else None))
+            if obj.lower_ in _WH:
+                extract = role if role else extract
+                if child.lower_ in ("to", "for"):
+                    extract = "SAMPRADANA"
+            elif role:
+                known[role] = mention(obj)
+            continue
+        role = {"nsubj": "KARTA", "nsubjpass": "KARMA", "dobj": "KARMA", "obj": "KARMA",
+                "dative": "SAMPRADANA", "attr": "KARMA"}.get(dep)
+        if role is None:
+            continue
+        if is_wh:
+            extract = role
+        else:
+            known[role] = mention(child)
+    if passive and extract is None and "KARMA" not in known:
+        extract = "KARMA"
+    return extract, known
+
+
+def question_plan(question: str) -> dict[str, Any] | None:
+    """A one-step plan from a question's parse: "What did Rama give?" → give, KARTA Rama, KARMA?."""
+    doc = parse(question.strip())
+    verbs = [t for t in doc if t.pos_ == "VERB"] or [t for t in doc if t.dep_ == "ROOT"]
+    if not verbs:
+        return None
+    verb = next((t for t in verbs if t.dep_ == "ROOT"), verbs[0])
+    extract, known = _wh_role(verb)
+    lower = question.lower()
+    follow_causes = lower.startswith("why") or "cause" in lower or "because" in lower
+    if extract is None and not follow_causes:
+        extract = "KARMA" if "KARTA" in known else "KARTA"
+    lemma = "be" if verb.pos_ == "AUX" else verb.lemma_.lower()
+    return {
+        "steps": [{"goal": question.strip(), "verb": lemma, "karakas": known, "extract": extract,
+                   "follow_causes": follow_causes, "follow_same_as": True}],
+        "reasoning": "parser plan",
+    }

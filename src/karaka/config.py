@@ -126,6 +126,8 @@ def validate_context(ctx: Context) -> None:
         raise ValueError(f"strategy must be gsv or batched, got {ctx.strategy!r}")
     if ctx.extractor not in ("llm", "parser"):
         raise ValueError(f"extractor must be llm or parser, got {ctx.extractor!r}")
+    if ctx.llm == "none" and ctx.extractor == "llm":
+        raise ValueError("--llm none needs --extractor parser (there is no LLM to extract with)")
     if not 0 < ctx.resolver_threshold <= 1:
         raise ValueError(f"resolver_threshold must be in (0, 1], got {ctx.resolver_threshold}")
 

@@ -133,3 +133,28 @@ def load_embeddings(spec: str) -> Embeddings:
             raise ValueError(f"unknown embeddings spec {spec!r}: use wordllama or huggingface")
         _cache[key] = model
         return model
+
+
+def load_cross_encoder(name: str) -> Any:
+    """A cross-encoder scorer ``[(query, passage)] -> [float]`` (needs the 'hf' extra)."""
+    key = f"rerank|{name}"
+    with _lock:
+        if key in _cache:
+            return _cache[key]
+        try:
+            import torch
+            from transformers import AutoModelForSequenceClassification, AutoTokenizer
+        except ImportError as exc:
+            raise ValueError("a cross-encoder reranker needs the 'hf' extra") from exc
+        tokenizer = AutoTokenizer.from_pretrained(name)
+        model = AutoModelForSequenceClassification.from_pretrained(name).eval()
+
+        def score(pairs: list[tuple[str, str]]) -> list[float]:
+            batch = tokenizer([q for q, _ in pairs], [p for _, p in pairs], padding=True,
+                              truncation=True, return_tensors="pt")
+            with torch.no_grad():
+                logits = model(**batch).logits
+            return logits[:, -1].float().tolist()
+
+        _cache[key] = score
+        return score

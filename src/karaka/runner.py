@@ -1,0 +1,65 @@
+"""Run the graphs with the workspace's SQLite checkpointer (CLI, notebook facade, HTTP)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from langgraph.checkpoint.sqlite import SqliteSaver
+
+from karaka.config import Context
+from karaka.graphs.ingest import RECURSION_LIMIT, build_ingest_graph
+from karaka.graphs.query import build_query_graph
+from karaka.services import get_services
+
+Listener = Callable[[dict[str, Any]], None]
+
+
+@contextmanager
+def checkpointer(ctx: Context) -> Iterator[SqliteSaver]:
+    """The workspace's SQLite checkpointer."""
+    path = get_services(ctx).workspace.checkpoints_path
+    with SqliteSaver.from_conn_string(str(path)) as saver:
+        yield saver
+
+
+def ingest_thread(ctx: Context, path: str | Path) -> str:
+    """The same command gets the same thread, so re-running it resumes."""
+    key = f"{Path(ctx.workspace).resolve()}|{Path(path).resolve()}"
+    return "ingest-" + hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def run_ingest(ctx: Context, path: str | Path, on_event: Listener | None = None,
+               thread_id: str | None = None) -> dict[str, Any]:
+    """Ingest ``path``; an interrupted run with the same thread resumes where it stopped."""
+    if not Path(path).exists():
+        raise FileNotFoundError(f"{path}: no such file or directory")
+    with checkpointer(ctx) as saver:
+        graph = build_ingest_graph().compile(checkpointer=saver)
+        config: Any = {"configurable": {"thread_id": thread_id or ingest_thread(ctx, path)},
+                       "recursion_limit": RECURSION_LIMIT, "max_concurrency": ctx.concurrency}
+        pending = graph.get_state(config).next
+        inputs = None if pending else {"path": str(path)}
+        if pending and on_event:
+            on_event({"event": "resume", "next": list(pending)})
+        for mode, chunk in graph.stream(inputs, config, context=ctx, stream_mode=["custom", "updates"]):
+            if mode == "custom" and on_event:
+                on_event(chunk)
+        values = graph.get_state(config).values
+    return dict(values.get("report") or {})
+
+
+def run_query(ctx: Context, question: str, thread_id: str | None = None,
+              on_event: Listener | None = None) -> dict[str, Any]:
+    """Answer a question; a thread id keeps the conversation for follow-ups."""
+    with checkpointer(ctx) as saver:
+        graph = build_query_graph().compile(checkpointer=saver)
+        config: Any = {"configurable": {"thread_id": thread_id or "query-default"}}
+        if thread_id is None:
+            graph = build_query_graph().compile()
+            config = {}
+        result = graph.invoke({"question": question}, config, context=ctx)
+    return dict(result["result"])

@@ -1,0 +1,87 @@
+"""Scripted models for the spec's example and friends."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from karaka.config import Context
+from karaka.models import ScriptedChatModel, register
+
+GIVE = {"line": 1, "verb": "give", "karakas": {"KARTA": "Rama", "KARMA": "bow", "SAMPRADANA": "Lakshmana"}}
+USE_KILL = [
+    {"line": 2, "verb": "use", "karakas": {"KARTA": "He", "KARMA": "it"},
+     "coreferences": [{"pronoun": "He", "refers_to": "Rama"}, {"pronoun": "it", "refers_to": "bow"}]},
+    {"line": 2, "verb": "kill", "karakas": {"KARTA": "He", "KARMA": "Ravana"}},
+]
+
+
+def extraction(user: str, n: int) -> str:
+    kriyas = []
+    for line in user.splitlines():
+        if not line.startswith("[L"):
+            continue
+        number = int(line[2 : line.index("]")])
+        if "Rama gave the bow" in line:
+            kriyas.append({**GIVE, "line": number})
+        elif "He used it" in line:
+            kriyas += [{**k, "line": number} for k in USE_KILL]
+        elif "Sita" in line:
+            kriyas.append({"line": number, "verb": "follow", "karakas": {"KARTA": "Sita", "KARMA": "Rama"}})
+    return json.dumps({"kriyas": kriyas})
+
+
+def coref(user: str, n: int) -> str:
+    pronoun = user.split('pronoun "', 1)[1].split('"', 1)[0]
+    target = {"He": "Rama", "it": "bow"}.get(pronoun)
+    return json.dumps({"answer": "yes" if target else "no", "target": target, "reasoning": "fake"})
+
+
+def plan_for(user: str, n: int) -> str:
+    question = user.split("Question:", 1)[1].splitlines()[0].strip()
+    plans = {
+        "What did Rama give?": {"verb": "give", "karakas": {"KARTA": "Rama"}, "extract": "KARMA"},
+        "Who killed Ravana?": {"verb": "kill", "karakas": {"KARMA": "Ravana"}, "extract": "KARTA"},
+        "Why was Ravana killed?": {"verb": "kill", "karakas": {"KARMA": "Ravana"}, "extract": "KARTA",
+                                   "follow_causes": True},
+        "What did Hanuman eat?": {"verb": "eat", "karakas": {"KARTA": "Hanuman"}, "extract": "KARMA"},
+        "What did Lakshmana receive from the bow?": {"verb": "receive", "karakas": {"KARTA": "Lakshmana"},
+                                                     "extract": "KARMA"},
+    }
+    step = {"goal": question, "follow_causes": False, "follow_same_as": True,
+            **plans.get(question, {"verb": "zzz", "karakas": {}, "extract": "KARMA"})}
+    return json.dumps({"steps": [step], "reasoning": "fake"})
+
+
+def script(**overrides: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "kriya_extraction_prompt": extraction,
+        "kriya_scoring_prompt": ['{"reasoning": "good", "score": 97}'],
+        "kriya_verification_prompt": ['{"choice": "Candidate_A", "reasoning": "fine"}'],
+        "coreference_prompt": coref,
+        "entity_type_prompt": ['{"entity_type": "Person", "reasoning": "fake"}'],
+        "causality_prompt": lambda user, n: json.dumps({"answer": "yes" if "use (line" in user and "kill" in user else "no"}),
+        "metaphor_extraction_prompt": ['{"target": null}'],
+        "query_decomposition_prompt": plan_for,
+        "query_scoring_prompt": ['{"reasoning": "ok", "score": 97}'],
+        "query_verification_prompt": ['{"choice": "Candidate_A", "reasoning": "ok"}'],
+        "answer_prompt": lambda user, n: "The answer, from [test_doc_1, Line 1].",
+        "answer_support_prompt": ['{"answer": "yes"}'],
+        "answer_usefulness_prompt": ['{"answer": "yes"}'],
+    }
+    base.update(overrides)
+    return base
+
+
+def fake_context(workspace, model: ScriptedChatModel | None = None, **settings: Any) -> tuple[Context, ScriptedChatModel]:
+    model = model or ScriptedChatModel(script())
+    spec = register(f"fake-{uuid.uuid4().hex[:8]}", model)
+    return Context(workspace=str(workspace), llm=spec, **settings), model
+
+
+def write_doc(folder, name: str, *lines: str):
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
