@@ -69,6 +69,7 @@ def script(**overrides: Any) -> dict[str, Any]:
         "answer_prompt": lambda user, n: "The answer, from [test_doc_1, Line 1].",
         "answer_support_prompt": ['{"answer": "yes"}'],
         "answer_usefulness_prompt": ['{"answer": "yes"}'],
+        "kriya_batch_validation_prompt": ['{"invalid_lines": [], "reasoning": "ok"}'],
     }
     base.update(overrides)
     return base

@@ -149,6 +149,8 @@ def traverse(kg: KnowledgeGraph, resolver: EntityResolver, plan: dict[str, Any])
         previous.append(answers)
         out.answers += [a for a in answers if a not in out.answers]
     for answer in list(out.answers):
+        if not kg.g.nodes[answer].get("pronoun"):
+            continue  # only a pronoun needs the line that says what it stands for
         anchor = _line_of(kg, answer)
         for alias in sorted(kg.same_as_closure(answer) - {answer}):
             uses = sorted(kg.uses(alias), key=lambda u: _distance(kg, u[0], anchor))

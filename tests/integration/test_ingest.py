@@ -1,0 +1,203 @@
+import json
+
+import pytest
+
+from karaka.config import Context
+from karaka.models import ScriptedChatModel
+from karaka.runner import run_ingest
+from karaka.services import forget_workspace, get_services
+from tests.fakes import fake_context, script, write_doc
+
+SPEC = ("Rama gave the bow to Lakshmana.", "He used it to kill Ravana.")
+
+
+def graph_of(ctx):
+    return get_services(ctx).workspace.graph
+
+
+def test_spec_example(tmp_path):
+    docs = tmp_path / "docs"
+    write_doc(docs, "test_doc_1.txt", *SPEC)
+    ctx, model = fake_context(tmp_path / "ws")
+    report = run_ingest(ctx, docs)
+    kg = graph_of(ctx)
+    g = kg.g
+    assert {"test_doc_1_L1", "test_doc_1_L2"} <= set(kg.nodes_of("Document"))
+    verbs = {n: g.nodes[n]["verb"] for n in kg.nodes_of("Kriya")}
+    assert verbs == {"test_doc_1_L1_K1": "give", "test_doc_1_L2_K1": "use", "test_doc_1_L2_K2": "kill"}
+    assert ("Rama", "HAS_KARTĀ") in {(t, k) for _, t, k in g.out_edges("test_doc_1_L1_K1", keys=True)}
+    assert set(kg.neighbors("test_doc_1_L1_K1", "TARGETS_SAMPRADĀNA")) == {"Lakshmana"}
+    assert set(kg.neighbors("test_doc_1_L2_K2", "HAS_KARMA")) == {"Ravana"}
+    same = {(g.nodes[s]["canonical_name"], g.nodes[t]["canonical_name"])
+            for s, t, k in g.edges(keys=True) if k == "IS_SAME_AS"}
+    assert same == {("He", "Rama"), ("it", "bow")}
+    assert kg.violations() == []
+    assert report["gsv"]["success_rate"] == 1.0 and report["documents"] == 1 and report["lines"] == 2
+    assert report["llm_calls"]["per_line_mean"] == 5.0  # fast path: 1 + 3 + 1
+
+
+def test_rerun_is_free_and_creates_no_duplicates(tmp_path):
+    docs = tmp_path / "docs"
+    write_doc(docs, "test_doc_1.txt", *SPEC)
+    ctx, model = fake_context(tmp_path / "ws")
+    run_ingest(ctx, docs)
+    before = (graph_of(ctx).g.number_of_nodes(), graph_of(ctx).g.number_of_edges())
+    calls = model.count()
+    report = run_ingest(ctx, docs)
+    assert model.count() == calls
+    assert report["unchanged_documents"] == ["test_doc_1"]
+    assert (graph_of(ctx).g.number_of_nodes(), graph_of(ctx).g.number_of_edges()) == before
+
+
+def test_changed_document_replaces_old_nodes_and_new_documents_are_added(tmp_path):
+    docs = tmp_path / "docs"
+    write_doc(docs, "a.txt", *SPEC)
+    ctx, model = fake_context(tmp_path / "ws")
+    run_ingest(ctx, docs)
+    write_doc(docs, "a.txt", "Rama gave the bow to Lakshmana.")
+    write_doc(docs, "b.txt", "Sita followed Rama.")
+    calls = model.count()
+    run_ingest(ctx, docs)
+    kg = graph_of(ctx)
+    assert "a_L2" not in kg.g and "a_L2_K1" not in kg.g and "Ravana" not in kg.g
+    assert "b_L1_K1" in kg.g and model.count() > calls
+    assert kg.violations() == []
+
+
+def test_entities_resolve_across_documents(tmp_path):
+    docs = tmp_path / "docs"
+    write_doc(docs, "one.txt", "Rama gave the bow to Lakshmana.")
+    write_doc(docs, "two.txt", "Sita followed Rama.")
+    ctx, _ = fake_context(tmp_path / "ws")
+    run_ingest(ctx, docs)
+    kg = graph_of(ctx)
+    users = {k for k, _ in kg.uses("Rama")}
+    assert users == {"one_L1_K1", "two_L1_K1"}
+
+
+class Crash(BaseException):  # like a kill: nothing in the pipeline may catch it
+    pass
+
+
+def test_crash_then_resume_gives_the_same_graph_without_repeating_calls(tmp_path):
+    lines = [f"Sita followed Rama on day {i}." for i in range(1, 13)]
+    docs = tmp_path / "docs"
+    write_doc(docs, "long.txt", *lines)
+
+    reference_ctx, reference = fake_context(tmp_path / "ref", concurrency=2)
+    run_ingest(reference_ctx, docs)
+    expected = json.dumps(graph_of(reference_ctx).to_json(), sort_keys=True)
+
+    calls = {"n": 0}
+
+    def flaky(user, n):
+        calls["n"] += 1
+        if calls["n"] == 7:
+            raise Crash("power cut")
+        return script()["kriya_extraction_prompt"](user, n)
+
+    ctx, crashing = fake_context(tmp_path / "ws", ScriptedChatModel(script(kriya_extraction_prompt=flaky)), concurrency=2)
+    with pytest.raises(Crash):
+        run_ingest(ctx, docs)
+    done_before = len(get_services(ctx).workspace.records.results())
+    assert 0 < done_before < 12
+    first_calls = crashing.count()
+    forget_workspace(ctx.workspace)  # as if the process died: reload everything from disk
+    resumed = ScriptedChatModel(script())
+    ctx2, _ = fake_context(tmp_path / "ws", resumed, concurrency=2)
+    report = run_ingest(ctx2, docs)
+    assert json.dumps(graph_of(ctx2).to_json(), sort_keys=True) == expected
+    # Only units in flight at the crash are redone: at most `concurrency` lines' worth of calls.
+    per_line = reference.count("kriya_extraction_prompt") / 12
+    redone = resumed.count("kriya_extraction_prompt") - (12 - done_before) * per_line
+    assert redone <= 2 * per_line
+    assert first_calls + resumed.count() <= reference.count() + 2 * 5 + 2
+    assert report["lines"] == 12 and graph_of(ctx2).violations() == []
+
+
+def test_window_of_8_cuts_calls_per_line_and_keeps_line_citations(tmp_path):
+    lines = [f"Sita followed Rama on day {i}." for i in range(1, 17)]
+    docs = tmp_path / "docs"
+    write_doc(docs, "w.txt", *lines)
+    ctx, model = fake_context(tmp_path / "ws", window=8)
+    report = run_ingest(ctx, docs)
+    assert report["llm_calls"]["per_line_mean"] == pytest.approx(5 / 8)
+    kg = graph_of(ctx)
+    for n in range(1, 17):
+        assert kg.neighbors(f"w_L{n}_K1", "CITED_IN") == [f"w_L{n}"]
+
+
+def test_exhausted_window_falls_back_to_per_line_loops(tmp_path):
+    docs = tmp_path / "docs"
+    write_doc(docs, "w.txt", "Sita followed Rama.", "Sita followed Rama again.")
+
+    def verdict(user, n):
+        windowed = "[L1]" in user and "[L2]" in user
+        return '{"choice": "ALL_INVALID", "reasoning": "too long"}' if windowed else '{"choice": "Candidate_A", "reasoning": "ok"}'
+
+    ctx, model = fake_context(tmp_path / "ws", ScriptedChatModel(script(kriya_verification_prompt=verdict)),
+                              window=2, max_retries=1)
+    report = run_ingest(ctx, docs)
+    assert report["gsv"]["fallback_windows"] == 1
+    assert {"w_L1_K1", "w_L2_K1"} <= set(graph_of(ctx).nodes_of("Kriya"))
+
+
+def test_batched_strategy_reports_calls_per_line(tmp_path):
+    docs = tmp_path / "docs"
+    write_doc(docs, "b.txt", *[f"Sita followed Rama on day {i}." for i in range(1, 9)])
+    ctx, model = fake_context(tmp_path / "ws", strategy="batched")
+    report = run_ingest(ctx, docs)
+    assert model.count("kriya_extraction_prompt") == 8
+    assert model.count("kriya_batch_validation_prompt") == 1
+    assert report["llm_calls"]["per_line_mean"] < 2
+
+
+def test_bad_inputs_are_reported_and_the_rest_ingested(tmp_path):
+    from pypdf import PdfWriter
+
+    docs = tmp_path / "docs"
+    write_doc(docs, "good.txt", *SPEC)
+    (docs / "empty.txt").write_text("   \n\n", encoding="utf-8")
+    (docs / "binary.txt").write_bytes(b"\x00\x01\x02binary\x00" * 50)
+    (docs / "latin.txt").write_bytes("Sita followed Rama to the café.".encode("latin-1"))
+    (docs / "corrupt.pdf").write_bytes(b"%PDF-1.4 this is not really a pdf")
+    writer = PdfWriter()
+    writer.add_blank_page(width=72, height=72)
+    writer.encrypt("secret")
+    with open(docs / "locked.pdf", "wb") as handle:
+        writer.write(handle)
+    (docs / "huge.txt").write_text("Sita followed Rama " + "and on " * 400 + "the end.", encoding="utf-8")
+    ctx, _ = fake_context(tmp_path / "ws")
+    report = run_ingest(ctx, docs)
+    skipped = {s["path"].rsplit("/", 1)[1]: s["error"] for s in report["skipped_files"]}
+    assert set(skipped) == {"empty.txt", "binary.txt", "corrupt.pdf", "locked.pdf"}
+    assert "empty file" in skipped["empty.txt"] and "binary" in skipped["binary.txt"]
+    assert "corrupt PDF" in skipped["corrupt.pdf"] and "encrypted" in skipped["locked.pdf"]
+    assert any("latin.txt" in w and "not UTF-8" in w for w in report["warnings"])
+    assert any("huge.txt" in w and "split" in w for w in report["warnings"])
+    assert "good_L2_K2" in graph_of(ctx).g and "latin_L1" in graph_of(ctx).g
+
+
+def test_remove_document(tmp_path):
+    docs = tmp_path / "docs"
+    write_doc(docs, "one.txt", *SPEC)
+    write_doc(docs, "two.txt", "Sita followed Rama.")
+    ctx, _ = fake_context(tmp_path / "ws")
+    run_ingest(ctx, docs)
+    ws = get_services(ctx).workspace
+    ws.remove_document("one")
+    kg = ws.graph
+    assert not [n for n in kg.g if n.startswith("one_")] and "Lakshmana" not in kg.g and "Rama" in kg.g
+    assert ws.vectors.lines_of("one") == [] and ws.records.document("one") is None
+    assert kg.violations() == []
+
+
+def test_parser_extractor_needs_no_llm(tmp_path):
+    docs = tmp_path / "docs"
+    write_doc(docs, "p.txt", *SPEC)
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
+    report = run_ingest(ctx, docs)
+    kg = graph_of(ctx)
+    assert {kg.g.nodes[k]["extractor"] for k in kg.nodes_of("Kriya")} == {"parser"}
+    assert report["post_processing"]["metaphors"] == "skipped: needs an LLM"
+    assert report["llm_calls"]["extraction"] == 0

@@ -1,0 +1,113 @@
+import json
+
+from karaka.config import Context
+from karaka.models import ScriptedChatModel
+from karaka.runner import run_ingest, run_query
+from tests.fakes import fake_context, script, write_doc
+
+SPEC = ("Rama gave the bow to Lakshmana.", "He used it to kill Ravana.")
+
+
+def ingested(tmp_path, model=None, **settings):
+    docs = tmp_path / "docs"
+    write_doc(docs, "test_doc_1.txt", *SPEC)
+    ctx, model = fake_context(tmp_path / "ws", model, **settings)
+    run_ingest(ctx, docs)
+    return ctx, model
+
+
+def test_single_hop(tmp_path):
+    ctx, _ = ingested(tmp_path)
+    result = run_query(ctx, "What did Rama give?")
+    assert result["status"] == "GROUNDED" and result["retrieval"] == "graph"
+    assert result["answers"] == ["bow"]
+    assert [(c["doc_id"], c["line_number"]) for c in result["citations"]] == [("test_doc_1", 1)]
+    assert result["citations"][0]["text"] == SPEC[0]
+
+
+def test_multi_hop_through_same_as(tmp_path):
+    ctx, _ = ingested(tmp_path)
+    result = run_query(ctx, "Who killed Ravana?")
+    assert result["answers"] == ["He (Rama)"]
+    assert [c["line_number"] for c in result["citations"]] == [1, 2]
+    assert any("IS_SAME_AS" in step for step in result["reasoning_trace"])
+
+
+def test_causal_chain_expansion(tmp_path):
+    ctx, _ = ingested(tmp_path)
+    result = run_query(ctx, "Why was Ravana killed?")
+    assert any("CAUSES hop" in step for step in result["reasoning_trace"])
+    assert {c["line_number"] for c in result["citations"]} >= {2}
+
+
+def test_no_match_makes_no_answer_call(tmp_path):
+    ctx, model = ingested(tmp_path)
+    before = model.count("answer_prompt")
+    result = run_query(ctx, "What did Hanuman eat?")
+    assert result["status"] == "NO_MATCH" and result["citations"] == []
+    assert result["answer"] == "I cannot answer this question based on the available documents"
+    assert model.count("answer_prompt") == before
+
+
+def test_error_when_plan_loop_is_exhausted(tmp_path):
+    model = ScriptedChatModel(script(query_verification_prompt=['{"choice": "ALL_INVALID", "reasoning": "bad plan"}']))
+    ctx, model = ingested(tmp_path, model, max_retries=2)
+    result = run_query(ctx, "What did Rama give?")
+    assert result["status"] == "ERROR" and "bad plan" in result["error"]
+    assert model.count("answer_prompt") == 0
+
+
+def test_hybrid_fallback_when_graph_has_no_match(tmp_path):
+    ctx, _ = ingested(tmp_path)
+    result = run_query(ctx, "What did Lakshmana receive from the bow?")
+    assert result["retrieval"] == "hybrid" and result["status"] == "GROUNDED"
+    assert 1 in {c["line_number"] for c in result["citations"]}
+
+
+def test_ungrounded_answer_is_retried_then_returned_with_warning(tmp_path):
+    model = ScriptedChatModel(script(answer_support_prompt=['{"answer": "no"}']))
+    ctx, model = ingested(tmp_path, model)
+    result = run_query(ctx, "What did Rama give?")
+    assert model.count("answer_prompt") == 4  # first + 3 regenerations
+    assert result["warnings"] and "could not be verified" in result["warnings"][0]
+    assert result["retry_count"] == 3
+
+
+def test_answer_citing_a_line_outside_context_is_regenerated(tmp_path):
+    replies = ["Bow, see [test_doc_1, Line 9].", "Rama gave the bow [test_doc_1, Line 1]."]
+    model = ScriptedChatModel(script(answer_prompt=replies))
+    ctx, model = ingested(tmp_path, model)
+    result = run_query(ctx, "What did Rama give?")
+    assert result["answer"] == replies[1] and model.count("answer_prompt") == 2
+
+
+def test_find_documents_intent_returns_ranked_documents(tmp_path):
+    ctx, model = ingested(tmp_path)
+    result = run_query(ctx, "Find documents about Ravana")
+    assert result["intent"] == "find" and result["documents"][0]["doc_id"] == "test_doc_1"
+    assert model.count("answer_prompt") == 0
+
+
+def test_parser_plan_and_extractive_answer_without_llm(tmp_path):
+    docs = tmp_path / "docs"
+    write_doc(docs, "test_doc_1.txt", *SPEC)
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
+    run_ingest(ctx, docs)
+    result = run_query(ctx, "What did Rama give?")
+    assert result["answer_mode"] == "extractive" and result["answers"] == ["bow"] and result["llm_calls"] == 0
+    killer = run_query(ctx, "Who killed Ravana?")
+    assert killer["answers"] == ["He (Rama)"]
+
+
+def test_follow_up_question_uses_thread_memory(tmp_path):
+    seen = []
+
+    def planner(user, n):
+        seen.append(user)
+        return script()["query_decomposition_prompt"](user.replace("Previous question", "Prev"), n)
+
+    ctx, _ = ingested(tmp_path, ScriptedChatModel(script(query_decomposition_prompt=planner)))
+    run_query(ctx, "What did Rama give?", thread_id="t1")
+    run_query(ctx, "and who gave it to him?", thread_id="t1")
+    assert "Previous question: What did Rama give?" in seen[-1]
+    json.dumps(seen)
