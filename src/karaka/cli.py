@@ -149,6 +149,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
         forget_workspace(flags["workspace"])
         shutil.rmtree(flags["workspace"])
     ctx = resolve_context(flags)
+    config = Path(ctx.workspace) / "karaka.toml"
+    if not config.exists():  # later `karaka ask/stats --workspace ...` continue with the same models
+        from karaka.store.atomic import atomic_write_text
+
+        atomic_write_text(config, f'[karaka]\nllm = "{ctx.llm}"\nextractor = "{ctx.extractor}"\n'
+                                  f'embeddings = "{ctx.embeddings}"\n')
     corpus = Path(str(resources.files("karaka") / "data"))
     print(f"✅ workspace {Path(ctx.workspace).resolve()} · llm {ctx.llm} · extractor {ctx.extractor}")
     report = run_ingest(ctx, corpus / "corpus", on_event=Progress())

@@ -109,6 +109,8 @@ def resolve_context(flags: dict[str, Any] | None = None, env: dict[str, str] | N
                 raise ValueError(f"unknown setting {name!r} in {CONFIG_FILE} or KARAKA_* env")
             merged[name] = _coerce(name, known[name].type, value)
     merged["workspace"] = str(workspace)
+    if merged.get("llm") == "none":
+        merged.setdefault("extractor", "parser")  # no LLM: the parser extracts
     ctx = Context(**merged)
     validate_context(ctx)
     return ctx

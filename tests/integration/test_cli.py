@@ -1,0 +1,50 @@
+import json
+import subprocess
+import sys
+
+from tests.fakes import write_doc
+
+SPEC = ("Rama gave the bow to Lakshmana.", "He used it to kill Ravana.")
+
+
+def karaka(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "karaka.cli", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=300, env={"PATH": "/usr/bin:/bin", "HOME": str(cwd)})
+
+
+def test_demo_then_ask_stats_export_remove(tmp_path):
+    demo = karaka("demo", "--workspace", "ws", cwd=tmp_path)
+    assert demo.returncode == 0, demo.stderr
+    assert "Extractive answer: He (Rama)" in demo.stdout and "[ramayana, Line 2]" in demo.stdout
+    assert (tmp_path / "ws" / "query_results.json").exists()
+    ask = karaka("ask", "--workspace", "ws", "--llm", "none", "What did Rama give?", "--json", cwd=tmp_path)
+    assert ask.returncode == 0, ask.stderr
+    result = json.loads(ask.stdout)
+    assert result["answers"] == ["bow"] and result["citations"][0]["line_number"] == 1
+    miss = karaka("ask", "--workspace", "ws", "--llm", "none", "Who painted the zebra?", cwd=tmp_path)
+    assert miss.returncode == 1 and "NO_MATCH" in miss.stdout
+    stats = json.loads(karaka("stats", "--workspace", "ws", cwd=tmp_path).stdout)
+    assert stats["nodes_by_type"]["Document"] == 24 and "fables" in stats["documents"]
+    export = karaka("export", "--workspace", "ws", "--format", "gexf", cwd=tmp_path)
+    assert export.returncode == 0 and (tmp_path / "ws" / "export.gexf").exists()
+    removed = karaka("remove", "--workspace", "ws", "fables", cwd=tmp_path)
+    assert removed.returncode == 0
+    stats = json.loads(karaka("stats", "--workspace", "ws", cwd=tmp_path).stdout)
+    assert "fables" not in stats["documents"]
+
+
+def test_user_errors_exit_2_without_traceback(tmp_path):
+    missing = karaka("ingest", "nope/", "--workspace", "ws", "--llm", "none", "--extractor", "parser", cwd=tmp_path)
+    assert missing.returncode == 2 and "no such file" in missing.stderr and "Traceback" not in missing.stderr
+    empty = karaka("ask", "--workspace", "empty", "--llm", "none", "Who?", cwd=tmp_path)
+    assert empty.returncode == 2 and "is empty" in empty.stderr
+    bad = karaka("ingest", ".", "--workspace", "ws", "--llm", "warp:9", cwd=tmp_path)
+    assert bad.returncode == 2 and "unknown LLM spec" in bad.stderr
+
+
+def test_ingest_with_failures_exits_3(tmp_path):
+    docs = tmp_path / "docs"
+    write_doc(docs, "ok.txt", *SPEC)
+    (docs / "empty.txt").write_text("")
+    run = karaka("ingest", "docs", "--workspace", "ws", "--llm", "none", "--extractor", "parser", cwd=tmp_path)
+    assert run.returncode == 3 and "empty file" in run.stdout

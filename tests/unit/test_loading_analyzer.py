@@ -1,0 +1,69 @@
+import pytest
+
+from karaka.analyzer import analyze, question_plan, rule_violations
+from karaka.config import Context, resolve_context
+from karaka.loading import make_doc_id, refine, split_long, split_sentences
+
+
+def test_sentences_spare_abbreviations_decimals_and_quotes():
+    text = 'Dr. Aris met Mr. Smith at the U.S. Army base. The rod was 3.14 m long. "Go now!" she said. Done.'
+    assert split_sentences(text) == [
+        "Dr. Aris met Mr. Smith at the U.S. Army base.", "The rod was 3.14 m long.", '"Go now!" she said.', "Done.",
+    ]
+
+
+def test_refine_joins_wrapped_lines_and_splits_markdown_blocks():
+    assert refine("Rama gave the\nbow to Lakshmana.\n\n\nHe used it.") == ["Rama gave the bow to Lakshmana.", "He used it."]
+    assert refine("# Title\n- item one\ntext here.", markdown=True) == ["Title", "item one", "text here."]
+
+
+def test_split_long_respects_limit():
+    parts = split_long("word " * 500, 100)
+    assert all(len(p) <= 100 for p in parts) and " ".join(parts).split() == ["word"] * 500
+
+
+def test_doc_ids_are_stable(tmp_path):
+    assert make_doc_id(tmp_path / "test_doc_1.txt", None) == "test_doc_1"
+    assert make_doc_id(tmp_path / "a" / "b c.md", tmp_path) == "a__b_c"
+
+
+def test_analyzer_voice_clauses_roles():
+    give = analyze("Rama gave the bow to Lakshmana.")[0]
+    assert give["karakas"] == {"KARTA": "Rama", "KARMA": "bow", "SAMPRADANA": "Lakshmana"}
+    use, kill = analyze("He used it to kill Ravana.")
+    assert kill["verb"] == "kill" and kill["karakas"]["KARTA"] == "He"
+    passive = analyze("The bow was given to Lakshmana by Rama in Ayodhya yesterday.")[0]
+    assert passive["karakas"]["KARMA"] == "bow" and passive["karakas"]["KARTA"] == "Rama"
+    assert passive["karakas"]["ADHIKARANA_SPATIAL"] == "Ayodhya"
+    assert passive["karakas"]["ADHIKARANA_TEMPORAL"] == "yesterday"
+    assert analyze("Sita did not leave the forest.")[0]["negated"] is True
+    assert analyze("He cut the rope with a knife.")[0]["karakas"]["KARANA"] == "knife"
+    assert analyze("She took the water from the well.")[0]["karakas"]["APADANA"] == "well"
+
+
+def test_rule_checks():
+    line = "Rama gave the bow to Lakshmana."
+    good = {"verb": "give", "karakas": {"KARTA": "Rama", "KARMA": "bow"}}
+    assert rule_violations(good, line) == []
+    assert any("Hanuman" in p for p in rule_violations({"verb": "give", "karakas": {"KARTA": "Hanuman"}}, line))
+    assert any("verb" in p for p in rule_violations({"verb": "steal", "karakas": {"KARTA": "Rama"}}, line))
+    swapped = {"verb": "give", "karakas": {"KARTA": "bow", "KARMA": "Rama"}}
+    assert any("swapped" in p for p in rule_violations(swapped, line))
+
+
+def test_question_plans():
+    step = question_plan("What did Rama give?")["steps"][0]
+    assert (step["verb"], step["karakas"], step["extract"]) == ("give", {"KARTA": "Rama"}, "KARMA")
+    step = question_plan("Who killed Ravana?")["steps"][0]
+    assert (step["verb"], step["karakas"], step["extract"]) == ("kill", {"KARMA": "Ravana"}, "KARTA")
+    assert question_plan("Where did Hanuman find Sita?")["steps"][0]["extract"] == "ADHIKARANA_SPATIAL"
+    assert question_plan("To whom did Rama give the bow?")["steps"][0]["extract"] == "SAMPRADANA"
+
+
+def test_settings_precedence(tmp_path):
+    (tmp_path / "karaka.toml").write_text('[karaka]\nwindow = 4\nllm = "simulated"\nconcurrency = 3\n')
+    ctx = resolve_context({"workspace": str(tmp_path), "window": 2}, env={"KARAKA_CONCURRENCY": "5", "KARAKA_LLM": "simulated:score=90"})
+    assert (ctx.window, ctx.concurrency, ctx.llm) == (2, 5, "simulated:score=90")
+    with pytest.raises(ValueError, match="window"):
+        resolve_context({"workspace": str(tmp_path)}, env={"KARAKA_WINDOW": "many"})
+    assert Context().llm.startswith("huggingface:")
