@@ -173,9 +173,23 @@ def _subject_of(verb: Token) -> list[str] | None:
     return roles.get("KARTA")
 
 
+def parse_tokens(tokens: list[str]) -> Doc:
+    """Parse pre-tokenised words, keeping their indices (for token-level evaluation)."""
+    with _lock:
+        model = nlp()
+        doc = Doc(model.vocab, words=tokens)
+        for _, component in model.pipeline:
+            doc = component(doc)
+    return doc
+
+
 def analyze(text: str) -> list[dict[str, Any]]:
     """Kriyās of one line: ``[{verb, karakas, negated, coreferences, token}]``."""
-    doc = parse(text)
+    return analyze_doc(parse(text))
+
+
+def analyze_doc(doc: Doc) -> list[dict[str, Any]]:
+    """Kriyās of a parsed sentence."""
     found: list[dict[str, Any]] = []
     karta_of: dict[int, list[str] | None] = {}
     for token in doc:

@@ -1,0 +1,178 @@
+"""Score kāraka extraction against the QA-SRL Gold Standard (mapping in KARAKA_MAPPING.md).
+
+Unmapped: why/how questions and clause-introducing preps. A ``to``/``for`` gap whose wh-word
+is "what" (a destination or purpose, not a recipient) is left out, not scored as KARMA.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from karaka.config import Context
+
+ROLES = ("KARTA", "KARMA", "KARANA", "SAMPRADANA", "APADANA", "ADHIKARANA_SPATIAL", "ADHIKARANA_TEMPORAL")
+PREP_ROLE = {"to": "SAMPRADANA", "for": "SAMPRADANA", "from": "APADANA", "out of": "APADANA",
+             "with": "KARANA", "using": "KARANA", "by": "KARANA"}
+
+
+def gold_role(row: dict[str, str]) -> str | None:
+    """The kāraka of a QA-SRL question's gap, or None when unmapped."""
+    wh, subj, obj, obj2 = row["wh"].strip().lower(), row["subj"].strip(), row["obj"].strip(), row["obj2"].strip()
+    prep = row["prep"].strip().lower()
+    passive = row["is_passive"].strip() == "True"
+    if wh == "where":
+        return "ADHIKARANA_SPATIAL"
+    if wh == "when":
+        return "ADHIKARANA_TEMPORAL"
+    if wh not in ("who", "what"):
+        return None
+    if not subj:
+        return "KARMA" if passive else "KARTA"
+    if not obj and not prep:
+        return "KARMA"
+    if prep and not obj2:
+        if passive and prep == "by":
+            return "KARTA"
+        if prep in ("to", "for") and wh == "what":
+            return None
+        return PREP_ROLE.get(prep)
+    if not obj:
+        return "KARMA"
+    return None
+
+
+def _spans(answer_range: str, tokens: list[str]) -> list[list[str]]:
+    out = []
+    for part in answer_range.split("~!~"):
+        if ":" in part:
+            start, end = (int(x) for x in part.split(":"))
+            out.append([t.lower() for t in tokens[start:end]])
+    return out
+
+
+def token_f1(predicted: list[str], gold: list[str]) -> float:
+    """Token-overlap F1."""
+    if not predicted or not gold:
+        return 0.0
+    common = sum(min(predicted.count(t), gold.count(t)) for t in set(predicted))
+    if not common:
+        return 0.0
+    p, r = common / len(predicted), common / len(gold)
+    return 2 * p * r / (p + r)
+
+
+def load_gold(gold_csv: str | Path, sentences_csv: str | Path, limit: int | None = None) -> list[dict[str, Any]]:
+    """Sentences with their gold predicates: {id, tokens, predicates: {verb_idx: {role: [spans...]}}}."""
+    with open(sentences_csv, encoding="utf-8") as handle:
+        sentences = {r["qasrl_id"]: r["tokens"].split(" ") for r in csv.DictReader(handle)}
+    gold: dict[str, dict[int, dict[str, list[list[list[str]]]]]] = defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
+    with open(gold_csv, encoding="utf-8") as handle:
+        for row in csv.DictReader(handle):
+            role = gold_role(row)
+            sid = row["qasrl_id"]
+            if sid not in sentences:
+                continue
+            gold[sid][int(row["verb_idx"])]  # every annotated verb counts as a predicate
+            if role is not None:
+                gold[sid][int(row["verb_idx"])][role].append(_spans(row["answer_range"], sentences[sid]))
+    ids = [sid for sid in sentences if sid in gold][: limit or None]
+    return [{"id": sid, "tokens": sentences[sid], "predicates": gold[sid]} for sid in ids]
+
+
+def _predict_parser(tokens: list[str]) -> list[dict[str, Any]]:
+    from karaka.analyzer import analyze_doc, parse_tokens
+
+    return analyze_doc(parse_tokens(tokens))
+
+
+def _predict_llm(tokens: list[str], ctx: Context, full_loop: bool) -> tuple[list[dict[str, Any]], int]:
+    from karaka.graphs.gsv import run_gsv
+    from karaka.nodes.common import ask
+    from karaka.services import get_services
+    from karaka.tasks import get_task
+
+    source = f"[L1] {' '.join(tokens)}"
+    if full_loop:
+        out = run_gsv({"task": "kriya", "source": source, "ref": {"eval": True}}, ctx)
+        return (out["golden"] or {"kriyas": []})["kriyas"], out["llm_calls"]
+    reply = ask(get_services(ctx), "kriya_extraction_prompt", lines=source)
+    data, _ = get_task("kriya").parse(reply.text)
+    return (data or {"kriyas": []})["kriyas"], 1
+
+
+def _locate(verb: str, tokens: list[str], taken: set[int]) -> int | None:
+    from karaka.analyzer import parse_tokens
+
+    doc = parse_tokens(tokens)
+    verb = verb.lower()
+    hits = [t.i for t in doc if (t.lemma_.lower() == verb or t.lower_ == verb) and t.i not in taken]
+    return hits[0] if hits else None
+
+
+def evaluate(gold_csv: str | Path, sentences_csv: str | Path, *, extractor: str = "parser",
+             ctx: Context | None = None, limit: int | None = None) -> dict[str, Any]:
+    """Precision, recall and F1 per kāraka and micro-averaged, with the counts behind them."""
+    items = load_gold(gold_csv, sentences_csv, limit)
+    counts = {role: {"tp": 0, "fp": 0, "fn": 0} for role in ROLES}
+    seen = {"sentences": len(items), "gold_predicates": 0, "matched_predicates": 0, "gold_arguments": 0,
+            "llm_calls": 0}
+    for item in items:
+        tokens = item["tokens"]
+        if extractor == "parser":
+            predicted = _predict_parser(tokens)
+        else:
+            predicted, calls = _predict_llm(tokens, ctx or Context(), extractor == "gsv")
+            seen["llm_calls"] += calls
+            taken: set[int] = set()
+            for kriya in predicted:
+                kriya["token"] = _locate(str(kriya.get("verb", "")), tokens, taken)
+                if kriya["token"] is not None:
+                    taken.add(kriya["token"])
+        by_token = {k["token"]: k for k in predicted if k.get("token") is not None}
+        for verb_idx, roles in item["predicates"].items():
+            seen["gold_predicates"] += 1
+            kriya = by_token.get(verb_idx)
+            if kriya is not None:
+                seen["matched_predicates"] += 1
+            for role in ROLES:
+                golds = roles.get(role, [])
+                seen["gold_arguments"] += len(golds)
+                preds = []
+                if kriya is not None:
+                    value = kriya["karakas"].get(role)
+                    preds = value if isinstance(value, list) else ([value] if value else [])
+                used: set[int] = set()
+                for pred in preds:
+                    words = [w.lower() for w in re.findall(r"\S+", str(pred))]
+                    hit = next((i for i, answers in enumerate(golds) if i not in used
+                                and any(token_f1(words, span) >= 0.5 for span in answers)), None)
+                    if hit is None:
+                        counts[role]["fp"] += 1
+                    else:
+                        used.add(hit)
+                        counts[role]["tp"] += 1
+                counts[role]["fn"] += len(golds) - len(used)
+    return {"extractor": extractor, "counts": seen, "roles": {r: _prf(c) for r, c in counts.items()},
+            "micro": _prf({k: sum(c[k] for c in counts.values()) for k in ("tp", "fp", "fn")}),
+            "llm_calls_per_sentence": round(seen["llm_calls"] / len(items), 3) if items else 0.0,
+            "unscored": "why/how questions; to/for gaps asked with 'what' (destinations) are left out"}
+
+
+def _prf(c: dict[str, int]) -> dict[str, Any]:
+    p = c["tp"] / (c["tp"] + c["fp"]) if c["tp"] + c["fp"] else 0.0
+    r = c["tp"] / (c["tp"] + c["fn"]) if c["tp"] + c["fn"] else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return {**c, "precision": round(p, 4), "recall": round(r, 4), "f1": round(f, 4)}
+
+
+def format_table(scores: dict[str, Any]) -> str:
+    """A plain-text table."""
+    lines = [f"extractor {scores['extractor']} · {scores['counts']}",
+             f"{'role':22} {'P':>6} {'R':>6} {'F1':>6} {'tp':>5} {'fp':>5} {'fn':>5}"]
+    for role, v in [*scores["roles"].items(), ("MICRO", scores["micro"])]:
+        lines.append(f"{role:22} {v['precision']:6.3f} {v['recall']:6.3f} {v['f1']:6.3f} {v['tp']:5} {v['fp']:5} {v['fn']:5}")
+    return "\n".join(lines)
