@@ -7,9 +7,7 @@ HEADER = ["qasrl_id", "verb_idx", "verb", "question", "answer_range", "answer", 
 
 
 def row(**kw):
-    base = dict.fromkeys(HEADER, "")
-    base.update(is_passive="False", **kw)
-    return base
+    return {**dict.fromkeys(HEADER, ""), "is_passive": "False", **kw}
 
 
 def test_gold_role_mapping():
