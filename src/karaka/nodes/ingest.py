@@ -19,7 +19,6 @@ from karaka.nodes.units import pending_units, total_units
 from karaka.nodes.write import write_document
 from karaka.state.ingest import IngestState, UnitArgs
 from karaka.store.atomic import atomic_write_text
-from karaka.store.graph import document_id
 from karaka.store.workspace import REPORT_FILE
 
 EMBED_BATCH = 256
@@ -157,7 +156,3 @@ def report(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     emit(runtime, {"event": "report", "run_id": state["run_id"]})
     return {"report": body}
 
-
-def doc_text(services: Any, doc_id: str, line: int) -> str:
-    """Text of a Document node."""
-    return str(services.workspace.graph.g.nodes[document_id(doc_id, line)]["text"])

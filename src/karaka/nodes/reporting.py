@@ -27,8 +27,7 @@ def build_report(services: Services, state: IngestState) -> dict[str, Any]:
     records, ws = services.workspace.records, services.workspace
     doc_ids = state["doc_ids"]
     results = records.results(doc_ids)
-    units = [r for r in results if r["status"] != "fallback" or True]
-    loops = [r for r in units if r["status"] in ("golden", "failed") and r["attempts"] > 0]
+    loops = [r for r in results if r["status"] in ("golden", "failed") and r["attempts"] > 0]
     accepted = [r for r in loops if r["status"] == "golden"]
     calls, tokens = _line_costs(results)
     n_lines = sum((records.document(d) or {"n_lines": 0})["n_lines"] for d in doc_ids)

@@ -24,10 +24,6 @@ class LineVectors:
     def __len__(self) -> int:
         return len(self.refs)
 
-    def has_doc(self, doc_id: str) -> bool:
-        """True when any line of the document is indexed."""
-        return any(d == doc_id for d, _ in self._by_line)
-
     def lines_of(self, doc_id: str) -> list[int]:
         """Indexed line numbers of a document."""
         return sorted(line for d, line in self._by_line if d == doc_id)
