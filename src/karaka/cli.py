@@ -51,6 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--trace", action="store_true", help="print the reasoning trace")
     ask.add_argument("--json", action="store_true", help="print the whole result as JSON")
     ask.add_argument("--thread", help="conversation thread id (for follow-up questions)")
+    serve = sub.add_parser("serve", parents=[common], help="HTTP API: /chat, /chat/stream, /ingest, /runs, /health")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8123)
+    serve.add_argument("--ingest-root", dest="ingest_root",
+                       help="POST /ingest paths must lie inside it (env KARAKA_INGEST_ROOT; default: cwd)")
     sub.add_parser("stats", parents=[common], help="graph statistics")
     remove = sub.add_parser("remove", parents=[common], help="delete a document's nodes, edges and vectors")
     remove.add_argument("doc_id")
@@ -209,6 +214,22 @@ def cmd_ask(args: argparse.Namespace) -> int:
     return EXIT_NO_MATCH if result["status"] == "NO_MATCH" else (EXIT_FAILURES if result["status"] == "ERROR" else EXIT_OK)
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the HTTP API (uvicorn) on the workspace; the API key comes from env KARAKA_API_KEY."""
+    import uvicorn
+
+    from karaka.api import create_app
+    from karaka.services import get_services
+
+    ctx = resolve_context(_flags(args, "ingest_root"))
+    get_services(ctx)  # load the models before the first request, and fail early on a bad spec
+    root = Path(ctx.ingest_root or Path.cwd()).resolve()
+    print(f"✅ serving workspace {Path(ctx.workspace).resolve()} on http://{args.host}:{args.port} · "
+          f"llm {ctx.llm} · ingest root {root} · API key {'on' if ctx.api_key else 'off'}", flush=True)
+    uvicorn.run(create_app(ctx, ingest_root=root), host=args.host, port=args.port, log_level="warning")
+    return EXIT_OK
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     """Print graph statistics."""
     from karaka.services import get_services
@@ -260,7 +281,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"demo": cmd_demo, "ingest": cmd_ingest, "ask": cmd_ask, "stats": cmd_stats,
+COMMANDS = {"demo": cmd_demo, "ingest": cmd_ingest, "ask": cmd_ask, "serve": cmd_serve, "stats": cmd_stats,
             "remove": cmd_remove, "export": cmd_export, "eval": cmd_eval}
 
 

@@ -113,6 +113,7 @@ def resolve_context(flags: dict[str, Any] | None = None, env: dict[str, str] | N
         merged.setdefault("extractor", "parser")  # no LLM: the parser extracts
     ctx = Context(**merged)
     validate_context(ctx)
+    object.__setattr__(ctx, "_resolved", True)
     return ctx
 
 
@@ -135,13 +136,19 @@ def validate_context(ctx: Context) -> None:
 
 
 def context_from(value: Context | dict[str, Any] | None) -> Context:
-    """Accept a Context or the dict form LangGraph Studio sends."""
+    """Accept a Context, or the dict (or nothing) that ``langgraph dev`` / Studio sends.
+
+    What is not given comes from env ``KARAKA_*``, the workspace toml and the defaults, so a
+    dev server started with ``.env.example`` runs offline without any context in the request.
+    Studio fills the context form with the schema defaults (and LangGraph may hand over a
+    Context built from them), so a value equal to its default counts as not given.
+    """
     if isinstance(value, Context):
-        return value
-    if value is None:
-        return Context()
-    known = {f.name for f in fields(Context)}
-    return Context(**{k: v for k, v in value.items() if k in known})
+        if getattr(value, "_resolved", False):
+            return value
+        value = as_dict(value)
+    defaults = {f.name: f.default for f in fields(Context)}
+    return resolve_context({k: v for k, v in (value or {}).items() if k in defaults and v != defaults[k]})
 
 
 def as_dict(ctx: Context) -> dict[str, Any]:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from karaka.config import Context
+from karaka.config import Context, context_from
 from karaka.graphs.ingest import RECURSION_LIMIT, build_ingest_graph
 from karaka.graphs.query import build_query_graph
 from karaka.services import get_services
@@ -37,6 +37,7 @@ def run_ingest(ctx: Context, path: str | Path, on_event: Listener | None = None,
     """Ingest ``path``; an interrupted run with the same thread resumes where it stopped."""
     if not Path(path).exists():
         raise FileNotFoundError(f"{path}: no such file or directory")
+    ctx = context_from(ctx)
     with checkpointer(ctx) as saver:
         graph = build_ingest_graph().compile(checkpointer=saver)
         config: Any = {"configurable": {"thread_id": thread_id or ingest_thread(ctx, path)},
@@ -52,14 +53,37 @@ def run_ingest(ctx: Context, path: str | Path, on_event: Listener | None = None,
     return dict(values.get("report") or {})
 
 
+def stream_query(ctx: Context, question: str, thread_id: str | None = None) -> Iterator[dict[str, Any]]:
+    """Answer a question, yielding custom events (``token``, ``reset``, …) and finally ``{"event": "result"}``.
+
+    With a thread id the conversation is kept in the workspace checkpointer, so a follow-up
+    ("and who gave it to him?") can refer to the previous turn.
+    """
+    ctx = context_from(ctx)
+    with ExitStack() as stack:
+        if thread_id is None:
+            graph = build_query_graph().compile()
+            config: Any = {}
+        else:
+            saver = stack.enter_context(checkpointer(ctx))
+            graph = build_query_graph().compile(checkpointer=saver)
+            config = {"configurable": {"thread_id": thread_id}}
+        result: dict[str, Any] = {}
+        for mode, chunk in graph.stream({"question": question}, config, context=ctx, stream_mode=["custom", "values"]):
+            if mode == "custom":
+                yield chunk
+            elif "result" in chunk:
+                result = chunk["result"]
+        yield {"event": "result", "result": dict(result)}
+
+
 def run_query(ctx: Context, question: str, thread_id: str | None = None,
               on_event: Listener | None = None) -> dict[str, Any]:
     """Answer a question; a thread id keeps the conversation for follow-ups."""
-    with checkpointer(ctx) as saver:
-        graph = build_query_graph().compile(checkpointer=saver)
-        config: Any = {"configurable": {"thread_id": thread_id or "query-default"}}
-        if thread_id is None:
-            graph = build_query_graph().compile()
-            config = {}
-        result = graph.invoke({"question": question}, config, context=ctx)
-    return dict(result["result"])
+    result: dict[str, Any] = {}
+    for event in stream_query(ctx, question, thread_id):
+        if event.get("event") == "result":
+            result = event["result"]
+        elif on_event is not None:
+            on_event(event)
+    return result

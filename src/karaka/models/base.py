@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import PrivateAttr
 
@@ -53,3 +55,14 @@ class KeyedChatModel(BaseChatModel):
             self._calls.append((key, user))
         text = self.respond(key, system, user)
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
+
+    def stream(self, input: Any, config: Any = None, *, stop: list[str] | None = None,
+               **kwargs: Any) -> Iterator[AIMessageChunk]:
+        """The same reply, word by word (exercises the token streaming path).
+
+        BaseChatModel.stream hands ``_stream`` no run manager, so the prompt key would be lost;
+        one ``invoke`` keeps it.
+        """
+        message = self.invoke(input, config, stop=stop, **kwargs)
+        for piece in re.findall(r"\S+\s*|\s+", str(message.content)):
+            yield AIMessageChunk(content=piece)

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.messages import AIMessageChunk, HumanMessage, SystemMessage
 
 from karaka.jsonparse import strip_think
 
@@ -53,6 +53,40 @@ def model_name(llm: BaseChatModel) -> str:
     return type(llm).__name__
 
 
+class ThinkFilter:
+    """Pass streamed text through, except a leading ``<think>…</think>`` block."""
+
+    def __init__(self, sink: Callable[[str], None]):
+        self.sink, self.buffer, self.open = sink, "", True
+
+    def __call__(self, piece: str) -> None:
+        if not self.open:
+            self.sink(piece)
+            return
+        self.buffer += piece
+        head = self.buffer.lstrip()
+        if head.startswith("<think>"):
+            if "</think>" not in head:
+                return
+            head = head.split("</think>", 1)[1].lstrip()
+        elif len(head) < len("<think>") and "<think>".startswith(head):
+            return
+        self.open = False
+        if head:
+            self.sink(head)
+
+
+def _streamed(llm: BaseChatModel, messages: list, config: dict, max_tokens: int,
+              on_token: Callable[[str], None]) -> AIMessageChunk:
+    sink = ThinkFilter(on_token)
+    total: AIMessageChunk | None = None
+    for chunk in llm.stream(messages, config=config, max_tokens=max_tokens):  # type: ignore[arg-type]
+        total = chunk if total is None else total + chunk
+        if isinstance(chunk.content, str) and chunk.content:
+            sink(chunk.content)
+    return total if total is not None else AIMessageChunk(content="")
+
+
 def call_llm_isolated(
     llm: BaseChatModel,
     system_prompt: str,
@@ -62,11 +96,14 @@ def call_llm_isolated(
     max_tokens: int = 512,
     backoff: Sequence[float] = BACKOFF_SECONDS,
     sleep: Callable[[float], None] = time.sleep,
+    on_token: Callable[[str], None] | None = None,
 ) -> LLMReply:
     """Make one stateless call: a system and a user message, no history.
 
     Transient errors are retried after each wait in ``backoff`` (1, 2, 4 s);
     every failure is logged with the prompt key, model and attempt number.
+    With ``on_token`` the reply is streamed and each piece of text is passed on as it
+    arrives (a leading ``<think>`` block is held back).
 
     Raises:
         LLMCallError: the call still failed after the retries, or failed for good.
@@ -77,7 +114,10 @@ def call_llm_isolated(
     attempts = len(backoff) + 1
     for attempt in range(1, attempts + 1):
         try:
-            message = llm.invoke(messages, config=config, max_tokens=max_tokens)  # type: ignore[arg-type]
+            if on_token is None:
+                message = llm.invoke(messages, config=config, max_tokens=max_tokens)  # type: ignore[arg-type]
+            else:
+                message = _streamed(llm, messages, config, max_tokens, on_token)
         except Exception as exc:  # noqa: BLE001 - classified below, re-raised typed
             transient = is_transient(exc)
             log.warning(

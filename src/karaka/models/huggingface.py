@@ -114,4 +114,5 @@ def load_huggingface_chat(name: str, max_tokens: int = 512) -> KarakaChatHugging
         max_new_tokens=max_tokens, return_full_text=False, do_sample=False,
     )
     llm = HuggingFacePipeline(pipeline=pipe, model_id=name)
-    return KarakaChatHuggingFace(llm=llm, tokenizer=tokenizer, model_id=name)
+    # disable_streaming: the pipeline streamer thread is not worth its risks; stream() yields one chunk.
+    return KarakaChatHuggingFace(llm=llm, tokenizer=tokenizer, model_id=name, disable_streaming=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from karaka.jsonparse import JSONRecoveryError, recover_json
@@ -41,28 +42,40 @@ def _yes(services: Services, key: str, **fields: Any) -> tuple[bool, int]:
     return isinstance(value, dict) and str(value.get("answer", "")).strip().lower() == "yes", 1
 
 
-def extractive(question: str, context: list[dict[str, Any]], answers: list[str]) -> dict[str, Any]:
+def extractive(question: str, context: list[dict[str, Any]], answers: list[str],
+               on_token: Callable[[str], None] | None = None) -> dict[str, Any]:
     """No LLM: the entities in the plan's extract role plus the cited lines, labelled extractive."""
     cites = " ".join(f"[{c['doc_id']}, Line {c['line_number']}]" for c in context)
     head = ", ".join(answers) if answers else "(see the cited lines)"
-    return {"answer": f"Extractive answer: {head} {cites}".strip(), "status": "GROUNDED",
+    text = f"Extractive answer: {head} {cites}".strip()
+    if on_token is not None:
+        for piece in re.findall(r"\S+\s*", text):
+            on_token(piece)
+    return {"answer": text, "status": "GROUNDED",
             "confidence": 0.7 if answers else 0.4, "mode": "extractive", "llm_calls": 0,
             "trace": ["answer: extractive (no LLM)"], "regenerations": 0, "warnings": []}
 
 
 def answer_from_context(services: Services, question: str, context: list[dict[str, Any]],
-                        answers: list[str]) -> dict[str, Any]:
-    """Generate, check, regenerate at most three times; return the last answer with a warning."""
+                        answers: list[str], on_token: Callable[[str], None] | None = None,
+                        on_reset: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Generate, check, regenerate at most three times; return the last answer with a warning.
+
+    ``on_token`` receives the answer text as it is generated; ``on_reset`` is told when a
+    rejected answer is about to be regenerated (so a streaming client can discard it).
+    """
     if services.llm is None:
-        return extractive(question, context, answers)
+        return extractive(question, context, answers, on_token)
     block = format_context(context)
     calls, trace, warnings = 0, [], []
     text, supported = "", False
     regenerations = 0
     for attempt in range(MAX_REGENERATIONS + 1):
         regenerations = attempt
+        if attempt and on_reset is not None:
+            on_reset(trace[-1] if trace else "regenerating")
         try:
-            reply = ask(services, "answer_prompt", context=block, question=question)
+            reply = ask(services, "answer_prompt", on_token=on_token, context=block, question=question)
             text = reply.text.strip()
         except LLMCallError as exc:
             calls += 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -17,12 +18,13 @@ def services_of(runtime: Runtime[Context] | None) -> Services:
     return get_services(ctx)
 
 
-def ask(services: Services, key: str, suffix: str = "", **fields: Any) -> LLMReply:
+def ask(services: Services, key: str, suffix: str = "", on_token: Callable[[str], None] | None = None,
+        **fields: Any) -> LLMReply:
     """Render prompt ``key`` with ``fields`` (plus ``suffix``) and make one isolated call."""
     prompts = services.prompts
     return call_llm_isolated(
         services.require_llm(), prompts["system_prompt"], prompts.render(key, **fields) + suffix,
-        prompt_key=key, max_tokens=services.ctx.max_tokens,
+        prompt_key=key, max_tokens=services.ctx.max_tokens, on_token=on_token,
     )
 
 

@@ -33,6 +33,8 @@ def _bm25(services: Services) -> tuple[Any, list[str]]:
         cached = _cache.get(key)
         if cached and cached[0] == len(docs) and cached[2] == docs:
             return cached[1], cached[2]
+        if not docs:
+            return None, []
         retriever = bm25s.BM25()
         retriever.index([_tokens(g.nodes[d]["text"]) or ["_"] for d in docs], show_progress=False)
         _cache[key] = (len(docs), retriever, docs)

@@ -11,10 +11,11 @@ from karaka.analyzer import question_plan
 from karaka.config import Context
 from karaka.graphs.gsv import run_gsv
 from karaka.nodes.answer import answer_from_context
-from karaka.nodes.common import services_of
+from karaka.nodes.common import emit, services_of
 from karaka.nodes.hybrid import hybrid_search
 from karaka.nodes.traverse import answer_names, traverse
 from karaka.state.query import QueryState
+from karaka.store.resolver import is_pronoun
 
 NO_ANSWER = "I cannot answer this question based on the available documents"
 _FIND = re.compile(r"^\s*(find|list|show|search)\b.*\b(documents?|lines?|passages?|sources?)\b(\s+(about|on|for|mentioning))?\s*(?P<topic>.*)$", re.IGNORECASE)
@@ -48,14 +49,56 @@ def plan(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
         parsed = question_plan(state["question"])
         info = {"status": "accepted" if parsed else "exhausted", "attempts": 0, "llm_calls": 0,
                 "method": "parser", "cause": None if parsed else "the parser found no verb"}
-        return {"plan": parsed, "plan_info": info, "trace": state["trace"] + ["plan: parser (no LLM)"]}
+        trace = state["trace"] + ["plan: parser (no LLM)"]
+        return {"plan": parsed, "plan_info": info, "trace": trace + _follow_up(services, parsed, state)}
     out = run_gsv({"task": "query", "source": state.get("standalone") or state["question"],
                    "ref": {"question": state["question"]}}, services.ctx)
     cause = None if out["golden"] else (out["history"] or [{}])[-1].get("feedback", "no golden plan")
     info = {"status": out["status"], "attempts": out["attempt"], "llm_calls": out["llm_calls"],
             "method": "gsv", "cause": cause, "fast_path": out["fast_path"]}
+    trace = state["trace"] + [f"plan: GSV {out['status']} after {out['attempt']} attempt(s)"]
     return {"plan": out["golden"], "plan_info": info, "llm_calls": state["llm_calls"] + out["llm_calls"],
-            "trace": state["trace"] + [f"plan: GSV {out['status']} after {out['attempt']} attempt(s)"]}
+            "trace": trace + _follow_up(services, out["golden"], state)}
+
+
+def _follow_up(services: Any, plan_: dict[str, Any] | None, state: QueryState) -> list[str]:
+    if not plan_ or not state.get("turns"):
+        return []
+    g = services.workspace.graph.g
+    with services.workspace.lock:
+        types = {n: d.get("entity_type", "") for n, d in g.nodes(data=True) if d.get("type") == "Entity"}
+    return resolve_follow_up(plan_, state.get("turns") or [], types)
+
+
+_PERSON_PRONOUNS = frozenset({"he", "him", "his", "she", "her", "hers", "they", "them", "their", "who", "whom"})
+
+
+def resolve_follow_up(plan_: dict[str, Any], turns: list[dict[str, Any]], types: dict[str, str]) -> list[str]:
+    """Replace pronouns in a plan with the previous turn's entities; returns what was replaced.
+
+    A pronoun in role R takes the previous turn's entity in R (its answer counts for the role it
+    extracted); otherwise the first earlier entity of the right animacy (he/him → a Person).
+    """
+    if not turns:
+        return []
+    roles = dict(turns[-1].get("roles") or {})
+    pool = list(dict.fromkeys(roles.values()))
+    notes = []
+    for step in plan_.get("steps", []):
+        karakas = step.get("karakas") or {}
+        used = {v for v in karakas.values() if v and not is_pronoun(v)}
+        for role, value in list(karakas.items()):
+            if not value or not is_pronoun(value):
+                continue
+            person = value.lower() in _PERSON_PRONOUNS
+            same = roles.get(role)
+            choice = same if same and same not in used else next(
+                (e for e in pool if e not in used and (types.get(e) == "Person") == person), None)
+            if choice:
+                karakas[role] = choice
+                used.add(choice)
+                notes.append(f"follow-up: {value!r} in {role} → {choice!r} (previous turn)")
+    return notes
 
 
 def route_plan(state: QueryState) -> Literal["traverse", "finalize"]:
@@ -121,7 +164,10 @@ def answer(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     if not state["context"]:
         return {"result": {"answer": NO_ANSWER, "status": "NO_MATCH"},
                 "trace": state["trace"] + ["no context: NO_MATCH without an LLM call"]}
-    outcome = answer_from_context(services, state["question"], state["context"], state.get("answers") or [])
+    outcome = answer_from_context(
+        services, state["question"], state["context"], state.get("answers") or [],
+        on_token=lambda text: emit(runtime, {"event": "token", "text": text}),
+        on_reset=lambda reason: emit(runtime, {"event": "reset", "reason": reason}))
     return {"result": outcome, "llm_calls": state["llm_calls"] + outcome.pop("llm_calls"),
             "trace": state["trace"] + outcome.pop("trace")}
 
@@ -151,5 +197,11 @@ def finalize(state: QueryState) -> dict[str, Any]:
         result["documents"] = body["documents"]
     if "error" in body:
         result["error"] = body["error"]
-    turn = {"question": state["question"], "answer": result["answer"]}
+    roles = {}
+    for step in (state.get("plan") or {}).get("steps", [])[:1]:
+        roles = {r: v for r, v in (step.get("karakas") or {}).items() if v}
+        if step.get("extract") and result["answers"]:
+            first = result["answers"][0]
+            roles[step["extract"]] = first.split("(", 1)[1].split(",")[0].rstrip(")").strip() if "(" in first else first
+    turn = {"question": state["question"], "answer": result["answer"], "roles": roles}
     return {"result": result, "turns": [turn]}

@@ -1,0 +1,193 @@
+"""The HTTP API on a real uvicorn server on 127.0.0.1, read over HTTP (SSE included)."""
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from karaka.api import create_app
+from karaka.config import Context
+from karaka.models import ScriptedChatModel
+from karaka.runner import run_ingest
+from tests.fakes import fake_context, script, write_doc
+from tests.server_util import free_port, serve_in_thread, sse_events, wait_http
+
+pytestmark = pytest.mark.server
+
+SPEC = ("Rama gave the bow to Lakshmana.", "He used it to kill Ravana.")
+KEY = "s3cret-key"
+
+
+@pytest.fixture
+def parser_ws(tmp_path):
+    docs = tmp_path / "root" / "docs"
+    write_doc(docs, "test_doc_1.txt", *SPEC)
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
+    run_ingest(ctx, docs)
+    return ctx, tmp_path / "root"
+
+
+def _wait_run(client, run_id, seconds=60):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        run = client.get(f"/runs/{run_id}").json()
+        if run["finished"]:
+            return run
+        time.sleep(0.1)
+    raise AssertionError(f"run {run_id} did not finish in {seconds} s")
+
+
+def test_health_chat_and_follow_up_on_a_thread(parser_ws):
+    ctx, root = parser_ws
+    with serve_in_thread(create_app(ctx, ingest_root=root)) as url, httpx.Client(base_url=url, timeout=30) as client:
+        health = client.get("/health").json()
+        assert health["status"] == "ok" and health["documents"] == 1 and health["nodes"] > 0
+
+        first = client.post("/chat", json={"messages": "What did Rama give to Lakshmana?", "thread_id": "t-1"}).json()
+        assert first["thread_id"] == "t-1"
+        assert first["output"]["status"] == "GROUNDED" and first["output"]["answers"] == ["bow"]
+        assert [(c["doc_id"], c["line_number"]) for c in first["output"]["citations"]] == [("test_doc_1", 1)]
+
+        follow = client.post("/chat", json={"messages": "And who gave it to him?", "thread_id": "t-1"}).json()
+        assert follow["output"]["answers"] == ["Rama"]
+        assert any("follow-up: 'him'" in step for step in follow["output"]["reasoning_trace"])
+
+        # another thread has no memory of t-1: "him" stays unresolved
+        other = client.post("/chat", json={"messages": "And who gave it to him?", "thread_id": "t-2"}).json()
+        assert not any("follow-up" in step for step in other["output"]["reasoning_trace"])
+
+        chat_list = client.post("/chat", json={"messages": [{"role": "user", "content": "Who killed Ravana?"}]}).json()
+        assert chat_list["output"]["answers"] == ["He (Rama)"] and chat_list["thread_id"]
+
+
+def test_chat_stream_sends_tokens_then_done(parser_ws):
+    ctx, root = parser_ws
+    with serve_in_thread(create_app(ctx, ingest_root=root)) as url, httpx.Client(base_url=url, timeout=30) as client:
+        with client.stream("POST", "/chat/stream", json={"messages": "Who killed Ravana?", "thread_id": "s1"}) as response:
+            assert response.status_code == 200
+            assert response.headers["content-type"].startswith("text/event-stream")
+            events = sse_events(response)
+    names = [name for name, _ in events]
+    assert names.count("token") >= 3 and names[-1] == "done" and "error" not in names
+    done = events[-1][1]
+    assert "".join(data["text"] for name, data in events if name == "token") == done["text"]
+    assert done["thread_id"] == "s1" and done["status"] == "GROUNDED"
+    assert [s["line_number"] for s in done["sources"]] == [1, 2]
+
+
+def test_streamed_llm_answer_and_regeneration_reset(tmp_path):
+    docs = tmp_path / "docs"
+    write_doc(docs, "test_doc_1.txt", *SPEC)
+    replies = ["Bow, see [test_doc_1, Line 9].", "Rama gave the bow to Lakshmana [test_doc_1, Line 1]."]
+    ctx, model = fake_context(tmp_path / "ws", ScriptedChatModel(script(answer_prompt=replies)))
+    run_ingest(ctx, docs)
+    with serve_in_thread(create_app(ctx)) as url, httpx.Client(base_url=url, timeout=30) as client:
+        with client.stream("POST", "/chat/stream", json={"messages": "What did Rama give?"}) as response:
+            events = sse_events(response)
+    names = [name for name, _ in events]
+    reset = names.index("reset")
+    after = "".join(d["text"] for n, d in events[reset:] if n == "token")
+    assert after == replies[1] == events[-1][1]["text"]
+    assert "Line 9" in "".join(d["text"] for n, d in events[:reset] if n == "token")
+    assert model.count("answer_prompt") == 2
+
+
+def test_stream_reports_errors_as_an_event(tmp_path):
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="registered:no-such-model", extractor="parser")
+    with serve_in_thread(create_app(ctx)) as url, httpx.Client(base_url=url, timeout=30) as client:
+        with client.stream("POST", "/chat/stream", json={"messages": "Who killed Ravana?"}) as response:
+            events = sse_events(response)
+        assert [name for name, _ in events] == ["error"] and "no-such-model" in events[0][1]["error"]
+        failed = client.post("/chat", json={"messages": "Who killed Ravana?"})
+        assert failed.status_code == 500 and "no-such-model" in failed.json()["error"]
+
+
+def test_bad_requests_get_clear_4xx(parser_ws):
+    ctx, root = parser_ws
+    app = create_app(ctx, ingest_root=root, max_request_bytes=10_000)
+    with serve_in_thread(app) as url, httpx.Client(base_url=url, timeout=30) as client:
+        bad = client.post("/chat", content=b'{"messages": "Who', headers={"content-type": "application/json"})
+        assert bad.status_code == 400 and "malformed JSON" in bad.json()["error"]
+        missing = client.post("/chat", json={"question": "Who killed Ravana?"})
+        assert missing.status_code == 422 and "messages" in missing.json()["error"]
+        empty = client.post("/chat", json={"messages": "   "})
+        assert empty.status_code == 422 and "empty" in empty.json()["error"]
+        wrong_type = client.post("/chat", json={"messages": 42})
+        assert wrong_type.status_code == 422
+        bad_thread = client.post("/chat", json={"messages": "Who?", "thread_id": "../../etc"})
+        assert bad_thread.status_code == 422 and "thread_id" in bad_thread.json()["error"]
+        huge = client.post("/chat", json={"messages": "x" * 20_000})
+        assert huge.status_code == 413 and "larger than 10000 bytes" in huge.json()["error"]
+        assert client.get("/runs/nope").status_code == 404
+        assert client.get("/health").status_code == 200  # the server carries on
+
+
+def test_ingest_needs_the_key_and_stays_inside_the_root(parser_ws, tmp_path):
+    ctx, root = parser_ws
+    write_doc(root / "more", "hanuman.txt", "Hanuman carried the mountain to Lanka.")
+    (tmp_path / "secret.txt").write_text("Ravana hid the gold.\n")
+    with serve_in_thread(create_app(ctx, ingest_root=root, api_key=KEY)) as url, \
+            httpx.Client(base_url=url, timeout=30) as client:
+        assert client.post("/ingest", json={"paths": ["more"]}).status_code == 401
+        auth = {"Authorization": f"Bearer {KEY}"}
+        outside = client.post("/ingest", json={"paths": ["../secret.txt"]}, headers=auth)
+        assert outside.status_code == 403 and "outside the ingest root" in outside.json()["error"]
+        absolute = client.post("/ingest", json={"paths": [str(tmp_path / "secret.txt")]}, headers=auth)
+        assert absolute.status_code == 403
+        assert client.post("/ingest", json={"paths": []}, headers=auth).status_code == 422
+
+        started = client.post("/ingest", json={"paths": ["more"]}, headers={"X-API-Key": KEY})
+        assert started.status_code == 202
+        run_id = started.json()["run_id"]
+        with client.stream("GET", f"/runs/{run_id}/stream") as response:
+            events = sse_events(response)
+        names = [name for name, _ in events]
+        assert "stage" in names and names[-1] == "run"
+        run = _wait_run(client, run_id)
+        assert run["status"] == "finished" and run["report"]["documents"] == 1
+        answer = client.post("/chat", json={"messages": "What did Hanuman carry?"}).json()["output"]
+        assert answer["answers"] == ["mountain"]
+        assert client.get("/health").json()["documents"] == 2
+
+
+def test_upload_ingests_files_and_reports_bad_ones(parser_ws):
+    ctx, root = parser_ws
+    files = [("files", ("sita.txt", b"Sita followed Rama into the forest.\n", "text/plain")),
+             ("files", ("../../evil.txt", b"Ravana took Sita to Lanka.\n", "text/plain")),
+             ("files", ("blob.txt", bytes(range(256)) * 4, "application/octet-stream"))]
+    with serve_in_thread(create_app(ctx, ingest_root=root)) as url, httpx.Client(base_url=url, timeout=30) as client:
+        started = client.post("/ingest", files=files)
+        assert started.status_code == 202
+        run = _wait_run(client, started.json()["run_id"])
+        assert run["status"] == "finished_with_failures"
+        skipped = run["report"]["skipped_files"]
+        assert [s["path"].rsplit("/", 1)[-1] for s in skipped] == ["blob.txt"]
+        assert "binary" in skipped[0]["error"]
+        saved = sorted(p.name for p in (Path(ctx.workspace) / "uploads").rglob("*") if p.is_file())
+        assert saved == ["blob.txt", "evil.txt", "sita.txt"]
+        answer = client.post("/chat", json={"messages": "Who followed Rama?"}).json()["output"]
+        assert answer["answers"] == ["Sita"]
+        assert client.get("/health").json()["documents"] == 3  # test_doc_1, sita, evil (renamed)
+
+
+def test_karaka_serve_command(parser_ws):
+    ctx, _ = parser_ws
+    port = free_port()
+    env = {**os.environ, "KARAKA_API_KEY": KEY}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "karaka.cli", "serve", "--workspace", ctx.workspace, "--llm", "none",
+         "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        wait_http(f"http://127.0.0.1:{port}/health", process, seconds=90)
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+            result = client.post("/chat", json={"messages": "What did Rama give?"}).json()["output"]
+            assert result["answers"] == ["bow"] and result["status"] == "GROUNDED"
+            assert client.post("/ingest", json={"paths": ["."]}).status_code == 401
+    finally:
+        process.terminate()
+        output = process.communicate(timeout=20)[0]
+    assert f"127.0.0.1:{port}" in output and "API key on" in output
