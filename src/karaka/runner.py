@@ -32,25 +32,46 @@ def ingest_thread(ctx: Context, path: str | Path) -> str:
     return "ingest-" + hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
+STAGES = ("load", "embed", "extract", "progress", "write", "post_process", "report")
+
+
 def run_ingest(ctx: Context, path: str | Path, on_event: Listener | None = None,
-               thread_id: str | None = None) -> dict[str, Any]:
-    """Ingest ``path``; an interrupted run with the same thread resumes where it stopped."""
+               thread_id: str | None = None, stop_after: str | None = None) -> dict[str, Any]:
+    """Ingest ``path``; an interrupted run with the same thread resumes where it stopped.
+
+    ``stop_after`` (``embed``, ``write`` or ``post_process``) pauses the run after that stage,
+    checkpointed; the next call resumes it. A stage already passed is not run again, so a
+    notebook cell that runs one step can be re-run safely.
+    """
     if not Path(path).exists():
         raise FileNotFoundError(f"{path}: no such file or directory")
+    if stop_after is not None and stop_after not in STAGES:
+        raise ValueError(f"stop_after must be one of {STAGES}, got {stop_after!r}")
     ctx = context_from(ctx)
     with checkpointer(ctx) as saver:
-        graph = build_ingest_graph().compile(checkpointer=saver)
+        interrupt: Any = [stop_after] if stop_after else None
+        graph = build_ingest_graph().compile(checkpointer=saver, interrupt_after=interrupt)
         config: Any = {"configurable": {"thread_id": thread_id or ingest_thread(ctx, path)},
                        "recursion_limit": RECURSION_LIMIT, "max_concurrency": ctx.concurrency}
         pending = graph.get_state(config).next
+        if pending and stop_after and min(STAGES.index(n) for n in pending) > STAGES.index(stop_after):
+            return _paused(ctx, graph.get_state(config))
         inputs = None if pending else {"path": str(path)}
         if pending and on_event:
             on_event({"event": "resume", "next": list(pending)})
         for mode, chunk in graph.stream(inputs, config, context=ctx, stream_mode=["custom", "updates"]):
             if mode == "custom" and on_event:
                 on_event(chunk)
-        values = graph.get_state(config).values
-    return dict(values.get("report") or {})
+        snapshot = graph.get_state(config)
+        if snapshot.next:
+            return _paused(ctx, snapshot)
+    return dict(snapshot.values.get("report") or {})
+
+
+def _paused(ctx: Context, snapshot: Any) -> dict[str, Any]:
+    ws = get_services(ctx).workspace
+    return {"paused": True, "next": sorted(set(snapshot.next), key=STAGES.index), "doc_ids": snapshot.values.get("doc_ids", []),
+            "graph": ws.graph.stats(), "vectors": len(ws.vectors)}
 
 
 def stream_query(ctx: Context, question: str, thread_id: str | None = None) -> Iterator[dict[str, Any]]:

@@ -46,8 +46,8 @@ def _prompts_for(path: str) -> Prompts:
 
 def get_services(ctx: Context) -> Services:
     """Resolve a context to live objects, reusing whatever this process already loaded."""
-    embeddings = load_embeddings(ctx.embeddings)
-    llm = load_llm(ctx.llm, ctx.max_tokens)
+    embeddings = load_embeddings(ctx.embeddings, announce=False)
+    llm = load_llm(ctx.llm, ctx.max_tokens, announce=False)
     with _lock:
         prompts = _prompts_for(ctx.prompts)
         key = (str(Path(ctx.workspace).resolve()), ctx.embeddings, ctx.resolver_threshold)

@@ -59,13 +59,18 @@ def test_disagreement_retries_with_exact_feedback(tmp_path):
 
     def generate(user, n):
         generated.append(user)
-        return json.dumps(GOOD if n % 3 else OTHER)  # A = OTHER, B and C = GOOD
+        return json.dumps(GOOD if n % 3 else OTHER)  # one OTHER and two GOOD per attempt
 
-    verdicts = ['{"choice": "Candidate_A", "reasoning": "x"}', '{"choice": "Candidate_B", "reasoning": "x"}']
+    def verdict(user, n):
+        """Attempt 1: pick the low-scored OTHER (disagreement); attempt 2: a GOOD one."""
+        wanted = '"Lakshmana"' if n == 0 else '"bow"'
+        blocks = [b for b in user.split("Candidate_")[1:] if wanted in b.split("\n\n")[0]]
+        return json.dumps({"choice": "Candidate_" + blocks[0][0], "reasoning": "x"})
+
     out, model = run(tmp_path, {
         "kriya_extraction_prompt": generate,
         "kriya_scoring_prompt": by_label({"bow": 90, "Lakshmana": 40}),
-        "kriya_verification_prompt": verdicts,
+        "kriya_verification_prompt": verdict,
     }, fast_path=False)
     assert out["status"] == "accepted" and out["attempt"] == 2
     assert out["history"][0]["feedback"] == DISAGREE_FEEDBACK

@@ -95,14 +95,22 @@ def _build_llm(spec: str, max_tokens: int) -> BaseChatModel | None:
     )
 
 
-def load_llm(spec: str, max_tokens: int = 512) -> BaseChatModel | None:
-    """Load (once per process) the chat model a spec names; ``none`` gives None."""
+def _announce(spec: str) -> None:
+    log.info("model already loaded: %s", spec)
+    print(f"⚠️  model already loaded: {spec}")
+
+
+def load_llm(spec: str, max_tokens: int = 512, announce: bool = True) -> BaseChatModel | None:
+    """Load (once per process) the chat model a spec names; ``none`` gives None.
+
+    A second load returns the cached model and, with ``announce``, says so
+    ("model already loaded"); the graphs' own look-ups pass ``announce=False``.
+    """
     key = f"llm|{spec}"
     with _lock:
         if key in _cache:
-            if not spec.startswith(("simulated", "registered", "none")):
-                log.info("model already loaded: %s", spec)
-                print(f"⚠️  model already loaded: {spec}")
+            if announce and not spec.startswith(("simulated", "registered", "none")):
+                _announce(spec)
             return _cache[key]  # type: ignore[no-any-return]
         model = _build_llm(spec, max_tokens)
         if not spec.startswith("registered"):
@@ -110,8 +118,8 @@ def load_llm(spec: str, max_tokens: int = 512) -> BaseChatModel | None:
         return model
 
 
-def load_embeddings(spec: str) -> Embeddings:
-    """Load (once per process) the embeddings a spec names."""
+def load_embeddings(spec: str, announce: bool = True) -> Embeddings:
+    """Load (once per process) the embeddings a spec names (a second load says so, as ``load_llm``)."""
     kind, _, rest = spec.partition(":")
     if kind == "registered":
         if rest not in _registered:
@@ -120,6 +128,8 @@ def load_embeddings(spec: str) -> Embeddings:
     key = f"emb|{spec}"
     with _lock:
         if key in _cache:
+            if announce:
+                _announce(spec)
             return _cache[key]  # type: ignore[no-any-return]
         if kind == "wordllama":
             from karaka.models.embeddings import WordLlamaEmbeddings

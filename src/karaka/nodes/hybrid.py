@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 from typing import Any
 
 from karaka.services import Services
 
+logging.getLogger("bm25s").setLevel(logging.WARNING)  # its DEBUG lines flood notebooks
 RRF_K = 60
 MIN_COSINE = 0.5
 _STOP = frozenset(
