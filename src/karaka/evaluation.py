@@ -135,15 +135,15 @@ def evaluate(gold_csv: str | Path, sentences_csv: str | Path, *, extractor: str 
         by_token = {k["token"]: k for k in predicted if k.get("token") is not None}
         for verb_idx, roles in item["predicates"].items():
             seen["gold_predicates"] += 1
-            kriya = by_token.get(verb_idx)
-            if kriya is not None:
+            match: dict[str, Any] | None = by_token.get(verb_idx)
+            if match is not None:
                 seen["matched_predicates"] += 1
             for role in ROLES:
                 golds = roles.get(role, [])
                 seen["gold_arguments"] += len(golds)
                 preds = []
-                if kriya is not None:
-                    value = kriya["karakas"].get(role)
+                if match is not None:
+                    value = match["karakas"].get(role)
                     preds = value if isinstance(value, list) else ([value] if value else [])
                 used: set[int] = set()
                 for pred in preds:

@@ -56,12 +56,12 @@ def run_ingest(ctx: Context, path: str | Path, on_event: Listener | None = None,
         pending = graph.get_state(config).next
         if pending and stop_after and min(STAGES.index(n) for n in pending) > STAGES.index(stop_after):
             return _paused(ctx, graph.get_state(config))
-        inputs = None if pending else {"path": str(path)}
+        inputs: Any = None if pending else {"path": str(path)}
         if pending and on_event:
             on_event({"event": "resume", "next": list(pending)})
         for mode, chunk in graph.stream(inputs, config, context=ctx, stream_mode=["custom", "updates"]):
             if mode == "custom" and on_event:
-                on_event(chunk)
+                on_event(chunk)  # type: ignore[arg-type]
         snapshot = graph.get_state(config)
         if snapshot.next:
             return _paused(ctx, snapshot)
@@ -92,8 +92,8 @@ def stream_query(ctx: Context, question: str, thread_id: str | None = None) -> I
         result: dict[str, Any] = {}
         for mode, chunk in graph.stream({"question": question}, config, context=ctx, stream_mode=["custom", "values"]):
             if mode == "custom":
-                yield chunk
-            elif "result" in chunk:
+                yield chunk  # type: ignore[misc]
+            elif isinstance(chunk, dict) and "result" in chunk:
                 result = chunk["result"]
         yield {"event": "result", "result": dict(result)}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -13,6 +14,12 @@ from karaka.jsonparse import JSONRecoveryError, recover_json
 from karaka.store.schema import KARAKAS
 
 _LINE = re.compile(r"^\[L(\d+)\]\s?(.*)$", re.MULTILINE)
+
+
+@functools.lru_cache(maxsize=16)
+def json_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """A task schema as JSON schema, for providers with constrained decoding."""
+    return model.model_json_schema()
 
 
 class CorefHint(BaseModel):

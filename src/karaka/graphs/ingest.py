@@ -11,12 +11,12 @@ from karaka.nodes import ingest as n
 from karaka.state.ingest import IngestInput, IngestOutput, IngestState
 
 
-def build_ingest_graph() -> StateGraph:
+def build_ingest_graph() -> StateGraph[IngestState, Context, IngestInput, IngestOutput]:
     """Return the uncompiled ingestion builder."""
     builder = StateGraph(IngestState, context_schema=Context, input_schema=IngestInput, output_schema=IngestOutput)
     builder.add_node("load", n.load)
     builder.add_node("embed", n.embed)
-    builder.add_node("extract", x.extract_units, retry_policy=RetryPolicy(max_attempts=2))
+    builder.add_node("extract", x.extract_units, retry_policy=RetryPolicy(max_attempts=2))  # type: ignore[arg-type]
     builder.add_node("progress", n.progress)
     builder.add_node("write", n.write)
     builder.add_node("post_process", n.post_process)

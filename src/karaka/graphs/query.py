@@ -9,7 +9,7 @@ from karaka.nodes import query as q
 from karaka.state.query import QueryInput, QueryOutput, QueryState
 
 
-def build_query_graph() -> StateGraph:
+def build_query_graph() -> StateGraph[QueryState, Context, QueryInput, QueryOutput]:
     """Return the uncompiled query builder."""
     builder = StateGraph(QueryState, context_schema=Context, input_schema=QueryInput, output_schema=QueryOutput)
     builder.add_node("classify", q.classify)

@@ -7,6 +7,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessageChunk, HumanMessage, SystemMessage
@@ -87,6 +88,29 @@ def _streamed(llm: BaseChatModel, messages: list, config: dict, max_tokens: int,
     return total if total is not None else AIMessageChunk(content="")
 
 
+SCORE_SCHEMA: dict[str, Any] = {
+    "type": "object", "required": ["reasoning", "score"],
+    "properties": {"reasoning": {"type": "string"}, "score": {"type": "integer", "minimum": 1, "maximum": 100}},
+}
+CHOICE_SCHEMA: dict[str, Any] = {
+    "type": "object", "required": ["choice", "reasoning"],
+    "properties": {"choice": {"type": "string"}, "reasoning": {"type": "string"}},
+}
+
+
+def structured_kwargs(llm: BaseChatModel, schema: dict[str, Any] | None) -> dict[str, Any]:
+    """Per-call arguments that make the provider decode JSON that fits ``schema``.
+
+    OpenAI-compatible servers (vLLM, Ollama, llama.cpp server, NIM) take ``response_format``
+    with a JSON schema (vLLM and llama.cpp enforce it with a grammar). Other providers get
+    nothing and their output goes through JSON recovery.
+    """
+    if schema is None or not getattr(llm, "karaka_json_schema", type(llm).__name__ == "ChatOpenAI"):
+        return {}
+    return {"response_format": {"type": "json_schema",
+                                "json_schema": {"name": "karaka_output", "schema": schema, "strict": False}}}
+
+
 def call_llm_isolated(
     llm: BaseChatModel,
     system_prompt: str,
@@ -97,13 +121,15 @@ def call_llm_isolated(
     backoff: Sequence[float] = BACKOFF_SECONDS,
     sleep: Callable[[float], None] = time.sleep,
     on_token: Callable[[str], None] | None = None,
+    schema: dict[str, Any] | None = None,
 ) -> LLMReply:
     """Make one stateless call: a system and a user message, no history.
 
     Transient errors are retried after each wait in ``backoff`` (1, 2, 4 s);
     every failure is logged with the prompt key, model and attempt number.
     With ``on_token`` the reply is streamed and each piece of text is passed on as it
-    arrives (a leading ``<think>`` block is held back).
+    arrives (a leading ``<think>`` block is held back). With ``schema`` a provider that supports
+    constrained decoding is asked for JSON that fits it (see ``structured_kwargs``).
 
     Raises:
         LLMCallError: the call still failed after the retries, or failed for good.
@@ -111,11 +137,12 @@ def call_llm_isolated(
     messages = [SystemMessage(content=system_prompt), HumanMessage(content=user_prompt)]
     config = {"metadata": {"prompt_key": prompt_key}, "callbacks": []}
     name = model_name(llm)
+    extra = structured_kwargs(llm, schema)
     attempts = len(backoff) + 1
     for attempt in range(1, attempts + 1):
         try:
             if on_token is None:
-                message = llm.invoke(messages, config=config, max_tokens=max_tokens)  # type: ignore[arg-type]
+                message = llm.invoke(messages, config=config, max_tokens=max_tokens, **extra)  # type: ignore[arg-type]
             else:
                 message = _streamed(llm, messages, config, max_tokens, on_token)
         except Exception as exc:  # noqa: BLE001 - classified below, re-raised typed

@@ -67,7 +67,7 @@ def answer_from_context(services: Services, question: str, context: list[dict[st
     if services.llm is None:
         return extractive(question, context, answers, on_token)
     block = format_context(context)
-    calls, trace, warnings = 0, [], []
+    calls, trace, warnings = 0, list[str](), list[str]()
     text, supported = "", False
     regenerations = 0
     for attempt in range(MAX_REGENERATIONS + 1):

@@ -19,12 +19,15 @@ def services_of(runtime: Runtime[Context] | None) -> Services:
 
 
 def ask(services: Services, key: str, suffix: str = "", on_token: Callable[[str], None] | None = None,
-        **fields: Any) -> LLMReply:
-    """Render prompt ``key`` with ``fields`` (plus ``suffix``) and make one isolated call."""
+        schema: dict[str, Any] | None = None, **fields: Any) -> LLMReply:
+    """Render prompt ``key`` with ``fields`` (plus ``suffix``) and make one isolated call.
+
+    ``schema`` (a JSON schema) asks providers with constrained decoding for fitting JSON.
+    """
     prompts = services.prompts
     return call_llm_isolated(
         services.require_llm(), prompts["system_prompt"], prompts.render(key, **fields) + suffix,
-        prompt_key=key, max_tokens=services.ctx.max_tokens, on_token=on_token,
+        prompt_key=key, max_tokens=services.ctx.max_tokens, on_token=on_token, schema=schema,
     )
 
 

@@ -61,8 +61,8 @@ def gsv_unit(services: Services, unit: dict[str, Any], run_id: str) -> dict[str,
     ref = {"doc_id": unit["doc_id"], "first_line": unit["first"], "last_line": unit["last"],
            "text": " ".join(lines.values())[:500]}
     out = run_gsv({"task": "kriya", "source": numbered(lines), "ref": ref, "seed": seed}, ctx)
-    cost = {"calls": out["llm_calls"], "tokens": out["prompt_tokens"], "attempts": out["attempt"],
-            "fast": out["fast_path"]}
+    cost: dict[str, Any] = {"calls": out["llm_calls"], "tokens": out["prompt_tokens"], "attempts": out["attempt"],
+                            "fast": out["fast_path"]}
     if out["golden"] is not None:
         return _store(services, unit, "golden", _tag_lines(out["golden"], unit, "llm"), run_id=run_id,
                       started=started, **cost)
@@ -157,12 +157,17 @@ def extract_units(args: UnitArgs, runtime: Runtime[Context]) -> dict[str, Any]:
     """Worker node: process the units it was sent and store each result durably."""
     services = services_of(runtime)
     ctx = services.ctx
+    records = services.workspace.records
+    # A task replayed after a crash finds its units' results already stored: no LLM work again.
+    stored = {u["unit_id"]: records.result(u["unit_id"]) for u in args["units"]}
+    units = [u for u in args["units"] if stored[u["unit_id"]] is None]
+    outcomes = [{"unit_id": uid, "status": row["status"], "reused": True} for uid, row in stored.items() if row]
     if ctx.extractor == "parser":
-        outcomes = [parser_unit(services, u, args["run_id"]) for u in args["units"]]
+        outcomes += [parser_unit(services, u, args["run_id"]) for u in units]
     elif ctx.strategy == "batched":
-        outcomes = batched_units(services, args["units"], args["run_id"])
+        outcomes += batched_units(services, units, args["run_id"]) if units else []
     else:
-        outcomes = [gsv_unit(services, u, args["run_id"]) for u in args["units"]]
+        outcomes += [gsv_unit(services, u, args["run_id"]) for u in units]
     for outcome in outcomes:
         emit(runtime, {"event": "unit", **outcome})
     return {"units_done": len(args["units"])}

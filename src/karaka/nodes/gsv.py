@@ -13,10 +13,10 @@ from langgraph.types import Send
 
 from karaka.config import Context
 from karaka.jsonparse import JSONRecoveryError, recover_json
-from karaka.models.call import LLMCallError
+from karaka.models.call import CHOICE_SCHEMA, SCORE_SCHEMA, LLMCallError
 from karaka.nodes.common import ask, emit, services_of
 from karaka.state.gsv import GenerateArgs, GSVState, ScoreArgs
-from karaka.tasks import get_task
+from karaka.tasks import get_task, json_schema
 
 log = logging.getLogger("karaka.gsv")
 
@@ -84,7 +84,8 @@ def generate(args: GenerateArgs, runtime: Runtime[Context]) -> dict[str, Any]:
         suffix = services.prompts.render("kriya_extraction_feedback_prompt", feedback=args["feedback"])
     candidate: dict[str, Any] = {"attempt": args["attempt"], "label": args["label"], "origin": "llm"}
     try:
-        reply = ask(services, task.generate_key, suffix=suffix, **{task.source_field: args["source"]})
+        fields: dict[str, Any] = {task.source_field: args["source"]}
+        reply = ask(services, task.generate_key, suffix=suffix, schema=json_schema(task.schema), **fields)
     except LLMCallError as exc:
         candidate.update(data=None, raw="", errors=[f"generation failed: {exc}"])
         return {"candidates": [candidate], "llm_calls": 1, "prompt_tokens": 0}
@@ -152,7 +153,7 @@ def score(args: ScoreArgs, runtime: Runtime[Context]) -> dict[str, Any]:
     for _ in range(MAX_SCORE_ASKS):
         calls += 1
         try:
-            reply = ask(services, task.scoring_key, source=args["source"],
+            reply = ask(services, task.scoring_key, source=args["source"], schema=SCORE_SCHEMA,
                         candidate=json.dumps(candidate["data"], ensure_ascii=False))
         except LLMCallError as exc:
             reasoning = f"scoring call failed: {exc}"
@@ -222,7 +223,8 @@ def verify(state: GSVState, runtime: Runtime[Context]) -> dict[str, Any]:
     shown = [c["label"] for c in valid]
     blind = "\n\n".join(f"{c['label']}:\n{json.dumps(c['data'], ensure_ascii=False)}" for c in valid)
     try:
-        reply = ask(services, task.verification_key, source=state["source"], candidates=blind)
+        reply = ask(services, task.verification_key, source=state["source"], candidates=blind,
+                    schema=CHOICE_SCHEMA)
     except LLMCallError as exc:
         return {"verdict": {"choice": "ALL_INVALID", "reasoning": f"verifier call failed: {exc}",
                             "shown": shown}, "llm_calls": 1}

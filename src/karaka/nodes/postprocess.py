@@ -184,7 +184,7 @@ def link_metaphors(services: Services, doc_id: str, run_id: str) -> int:
             services.workspace.records.put_decision(key, "metaphors", doc_id, cached, out["llm_calls"],
                                                     out["prompt_tokens"], run_id)
         target = cached.get("target")
-        if target in known:
+        if isinstance(target, str) and target in known:
             linked += _link(services, entity, services.workspace.resolver.lookup(target) or target,
                             "IS_SAME_AS", method="gsv", step="metaphor")
     return linked

@@ -27,4 +27,9 @@ def atomic_write(path: str | Path, write: Callable[[IO[bytes]], None]) -> None:
 
 def atomic_write_text(path: str | Path, text: str) -> None:
     """Atomically write UTF-8 text."""
-    atomic_write(path, lambda handle: handle.write(text.encode("utf-8")))
+    data = text.encode("utf-8")
+
+    def write(handle: IO[bytes]) -> None:
+        handle.write(data)
+
+    atomic_write(path, write)

@@ -95,9 +95,9 @@ def validate_node(node_id: str, attrs: dict[str, Any]) -> None:
                 f"got {value!r}",
                 field=name,
             )
-        if expected is str and not value.strip():
+        if isinstance(value, str) and not value.strip():
             raise SchemaError(f"{kind} node {node_id!r}: {name!r} is empty", field=name)
-        if expected is int and value < 1:
+        if isinstance(value, int) and expected is int and value < 1:
             raise SchemaError(f"{kind} node {node_id!r}: {name!r} must be >= 1", field=name)
 
 

@@ -45,7 +45,7 @@ class LineVectors:
             self._by_line[(doc_id, line)] = vid
 
     def _remove_ids(self, ids: list[int]) -> None:
-        self.index.remove_ids(np.asarray(ids, dtype=np.int64))
+        self.index.remove_ids(np.asarray(ids, dtype=np.int64))  # type: ignore[arg-type]
         for vid in ids:
             ref = self.refs.pop(vid)
             self._by_line.pop(ref, None)
@@ -57,7 +57,7 @@ class LineVectors:
             self._remove_ids(ids)
         return len(ids)
 
-    def search(self, vector: np.ndarray, k: int = 5) -> list[tuple[str, int, float]]:
+    def search(self, vector: np.ndarray | list[float], k: int = 5) -> list[tuple[str, int, float]]:
         """K nearest lines: (doc_id, line, cosine)."""
         if not self.refs:
             return []
@@ -113,7 +113,7 @@ class LineVectors:
                     "use the embeddings this workspace was built with"
                 )
             vec = cls(dim)
-            vec.index = faiss.deserialize_index(data["index"])
+            vec.index = faiss.deserialize_index(data["index"])  # type: ignore[assignment]
             for vid, doc, line in zip(data["ids"].tolist(), data["docs"].tolist(), data["lines"].tolist(), strict=True):
                 vec.refs[vid] = (doc, line)
                 vec._by_line[(doc, line)] = vid

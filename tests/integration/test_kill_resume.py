@@ -1,0 +1,66 @@
+"""`karaka ingest` killed with SIGKILL mid-run resumes with the same command to the same graph."""
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+from tests.fakes import write_doc
+
+NAMES = ["Rama", "Sita", "Hanuman", "Ravana", "Lakshmana", "Bharata"]
+
+
+def _cli(workspace, docs, *extra):
+    return [sys.executable, "-m", "karaka.cli", "ingest", str(docs), "--workspace", str(workspace),
+            "--llm", "simulated:latency=0.03", "--concurrency", "2", *extra]
+
+
+def _rows(workspace):
+    db = workspace / "karaka.db"
+    if not db.exists():
+        return {}
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1) as conn:
+            return dict(conn.execute("SELECT unit_id, rowid || ':' || seconds FROM results").fetchall())
+    except sqlite3.OperationalError:  # schema not created yet
+        return {}
+
+
+def _graph(workspace):
+    data = json.loads((workspace / "graph.json").read_text())
+    return ({n["id"] for n in data["nodes"]},
+            {(e["source"], e["target"], e["key"]) for e in data["edges"]})
+
+
+def test_kill_9_then_same_command_resumes_to_the_same_graph(tmp_path):
+    docs = tmp_path / "docs"
+    for d in range(3):
+        write_doc(docs, f"book{d}.txt", *(f"{NAMES[i % 6]} gave the gift {d}-{i} to {NAMES[(i + 1) % 6]}."
+                                          for i in range(20)))
+    killed, reference = tmp_path / "killed", tmp_path / "reference"
+    env = {**os.environ, "KARAKA_CONCURRENCY": "2"}
+
+    process = subprocess.Popen(_cli(killed, docs, "--json"), env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while len(_rows(killed)) < 12 and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=30)
+    before = _rows(killed)
+    assert 12 <= len(before) < 60, f"kill landed at {len(before)} of 60 units"
+
+    resumed = subprocess.run(_cli(killed, docs), env=env, capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    assert "resuming an interrupted run" in resumed.stdout
+    after = _rows(killed)
+    assert len(after) == 60
+    assert {u: after[u] for u in before} == before  # no finished line was redone (same row, same timing)
+
+    assert subprocess.run(_cli(reference, docs), env=env, capture_output=True, timeout=300).returncode == 0
+    assert _graph(killed) == _graph(reference)
+    report = json.loads((killed / "report.json").read_text())
+    assert report["lines"] == 60 and report["llm_calls"]["per_line_mean"] == 5.0

@@ -1,0 +1,61 @@
+"""The openai provider against an OpenAI-compatible server on 127.0.0.1 (a small stand-in app).
+
+The stand-in answers from the JSON schema each request carries, as a schema-constrained server
+(vLLM, llama.cpp server) would; the test checks that Karaka sends the schemas.
+"""
+
+import json
+
+from fastapi import FastAPI, Request
+
+from karaka.config import Context
+from karaka.graphs.gsv import run_gsv
+from karaka.models import load_llm
+from tests.server_util import serve_in_thread
+
+EXTRACTION = {"kriyas": [{"line": 1, "verb": "give", "karakas": {"KARTA": "Rama", "KARMA": "bow",
+                                                                 "SAMPRADANA": "Lakshmana"}}]}
+
+
+def compatible_server(seen: list[dict]) -> FastAPI:
+    app = FastAPI()
+
+    @app.post("/v1/chat/completions")
+    async def complete(request: Request):
+        body = await request.json()
+        seen.append(body)
+        schema = (body.get("response_format") or {}).get("json_schema", {}).get("schema", {})
+        props = schema.get("properties", {})
+        if "kriyas" in props:
+            content = json.dumps(EXTRACTION)
+        elif "score" in props:
+            content = json.dumps({"reasoning": "faithful", "score": 97})
+        elif "choice" in props:
+            content = json.dumps({"choice": "Candidate_A", "reasoning": "roles match"})
+        else:
+            content = "no schema given"
+        return {"id": "x", "object": "chat.completion", "created": 0, "model": body["model"],
+                "choices": [{"index": 0, "finish_reason": "stop",
+                             "message": {"role": "assistant", "content": content}}],
+                "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}}
+
+    return app
+
+
+def test_openai_provider_sends_json_schemas_and_runs_the_loop(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "test")
+    seen: list[dict] = []
+    with serve_in_thread(compatible_server(seen)) as url:
+        spec = f"openai:tiny-test-model@{url}/v1"
+        ctx = Context(workspace=str(tmp_path), llm=spec, max_tokens=64)
+        assert type(load_llm(spec, announce=False)).__name__ == "ChatOpenAI"
+        out = run_gsv({"task": "kriya", "source": "[L1] Rama gave the bow to Lakshmana.",
+                       "ref": {"doc_id": "d", "first_line": 1, "last_line": 1}}, ctx)
+    assert out["status"] == "accepted" and out["fast_path"] and out["llm_calls"] == 5
+    assert out["golden"]["kriyas"][0]["karakas"]["SAMPRADANA"] == "Lakshmana"
+    assert out["prompt_tokens"] == 5 * 11  # the server's usage figures are counted
+    kinds = [json.dumps(b["response_format"]["json_schema"]["schema"]) for b in seen]
+    assert sum('"kriyas"' in k for k in kinds) == 1 and sum('"score"' in k for k in kinds) == 3
+    assert sum('"choice"' in k for k in kinds) == 1
+    assert all(b["model"] == "tiny-test-model" and b.get("max_tokens", b.get("max_completion_tokens")) == 64
+               for b in seen)
