@@ -96,8 +96,11 @@ def _predict_llm(tokens: list[str], ctx: Context, full_loop: bool) -> tuple[list
     from karaka.tasks import get_task
 
     source = f"[L1] {' '.join(tokens)}"
-    if full_loop:
-        out = run_gsv({"task": "kriya", "source": source, "ref": {"eval": True}}, ctx)
+    if full_loop:  # as ingestion does: with --parser-candidate the analysis is Candidate_A
+        from karaka.analyzer import analyze_window
+
+        seed = analyze_window({1: " ".join(tokens)}) if ctx.parser_candidate else None
+        out = run_gsv({"task": "kriya", "source": source, "ref": {"eval": True}, "seed": seed}, ctx)
         return (out["golden"] or {"kriyas": []})["kriyas"], out["llm_calls"]
     reply = ask(get_services(ctx), "kriya_extraction_prompt", lines=source)
     data, _ = get_task("kriya").parse(reply.text)
