@@ -18,7 +18,7 @@ class LineVectors:
         self.dim = dim
         self.index = faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
         self.refs: dict[int, tuple[str, int]] = {}
-        self._by_line: dict[tuple[str, int], int] = {}
+        self._by_doc: dict[str, dict[int, int]] = {}  # doc_id -> line -> vector id
         self._next = 0
 
     def __len__(self) -> int:
@@ -26,14 +26,19 @@ class LineVectors:
 
     def lines_of(self, doc_id: str) -> list[int]:
         """Indexed line numbers of a document."""
-        return sorted(line for d, line in self._by_line if d == doc_id)
+        return sorted(self._by_doc.get(doc_id, {}))
+
+    def _map(self, vid: int, doc_id: str, line: int) -> None:
+        self.refs[vid] = (doc_id, line)
+        self._by_doc.setdefault(doc_id, {})[line] = vid
 
     def add(self, doc_id: str, lines: list[int], vectors: np.ndarray) -> None:
         """Add (or replace) the vectors of some lines of one document."""
         vectors = np.ascontiguousarray(vectors, dtype=np.float32)
         if vectors.shape != (len(lines), self.dim):
             raise ValueError(f"vectors shape {vectors.shape} != ({len(lines)}, {self.dim})")
-        stale = [self._by_line[(doc_id, ln)] for ln in lines if (doc_id, ln) in self._by_line]
+        known = self._by_doc.get(doc_id, {})
+        stale = [known[ln] for ln in lines if ln in known]
         if stale:
             self._remove_ids(stale)
         faiss.normalize_L2(vectors)
@@ -41,18 +46,20 @@ class LineVectors:
         self._next += len(lines)
         self.index.add_with_ids(vectors, ids)
         for vid, line in zip(ids.tolist(), lines, strict=True):
-            self.refs[vid] = (doc_id, line)
-            self._by_line[(doc_id, line)] = vid
+            self._map(vid, doc_id, line)
 
     def _remove_ids(self, ids: list[int]) -> None:
         self.index.remove_ids(np.asarray(ids, dtype=np.int64))  # type: ignore[arg-type]
         for vid in ids:
-            ref = self.refs.pop(vid)
-            self._by_line.pop(ref, None)
+            doc_id, line = self.refs.pop(vid)
+            lines = self._by_doc.get(doc_id, {})
+            lines.pop(line, None)
+            if not lines:
+                self._by_doc.pop(doc_id, None)
 
     def remove_doc(self, doc_id: str) -> int:
         """Delete every vector of a document; returns how many."""
-        ids = [vid for (d, _), vid in self._by_line.items() if d == doc_id]
+        ids = list(self._by_doc.get(doc_id, {}).values())
         if ids:
             self._remove_ids(ids)
         return len(ids)
@@ -71,17 +78,12 @@ class LineVectors:
 
     def nearby(self, doc_id: str, line: int, window: int = 3, k: int = 5) -> list[int]:
         """Lines of the same document within ``window`` of ``line``, most similar first."""
-        if (doc_id, line) not in self._by_line:
+        known = self._by_doc.get(doc_id, {})
+        if line not in known:
             return []
-        anchor = self.index.reconstruct(self._by_line[(doc_id, line)])
-        near = [
-            ln for ln in range(line - window, line + window + 1)
-            if ln != line and (doc_id, ln) in self._by_line
-        ]
-        scored = [
-            (float(np.dot(anchor, self.index.reconstruct(self._by_line[(doc_id, ln)]))), ln)
-            for ln in near
-        ]
+        anchor = self.index.reconstruct(known[line])
+        near = [ln for ln in range(line - window, line + window + 1) if ln != line and ln in known]
+        scored = [(float(np.dot(anchor, self.index.reconstruct(known[ln]))), ln) for ln in near]
         return [ln for _, ln in sorted(scored, key=lambda p: (-p[0], p[1]))[:k]]
 
     def save(self, path: str | Path) -> None:
@@ -115,7 +117,6 @@ class LineVectors:
             vec = cls(dim)
             vec.index = faiss.deserialize_index(data["index"])  # type: ignore[assignment]
             for vid, doc, line in zip(data["ids"].tolist(), data["docs"].tolist(), data["lines"].tolist(), strict=True):
-                vec.refs[vid] = (doc, line)
-                vec._by_line[(doc, line)] = vid
+                vec._map(vid, doc, line)
             vec._next = next_id
         return vec
