@@ -48,3 +48,7 @@ def test_ingest_with_failures_exits_3(tmp_path):
     (docs / "empty.txt").write_text("")
     run = karaka("ingest", "docs", "--workspace", "ws", "--llm", "none", "--extractor", "parser", cwd=tmp_path)
     assert run.returncode == 3 and "empty file" in run.stdout
+    again = karaka("ingest", "docs", "--workspace", "ws", "--llm", "none", "--extractor", "parser", "--json",
+                   cwd=tmp_path)
+    report = json.loads(again.stdout)  # notices go to stderr, so --json stays parseable
+    assert report["unchanged_documents"] == ["ok"] and "unchanged, skipped: ok" in again.stderr

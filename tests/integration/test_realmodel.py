@@ -23,4 +23,4 @@ def test_smollm2_runs_one_full_gsv_attempt(tmp_path, capsys):
     assert {c["label"] for c in out["history"][0]["candidates"]} == {"Candidate_A", "Candidate_B", "Candidate_C"}
     capsys.readouterr()
     assert load_llm(ctx.llm, ctx.max_tokens) is llm
-    assert capsys.readouterr().out.count("model already loaded") == 1  # said once, not per graph node
+    assert capsys.readouterr().err.count("model already loaded") == 1  # said once, not per graph node

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import threading
 from typing import Any
 
@@ -97,7 +98,7 @@ def _build_llm(spec: str, max_tokens: int) -> BaseChatModel | None:
 
 def _announce(spec: str) -> None:
     log.info("model already loaded: %s", spec)
-    print(f"⚠️  model already loaded: {spec}")
+    print(f"⚠️  model already loaded: {spec}", file=sys.stderr)  # stdout stays clean for --json
 
 
 def load_llm(spec: str, max_tokens: int = 512, announce: bool = True) -> BaseChatModel | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import sys
 from statistics import mean
 from typing import Any, Literal
 
@@ -316,7 +317,7 @@ def finish(state: GSVState, runtime: Runtime[Context]) -> dict[str, Any]:
         }
         services.workspace.log_failure(diagnostics)
         log.warning("GSV-Retry exhausted for %s %s after %d attempts", state["task"], state["ref"], state["attempt"])
-        print(f"❌ GSV-Retry exhausted at {state['ref']}: {diagnostics['cause']}")
+        print(f"❌ GSV-Retry exhausted at {state['ref']}: {diagnostics['cause']}", file=sys.stderr)  # stdout stays clean for --json
     emit(runtime, {"event": "gsv", "task": state["task"], "ref": state["ref"],
                    "status": state["status"], "attempts": state["attempt"]})
     return {}

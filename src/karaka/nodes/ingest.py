@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 import uuid
 from typing import Any, Literal
@@ -43,7 +44,7 @@ def load(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
                              old["status"] if old and old["sha256"] == digest else "loaded")
         todo.append(doc_id)
     for doc_id in unchanged:
-        print(f"   ↻ unchanged, skipped: {doc_id}")
+        print(f"   ↻ unchanged, skipped: {doc_id}", file=sys.stderr)  # stdout stays clean for --json
     run_id = uuid.uuid4().hex[:12]
     records.start_run(run_id)
     emit(runtime, {"event": "stage", "stage": "load", "documents": len(todo), "unchanged": len(unchanged),

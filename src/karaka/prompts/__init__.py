@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import string
+import sys
 from importlib import resources
 from pathlib import Path
 
@@ -88,7 +89,7 @@ def load_prompts(path: str | Path | None = None) -> Prompts:
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(path, json.dumps(default_prompts(), indent=2, ensure_ascii=False))
-        print(f"✅ created {path} with the default prompts")
+        print(f"✅ created {path} with the default prompts", file=sys.stderr)  # stdout stays clean for --json
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
