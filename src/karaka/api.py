@@ -265,12 +265,7 @@ def create_app(ctx: Context | None = None, *, ingest_root: str | Path | None = N
 
     @app.get("/health")
     async def health() -> dict[str, Any]:
-        ctx = await run_in_threadpool(context)
-        services = await run_in_threadpool(get_services, ctx)
-        ws = services.workspace
-        return {"status": "ok", "version": __version__, "workspace": str(Path(ctx.workspace).resolve()),
-                "llm": ctx.llm, "extractor": ctx.extractor, "documents": len(ws.records.documents()),
-                "nodes": ws.graph.g.number_of_nodes()}
+        return await run_in_threadpool(_health, await run_in_threadpool(context))
 
     @app.post("/chat")
     async def chat(request: Request) -> dict[str, Any]:
@@ -327,13 +322,24 @@ def create_app(ctx: Context | None = None, *, ingest_root: str | Path | None = N
     @app.delete("/documents/{doc_id}")
     async def remove(doc_id: str, request: Request) -> dict[str, Any]:
         await run_in_threadpool(require_key, request)
-        services = await run_in_threadpool(get_services, await run_in_threadpool(context))
-        if services.workspace.records.document(doc_id) is None:
-            raise HTTPException(404, f"document {doc_id!r} not found")
-        return {"removed": doc_id, **await run_in_threadpool(services.workspace.remove_document, doc_id)}
+        return await run_in_threadpool(_remove, await run_in_threadpool(context), doc_id)
 
     app.add_middleware(BodyLimit, limit=max_request_bytes)  # type: ignore[arg-type]
     return app
+
+
+def _health(ctx: Context) -> dict[str, Any]:
+    ws = get_services(ctx).workspace
+    return {"status": "ok", "version": __version__, "workspace": str(Path(ctx.workspace).resolve()),
+            "llm": ctx.llm, "extractor": ctx.extractor, "documents": len(ws.records.documents()),
+            "nodes": ws.graph.g.number_of_nodes()}
+
+
+def _remove(ctx: Context, doc_id: str) -> dict[str, Any]:
+    ws = get_services(ctx).workspace
+    if ws.records.document(doc_id) is None:
+        raise HTTPException(404, f"document {doc_id!r} not found")
+    return {"removed": doc_id, **ws.remove_document(doc_id)}
 
 
 def _final_result(ctx: Context, question: str, thread: str) -> dict[str, Any]:

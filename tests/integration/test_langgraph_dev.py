@@ -67,6 +67,8 @@ def test_langgraph_dev_runs_the_graphs_and_mounts_chat(tmp_path):
             assert any(e.get("event") == "stage" and e.get("stage") == "load" for e in custom)
             assert any(e.get("event") == "report" for e in custom)
 
+            health = client.get("/health")
+            assert health.status_code == 200 and health.json()["documents"] == 2
             chat = client.post("/chat", json={"messages": "What did Hanuman carry?"}).json()
             assert chat["output"]["answers"] == ["mountain"]
     finally:

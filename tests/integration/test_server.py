@@ -152,6 +152,12 @@ def test_ingest_needs_the_key_and_stays_inside_the_root(parser_ws, tmp_path):
         answer = client.post("/chat", json={"messages": "What did Hanuman carry?"}).json()["output"]
         assert answer["answers"] == ["mountain"]
         assert client.get("/health").json()["documents"] == 2
+        assert client.delete("/documents/hanuman").status_code == 401
+        removed = client.delete("/documents/hanuman", headers=auth)
+        assert removed.status_code == 200 and removed.json()["nodes"] > 0
+        assert client.delete("/documents/hanuman", headers=auth).status_code == 404
+        gone = client.post("/chat", json={"messages": "What did Hanuman carry?"}).json()["output"]
+        assert gone["status"] == "NO_MATCH" and client.get("/health").json()["documents"] == 1
 
 
 def test_upload_ingests_files_and_reports_bad_ones(parser_ws):
