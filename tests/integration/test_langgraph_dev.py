@@ -59,6 +59,12 @@ def test_langgraph_dev_runs_the_graphs_and_mounts_chat(tmp_path):
             assert "result" in waited, waited
             assert waited["result"]["answers"] == ["He (Rama)"] and waited["result"]["status"] == "GROUNDED"
 
+            gsv = client.post("/runs/wait", json={
+                "assistant_id": "gsv", "context": {"llm": "simulated"},
+                "input": {"task": "kriya", "source": "[L1] Rama gave the bow to Lakshmana.",
+                          "ref": {"doc_id": "studio", "first_line": 1, "last_line": 1}}}).json()
+            assert gsv.get("status") == "accepted" and gsv["llm_calls"] == 5, gsv
+
             with client.stream("POST", "/runs/stream", json={
                     "assistant_id": "ingest", "input": {"path": str(tmp_path / "more")},
                     "stream_mode": ["custom"]}) as response:
