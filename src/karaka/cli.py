@@ -141,6 +141,20 @@ def print_answer(result: dict[str, Any], trace: bool) -> None:
             print(f"  → {step}")
 
 
+def remember_models(ctx: Any) -> None:
+    """Write the models a workspace is built with to its karaka.toml, once.
+
+    Later ``karaka ask/serve --workspace ...`` then continue with them instead of the default LLM.
+    """
+    config = Path(ctx.workspace) / "karaka.toml"
+    if config.exists() or ctx.llm.startswith("registered"):
+        return
+    from karaka.store.atomic import atomic_write_text
+
+    atomic_write_text(config, f'[karaka]\nllm = "{ctx.llm}"\nextractor = "{ctx.extractor}"\n'
+                              f'embeddings = "{ctx.embeddings}"\n')
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     """Ingest the bundled sample with the parser and WordLlama, then answer its questions."""
     from karaka.runner import run_ingest, run_query
@@ -154,12 +168,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         forget_workspace(flags["workspace"])
         shutil.rmtree(flags["workspace"])
     ctx = resolve_context(flags)
-    config = Path(ctx.workspace) / "karaka.toml"
-    if not config.exists():  # later `karaka ask/stats --workspace ...` continue with the same models
-        from karaka.store.atomic import atomic_write_text
-
-        atomic_write_text(config, f'[karaka]\nllm = "{ctx.llm}"\nextractor = "{ctx.extractor}"\n'
-                                  f'embeddings = "{ctx.embeddings}"\n')
+    remember_models(ctx)
     corpus = Path(str(resources.files("karaka") / "data"))
     print(f"✅ workspace {Path(ctx.workspace).resolve()} · llm {ctx.llm} · extractor {ctx.extractor}")
     report = run_ingest(ctx, corpus / "corpus", on_event=Progress())
@@ -185,6 +194,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
     ctx = resolve_context(_flags(args, "window", "strategy", "extractor", "concurrency", "max_retries",
                                  "fast_path", "parser_candidate"))
+    remember_models(ctx)
     report = run_ingest(ctx, args.path, on_event=None if args.json else Progress())
     if args.json:
         print(json.dumps(report, indent=2, ensure_ascii=False))
@@ -294,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)
-    except (ValueError, FileNotFoundError, PermissionError) as exc:
+    except (ValueError, OSError) as exc:  # OSError: missing paths, permissions, unreadable model files
         print(f"❌ karaka {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

@@ -52,3 +52,11 @@ def test_ingest_with_failures_exits_3(tmp_path):
                    cwd=tmp_path)
     report = json.loads(again.stdout)  # notices go to stderr, so --json stays parseable
     assert report["unchanged_documents"] == ["ok"] and "unchanged, skipped: ok" in again.stderr
+    # the workspace remembers its models: a later `ask` without --llm does not reach for the default LLM
+    assert 'llm = "none"' in (tmp_path / "ws" / "karaka.toml").read_text()
+    ask = karaka("ask", "--workspace", "ws", "What did Rama give?", cwd=tmp_path)
+    assert ask.returncode == 0 and "bow" in ask.stdout, ask.stderr
+    missing_model = karaka("ask", "--workspace", "ws", "--llm", "huggingface:no-org/no-such-model", "Who?",
+                           cwd=tmp_path)
+    assert missing_model.returncode == 2 and "cannot load the model" in missing_model.stderr
+    assert "Traceback" not in missing_model.stderr

@@ -90,7 +90,14 @@ def load_huggingface_chat(name: str, max_tokens: int = 512) -> KarakaChatHugging
             raise ValueError(f"GGUF file not found: {path}")
         source = str(path.parent)
         load_kwargs["gguf_file"] = path.name
-    tokenizer = AutoTokenizer.from_pretrained(source, **load_kwargs)
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(source, **load_kwargs)
+    except OSError as exc:  # not cached and offline, or no such model: a user error, said plainly
+        raise ValueError(
+            f"huggingface:{name}: cannot load the model ({str(exc).splitlines()[0]}). Download it first "
+            "(unset HF_HUB_OFFLINE), or choose another --llm: none, simulated, openai:MODEL@URL, "
+            "huggingface:smollm2"
+        ) from exc
     if torch.cuda.is_available() and "gguf_file" not in load_kwargs:
         from transformers import BitsAndBytesConfig
 
