@@ -317,7 +317,7 @@ def finish(state: GSVState, runtime: Runtime[Context]) -> dict[str, Any]:
         }
         services.workspace.log_failure(diagnostics)
         log.warning("GSV-Retry exhausted for %s %s after %d attempts", state["task"], state["ref"], state["attempt"])
-        print(f"❌ GSV-Retry exhausted at {state['ref']}: {diagnostics['cause']}", file=sys.stderr)  # stdout stays clean for --json
+        print(f"❌ GSV-Retry exhausted at {state['ref']}: {diagnostics['cause']}", file=sys.stderr)
     emit(runtime, {"event": "gsv", "task": state["task"], "ref": state["ref"],
                    "status": state["status"], "attempts": state["attempt"]})
     return {}
