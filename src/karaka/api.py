@@ -119,6 +119,8 @@ class Runs:
 
     def _work(self, run: Run, paths: list[Path], staged: Path | None) -> None:
         run.status = "running"
+        records = get_services(self.ctx).workspace.records
+        records.start_run(f"http-{run.id}")
         reports, errors = [], []
         for path in ([staged] if staged else paths):
             try:
@@ -133,10 +135,20 @@ class Runs:
             run.status = "failed" if errors and not reports else "finished_with_failures" if errors or failures else "finished"
             run.finished = time.time()
             run.events.append({"event": "done", "status": run.status})
+        records.finish_run(f"http-{run.id}", run.view())  # GET /runs/{id} still answers after a restart
 
     def get(self, run_id: str) -> Run | None:
         with self.lock:
-            return self.runs.get(run_id)
+            run = self.runs.get(run_id)
+        if run is None and re.fullmatch(r"[0-9a-f]{12}", run_id):
+            row = get_services(self.ctx).workspace.records.run(f"http-{run_id}")
+            if row and row["report"]:
+                view = row["report"]
+                run = Run(id=run_id, paths=view["paths"], status=view["status"], report=view["report"],
+                          error=view["error"], started=view["started"], finished=view["finished"],
+                          done=view["progress"]["done"], total=view["progress"]["total"])
+                run.events.append({"event": "done", "status": run.status})
+        return run
 
 
 class BodyLimit:
@@ -306,7 +318,7 @@ def create_app(ctx: Context | None = None, *, ingest_root: str | Path | None = N
 
     @app.get("/runs/{run_id}")
     async def get_run(run_id: str) -> dict[str, Any]:
-        run = (await run_in_threadpool(runs)).get(run_id)
+        run = await run_in_threadpool(lambda: runs().get(run_id))
         if run is None:
             raise HTTPException(404, f"run {run_id!r} not found")
         return run.view()
@@ -314,7 +326,7 @@ def create_app(ctx: Context | None = None, *, ingest_root: str | Path | None = N
     @app.get("/runs/{run_id}/stream")
     async def stream_run(run_id: str) -> EventSourceResponse:
         registry = await run_in_threadpool(runs)
-        run = registry.get(run_id)
+        run = await run_in_threadpool(registry.get, run_id)
         if run is None:
             raise HTTPException(404, f"run {run_id!r} not found")
         return EventSourceResponse(_run_events(registry, run))

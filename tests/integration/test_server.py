@@ -159,6 +159,14 @@ def test_ingest_needs_the_key_and_stays_inside_the_root(parser_ws, tmp_path):
         gone = client.post("/chat", json={"messages": "What did Hanuman carry?"}).json()["output"]
         assert gone["status"] == "NO_MATCH" and client.get("/health").json()["documents"] == 1
 
+    # a restarted server still knows the finished run
+    with serve_in_thread(create_app(ctx, ingest_root=root, api_key=KEY)) as url, \
+            httpx.Client(base_url=url, timeout=30) as client:
+        again = client.get(f"/runs/{run_id}").json()
+        assert again["status"] == "finished" and again["report"]["documents"] == 1
+        with client.stream("GET", f"/runs/{run_id}/stream") as response:
+            assert [name for name, _ in sse_events(response)] == ["done", "run"]
+
 
 def test_upload_ingests_files_and_reports_bad_ones(parser_ws):
     ctx, root = parser_ws
