@@ -13,7 +13,7 @@ from karaka.graphs.gsv import run_gsv
 from karaka.nodes.answer import answer_from_context
 from karaka.nodes.common import emit, services_of
 from karaka.nodes.hybrid import hybrid_search
-from karaka.nodes.traverse import answer_names, traverse
+from karaka.nodes.traverse import answer_names, referents, traverse
 from karaka.state.query import QueryState
 from karaka.store.resolver import is_pronoun
 
@@ -34,7 +34,8 @@ def classify(state: QueryState) -> dict[str, Any]:
         standalone = f"Previous question: {last['question']}\nPrevious answer: {last['answer']}\nQuestion: {question}"
     intent = "find" if _FIND.match(question) else "answer"
     return {"intent": intent, "standalone": standalone, "trace": [f"intent: {intent}"], "llm_calls": 0,
-            "plan": None, "plan_info": {}, "kriyas": [], "context": [], "answers": [], "retrieval": "graph"}
+            "plan": None, "plan_info": {}, "kriyas": [], "context": [], "answers": [], "referents": [],
+            "retrieval": "graph"}
 
 
 def route_intent(state: QueryState) -> Literal["plan", "find"]:
@@ -65,9 +66,10 @@ def _follow_up(services: Any, plan_: dict[str, Any] | None, state: QueryState) -
     if not plan_ or not state.get("turns"):
         return []
     g = services.workspace.graph.g
-    with services.workspace.lock:
-        types = {n: d.get("entity_type", "") for n, d in g.nodes(data=True) if d.get("type") == "Entity"}
-    return resolve_follow_up(plan_, state.get("turns") or [], types)
+    turns = state.get("turns") or []
+    with services.workspace.lock:  # only the previous turn's entities can be chosen
+        types = {e: g.nodes[e].get("entity_type", "") for e in (turns[-1].get("roles") or {}).values() if e in g}
+    return resolve_follow_up(plan_, turns, types)
 
 
 _PERSON_PRONOUNS = frozenset({"he", "him", "his", "she", "her", "hers", "they", "them", "their", "who", "whom"})
@@ -122,6 +124,7 @@ def traverse_graph(state: QueryState, runtime: Runtime[Context]) -> dict[str, An
         names = answer_names(ws.graph, found.answers)
         context = _context(services, found.documents)
     return {"kriyas": found.kriyas, "context": context, "answers": names,
+            "referents": referents(ws.graph, found.answers),
             "trace": state["trace"] + found.trace, "retrieval": "graph"}
 
 
@@ -200,8 +203,7 @@ def finalize(state: QueryState) -> dict[str, Any]:
     roles = {}
     for step in (state.get("plan") or {}).get("steps", [])[:1]:
         roles = {r: v for r, v in (step.get("karakas") or {}).items() if v}
-        if step.get("extract") and result["answers"]:
-            first = result["answers"][0]
-            roles[step["extract"]] = first.split("(", 1)[1].split(",")[0].rstrip(")").strip() if "(" in first else first
+        if step.get("extract") and state.get("referents"):
+            roles[step["extract"]] = state["referents"][0]
     turn = {"question": state["question"], "answer": result["answer"], "roles": roles}
     return {"result": result, "turns": [turn]}

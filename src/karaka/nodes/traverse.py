@@ -177,15 +177,23 @@ def _distance(kg: KnowledgeGraph, kriya: str, anchor: tuple[str, int] | None) ->
     return (0, abs(anchor[1] - attrs["line_number"]))
 
 
+def _antecedents(kg: KnowledgeGraph, answer: str) -> list[str]:
+    """What a pronoun entity stands for (names, sorted); empty for any other entity."""
+    if not kg.g.nodes[answer].get("pronoun"):
+        return []
+    return sorted(kg.g.nodes[a]["canonical_name"] for a in kg.same_as_closure(answer) - {answer}
+                  if not kg.g.nodes[a].get("pronoun"))
+
+
 def answer_names(kg: KnowledgeGraph, answers: list[str]) -> list[str]:
     """Display names; a pronoun shows what it stands for: "He (Rama)"."""
     names = []
     for answer in answers:
-        name = kg.g.nodes[answer]["canonical_name"]
-        if kg.g.nodes[answer].get("pronoun"):
-            aliases = sorted(kg.g.nodes[a]["canonical_name"] for a in kg.same_as_closure(answer) - {answer}
-                             if not kg.g.nodes[a].get("pronoun"))
-            if aliases:
-                name = f"{name} ({', '.join(aliases)})"
-        names.append(name)
+        name, aliases = kg.g.nodes[answer]["canonical_name"], _antecedents(kg, answer)
+        names.append(f"{name} ({', '.join(aliases)})" if aliases else name)
     return names
+
+
+def referents(kg: KnowledgeGraph, answers: list[str]) -> list[str]:
+    """The entity each answer refers to: a pronoun's first antecedent, else its own name."""
+    return [(_antecedents(kg, a) or [kg.g.nodes[a]["canonical_name"]])[0] for a in answers]

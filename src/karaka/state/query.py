@@ -34,7 +34,9 @@ class QueryState(QueryInput):
     context: list[dict[str, Any]]
     """Context lines {doc_id, line_number, text}, ordered by (doc_id, line)."""
     answers: list[str]
-    """Entities in the plan's extract role."""
+    """Entities in the plan's extract role (display names: "He (Rama)")."""
+    referents: list[str]
+    """What each answer refers to ("Rama"); a follow-up's pronouns resolve to these."""
     trace: list[str]
     """The reasoning trace."""
     retrieval: str
