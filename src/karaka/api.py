@@ -15,7 +15,7 @@ import re
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +31,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from karaka import __version__
 from karaka.config import Context, resolve_context
-from karaka.runner import run_ingest, stream_query
+from karaka.runner import run_ingest, run_query, stream_query
 from karaka.services import get_services
 
 log = logging.getLogger("karaka.api")
@@ -284,7 +284,7 @@ def create_app(ctx: Context | None = None, *, ingest_root: str | Path | None = N
         body = _parse(ChatRequest, await _json_body(request))
         question, thread = body.question(), body.thread_id or uuid.uuid4().hex
         try:
-            result = await run_in_threadpool(_final_result, await run_in_threadpool(context), question, thread)
+            result = await run_in_threadpool(run_query, await run_in_threadpool(context), question, thread)
         except Exception as exc:  # noqa: BLE001 - a failed query must answer, not drop the connection
             log.exception("chat failed")
             raise HTTPException(500, f"the query failed: {exc}") from None
@@ -354,16 +354,8 @@ def _remove(ctx: Context, doc_id: str) -> dict[str, Any]:
     return {"removed": doc_id, **ws.remove_document(doc_id)}
 
 
-def _final_result(ctx: Context, question: str, thread: str) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for event in stream_query(ctx, question, thread):
-        if event.get("event") == "result":
-            result = event["result"]
-    return result
-
-
-async def _threaded(produce: Callable[[Callable[[dict[str, Any]], None]], None]) -> AsyncIterator[dict[str, Any]]:
-    """Run ``produce(push)`` on a thread and yield what it pushes, ending with its error if any."""
+async def _threaded(events: Callable[[], Iterator[dict[str, Any]]]) -> AsyncIterator[dict[str, Any]]:
+    """Iterate ``events()`` on a thread and yield its items here, ending with its error if any."""
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
 
@@ -372,7 +364,8 @@ async def _threaded(produce: Callable[[Callable[[dict[str, Any]], None]], None])
 
     def work() -> None:
         try:
-            produce(push)
+            for item in events():
+                push(item)
         except Exception as exc:  # noqa: BLE001 - turned into an error event
             log.exception("streamed work failed")
             push({"event": "error", "error": str(exc) or type(exc).__name__})
@@ -386,11 +379,7 @@ async def _threaded(produce: Callable[[Callable[[dict[str, Any]], None]], None])
 
 
 async def _chat_events(ctx: Context, question: str, thread: str) -> AsyncIterator[dict[str, str]]:
-    def produce(push: Callable[[dict[str, Any]], None]) -> None:
-        for event in stream_query(ctx, question, thread):
-            push(event)
-
-    async for event in _threaded(produce):
+    async for event in _threaded(lambda: stream_query(ctx, question, thread)):
         kind = event.get("event")
         if kind == "token":
             yield {"event": "token", "data": json.dumps({"text": event["text"]})}

@@ -53,9 +53,10 @@ def run_ingest(ctx: Context, path: str | Path, on_event: Listener | None = None,
         graph = build_ingest_graph().compile(checkpointer=saver, interrupt_after=interrupt)
         config: Any = {"configurable": {"thread_id": thread_id or ingest_thread(ctx, path)},
                        "recursion_limit": RECURSION_LIMIT, "max_concurrency": ctx.concurrency}
-        pending = graph.get_state(config).next
+        snapshot = graph.get_state(config)
+        pending = snapshot.next
         if pending and stop_after and min(STAGES.index(n) for n in pending) > STAGES.index(stop_after):
-            return _paused(ctx, graph.get_state(config))
+            return _paused(ctx, snapshot)
         inputs: Any = None if pending else {"path": str(path)}
         if pending and on_event:
             on_event({"event": "resume", "next": list(pending)})
