@@ -35,7 +35,7 @@ def build(ws: Workspace, kriyas: int, entities: int, verbs: int, rng: random.Ran
         ws.resolver.resolve(alias)
         ws.graph.add_edge(alias, names[i], "IS_SAME_AS")
     verb_names = [f"verb{i}" for i in range(verbs)]
-    facts = []
+    facts, prev = [], ""
     for k in range(kriyas):
         doc, line = f"doc{k // 1000}", k % 1000 + 1
         ws.graph.add_document(doc, line, f"line {k}")
@@ -48,8 +48,8 @@ def build(ws: Workspace, kriyas: int, entities: int, verbs: int, rng: random.Ran
             ws.graph.add_edge(kid, names[rng.randrange(entities)], "LOCATED_IN")
         ws.graph.add_edge(kid, f"{doc}_L{line}", "CITED_IN")
         if k % 10 == 0 and k:
-            ws.graph.add_edge(prev, kid, "CAUSES")  # noqa: F821 - set on the previous turn
-        prev = kid  # noqa: F841
+            ws.graph.add_edge(prev, kid, "CAUSES")
+        prev = kid
         facts.append((verb, karta, karma))
     return facts
 

@@ -94,6 +94,15 @@ class Run:
                 "progress": {"done": self.done, "total": self.total}, "report": self.report,
                 "error": self.error, "started": self.started, "finished": self.finished}
 
+    @classmethod
+    def from_view(cls, view: dict[str, Any]) -> Run:
+        """A finished run back from its stored ``view()``."""
+        run = cls(id=view["run_id"], paths=view["paths"], status=view["status"], report=view["report"],
+                  error=view["error"], started=view["started"], finished=view["finished"],
+                  done=view["progress"]["done"], total=view["progress"]["total"])
+        run.events.append({"event": "done", "status": run.status})
+        return run
+
 
 class Runs:
     """Ingestion runs, one at a time on a worker thread (they share the workspace)."""
@@ -143,11 +152,7 @@ class Runs:
         if run is None and re.fullmatch(r"[0-9a-f]{12}", run_id):
             row = get_services(self.ctx).workspace.records.run(f"http-{run_id}")
             if row and row["report"]:
-                view = row["report"]
-                run = Run(id=run_id, paths=view["paths"], status=view["status"], report=view["report"],
-                          error=view["error"], started=view["started"], finished=view["finished"],
-                          done=view["progress"]["done"], total=view["progress"]["total"])
-                run.events.append({"event": "done", "status": run.status})
+                run = Run.from_view(row["report"])
         return run
 
 
