@@ -18,8 +18,8 @@ import statistics
 import tempfile
 import time
 
+from karaka.kg.traverse import display, traverse
 from karaka.models import load_embeddings
-from karaka.nodes.traverse import answer_names, traverse
 from karaka.store.resolver import EntityResolver
 from karaka.store.workspace import Workspace
 
@@ -38,9 +38,9 @@ def build(ws: Workspace, kriyas: int, entities: int, verbs: int, rng: random.Ran
     facts, prev = [], ""
     for k in range(kriyas):
         doc, line = f"doc{k // 1000}", k % 1000 + 1
-        ws.graph.add_document(doc, line, f"line {k}")
+        ws.graph.add_document(doc, line, f"line {k}", line=line)
         verb = verb_names[rng.randrange(verbs)]
-        kid = ws.graph.add_kriya(doc, line, 1, verb)
+        kid = ws.graph.add_kriya(f"{doc}_L{line}", 1, verb)
         karta, karma = names[rng.randrange(entities)], names[rng.randrange(entities)]
         ws.graph.add_edge(kid, karta, "HAS_KARTĀ")
         ws.graph.add_edge(kid, karma, "HAS_KARMA")
@@ -89,18 +89,18 @@ def main() -> None:
     ws.resolver = EntityResolver(None)
     start = time.perf_counter()
     facts = build(ws, args.kriyas, args.entities, args.verbs, rng)
-    g = ws.graph.g
-    print(f"graph: {args.kriyas} kriyas, {g.number_of_nodes()} nodes, {g.number_of_edges()} edges "
+    stats = ws.graph.stats()
+    print(f"graph: {args.kriyas} kriyas, {stats['nodes']} nodes, {stats['edges']} edges "
           f"(built in {time.perf_counter() - start:.1f} s)")
     for kind, batch in plans(facts, rng, args.queries).items():
-        traverse(ws.graph, ws.resolver, batch[0])  # warm the verb-lemma cache
+        traverse(ws, batch[0])  # warm the verb-lemma cache
         times, found = [], 0
         for plan in batch:
             t = time.perf_counter()
-            result = traverse(ws.graph, ws.resolver, plan)
-            answer_names(ws.graph, result.answers)
-            context = sorted((g.nodes[d]["doc_id"], g.nodes[d]["line_number"], g.nodes[d]["text"])
-                             for d in result.documents)
+            result = traverse(ws, plan)
+            [display(ws, a) for a in result.answers]
+            context = [(n["doc_id"], n["line_number"], n["text"]) for d in result.documents[:5]
+                       if (n := ws.graph.node(d)) is not None]
             times.append((time.perf_counter() - t) * 1000)
             found += bool(context)
         times.sort()

@@ -27,9 +27,14 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("LANGSMITH_TRACING", "false")
 
+import sys
+
 import karaka
 from karaka import Karaka
 from karaka.config import Context
+from karaka.logs import show_notices
+
+show_notices(sys.stdout)  # the library is quiet; the notebook shows its notices ("model already loaded")
 
 WORKSPACE = os.environ.get("KARAKA_NOTEBOOK_WORKSPACE", "notebook_workspace")
 LLM = os.environ.get("KARAKA_LLM", "none")
@@ -47,9 +52,9 @@ print(f"✅ llm: {type(llm).__name__}" if llm is not None else "⚠️  no LLM: 
     '''# CELL 3: Graph & vector store (NetworkX MultiDiGraph, FAISS, entity resolver) in one workspace
 kb = Karaka(workspace=WORKSPACE, llm=LLM, resolver_threshold=ENTITY_SIMILARITY_THRESHOLD)
 ws = kb.services.workspace
-print(f"✅ graph: {ws.graph.g.number_of_nodes()} nodes · vectors: {len(ws.vectors)} · "
+print(f"✅ graph: {len(ws.graph)} nodes · vectors: {len(ws.vectors)} · "
       f"resolver threshold {ws.resolver.threshold}")''',
-    '''# CELL 4: Load prompts (prompts.json; placeholders checked at load)
+    '''# CELL 4: Load prompts (one text file per prompt in karaka/prompts/defaults; placeholders checked)
 prompts = kb.services.prompts
 spec_keys = ["kriya_extraction_prompt", "kriya_extraction_feedback_prompt", "kriya_scoring_prompt",
              "kriya_verification_prompt", "query_decomposition_prompt", "query_scoring_prompt",
@@ -80,13 +85,13 @@ print(f"   golden: {json.dumps(out['golden'])}")''',
     '''# CELL 7: Graph database: a strict schema (3 node types, 10 relations); bad writes change nothing
 from karaka.store.schema import RELATIONS, SchemaError
 
-before = ws.graph.g.number_of_edges()
+before = ws.graph.stats()["edges"]
 try:
     ws.graph.add_edge("no_such_kriya", "Rama", "HAS_KARTA")
     print("❌ an invalid edge was accepted")
 except SchemaError as exc:
     print(f"✅ rejected as expected ({exc.field}): {exc}")
-assert ws.graph.g.number_of_edges() == before
+assert ws.graph.stats()["edges"] == before
 print(f"✅ relations: {', '.join(sorted(RELATIONS))}")''',
     '''# CELL 8: Ingestion step 1: load documents, split into lines, Document nodes + FAISS vectors
 step1 = kb.ingest(CORPUS, stop_after="embed")

@@ -14,3 +14,11 @@ def _close_workspaces():
     yield
     for key in list(services._workspaces):
         services._workspaces.pop(key).close()
+
+
+@pytest.fixture(autouse=True)
+def _close_checkpointers():
+    yield
+    from karaka.runner import close_checkpointers
+
+    close_checkpointers()

@@ -57,6 +57,7 @@ def plan_for(user: str, n: int) -> str:
 def script(**overrides: Any) -> dict[str, Any]:
     base: dict[str, Any] = {
         "kriya_extraction_prompt": extraction,
+        "kriya_correction_prompt": lambda user, n: extraction(user.split("Lines:", 1)[-1], n),
         "kriya_scoring_prompt": ['{"reasoning": "good", "score": 97}'],
         "kriya_verification_prompt": ['{"choice": "Candidate_A", "reasoning": "fine"}'],
         "coreference_prompt": coref,

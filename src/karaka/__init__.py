@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 __all__ = ["Karaka"]
+
+logging.getLogger("karaka").addHandler(logging.NullHandler())  # a quiet library: callers configure logging
 
 
 def __getattr__(name: str) -> Any:

@@ -1,4 +1,8 @@
-"""Settings: one context dataclass, resolved flags > env ``KARAKA_*`` > workspace toml > defaults."""
+"""Settings, resolved here and nowhere else: flags > env ``KARAKA_*`` > workspace karaka.toml > defaults.
+
+``Context`` holds what the graphs read (LangGraph Studio shows and edits it); ``ServerSettings``
+holds what only ``karaka serve`` needs (keys, roots, ports), which Studio never sees.
+"""
 
 from __future__ import annotations
 
@@ -11,39 +15,79 @@ from typing import Any, Literal
 
 CONFIG_FILE = "karaka.toml"
 DEFAULT_LLM = "huggingface:nvidia/Llama-3.1-Nemotron-Nano-8B-v1"
+RECORDED = ("llm", "extractor", "embeddings")
+
+
+def default_workspace() -> str:
+    """``$XDG_DATA_HOME/karaka/workspace`` (``~/.local/share/karaka/workspace``), not the cwd."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return str(Path(base) / "karaka" / "workspace")
+
+
+def _setting(default: Any, description: str, group: str) -> Any:
+    return field(default=default, metadata={"description": description, "group": group})
 
 
 @dataclass(kw_only=True)
 class Context:
-    """Runtime settings shared by every graph (read through ``Runtime[Context]``).
+    """Runtime settings of the three graphs, read through ``Runtime[Context]``.
 
-    Every field is a plain value so that LangGraph Studio can render and edit it;
-    live objects (models, stores) are looked up from these values in ``services``.
+    Every field is a plain value so that LangGraph Studio can render and edit it; live objects
+    (models, stores) are looked up from these values in ``karaka.services``.
     """
 
-    workspace: str = field(default="karaka_workspace", metadata={"description": "Workspace dir."})
-    llm: str = field(default=DEFAULT_LLM, metadata={"description": "LLM spec, e.g. simulated."})
-    embeddings: str = field(default="wordllama", metadata={"description": "Embeddings spec."})
-    prompts: str = field(default="", metadata={"description": "User prompts file (optional)."})
-    max_retries: int = 5
-    fast_path: bool = True
-    max_tokens: int = 512
-    window: int = 1
-    strategy: Literal["gsv", "batched"] = "gsv"
-    extractor: Literal["llm", "parser"] = "llm"
-    rule_checks: bool = True
-    parser_candidate: bool = False
-    concurrency: int = 4
-    resolver_threshold: float = 0.85
-    coreference: bool = True
-    metaphors: bool = True
-    entity_types: bool = True
-    causality: bool = True
-    answer_checks: bool = True
-    reranker: str = ""
-    max_line_chars: int = 1000
-    api_key: str = ""
-    ingest_root: str = ""
+    # -- where and with what ----------------------------------------------------------------
+    workspace: str = _setting("", "Workspace directory (graph, vectors, records, checkpoints, logs). "
+                              "Empty: $XDG_DATA_HOME/karaka/workspace.", "models")
+    llm: str = _setting(DEFAULT_LLM, "LLM spec: huggingface:MODEL, openai:MODEL@URL, llamacpp:PATH.gguf, "
+                        "simulated, or none (parser extraction, parser plans, extractive answers).", "models")
+    embeddings: str = _setting("wordllama", "Embeddings spec: wordllama (bundled) or huggingface[:MODEL].", "models")
+    prompts: str = _setting("", "A prompts JSON file overriding the packaged prompts (created when missing).", "models")
+    max_tokens: int = _setting(512, "Most tokens one LLM reply may use.", "models")
+    llm_timeout: float = _setting(600.0, "Seconds the client waits for one LLM reply before it gives up "
+                                  "(a slow reply is waited for, not re-sent).", "models")
+    llm_concurrency: int = _setting(4, "LLM calls in flight at once against one server.", "models")
+    # -- GSV-Retry ------------------------------------------------------------------------------
+    max_retries: int = _setting(5, "GSV-Retry attempts before a unit is exhausted.", "gsv")
+    fast_path: bool = _setting(True, "Accept Candidate_A alone when it scores >= 95 and the blind verifier "
+                               "picks it.", "gsv")
+    rule_checks: bool = _setting(True, "Reject candidates whose words are not in the line, or whose kartā "
+                                 "and karma are swapped against the parse.", "gsv")
+    parser_candidate: bool = _setting(True, "Use the parser's analysis as the free Candidate_A; LLM candidates "
+                                      "correct it; on exhaustion it is written as parser-fallback.", "gsv")
+    # -- ingestion ------------------------------------------------------------------------------
+    extractor: Literal["llm", "parser"] = _setting("llm", "Who extracts: the LLM through GSV-Retry, or the "
+                                                   "parser alone (implies --llm none unless an LLM is named).",
+                                                   "ingestion")
+    strategy: Literal["gsv", "batched"] = _setting("gsv", "gsv: one loop per unit; batched: one pass and one "
+                                                   "validation call per batch, loops only for failures.", "ingestion")
+    window: int = _setting(1, "Sentences per extraction unit (more: fewer calls per line).", "ingestion")
+    concurrency: int = _setting(4, "Extraction units in flight at once.", "ingestion")
+    max_line_chars: int = _setting(1000, "Longer sentences are cut at word boundaries.", "ingestion")
+    resolver_threshold: float = _setting(0.85, "Embedding similarity at which two names are one entity.",
+                                         "ingestion")
+    coreference: bool = _setting(True, "Link pronouns to their antecedents (IS_SAME_AS).", "ingestion")
+    metaphors: bool = _setting(True, "Link epithets to known entities through GSV (needs an LLM).", "ingestion")
+    entity_types: bool = _setting(True, "Type entities (Person, Location, ...).", "ingestion")
+    causality: bool = _setting(True, "Find CAUSES links between actions.", "ingestion")
+    # -- questions ------------------------------------------------------------------------------
+    answer_checks: bool = _setting(True, "Check a generated answer (support and usefulness calls, at most 3 "
+                                   "regenerations); off: citation checks only.", "query")
+    reranker: str = _setting("", "Cross-encoder model for the hybrid fallback (optional, needs the hf extra).",
+                             "query")
+    max_citations: int = _setting(5, "Most cited lines per answer, best first.", "query")
+
+
+@dataclass(kw_only=True)
+class ServerSettings:
+    """What ``karaka serve`` needs besides a Context; never shown in Studio."""
+
+    api_key: str = _setting("", "When set, every endpoint but /health needs it (Bearer or X-API-Key).", "server")
+    public_read: bool = _setting(False, "With an API key: let anonymous clients read (chat, runs, documents).",
+                                 "server")
+    ingest_root: str = _setting("", "POST /ingest paths must lie inside it (default: the server's cwd).", "server")
+    max_request_bytes: int = _setting(20 * 1024 * 1024, "Larger request bodies get 413.", "server")
+    max_turns: int = _setting(5, "Turns kept per conversation thread.", "server")
 
 
 _BOOL_TRUE = {"1", "true", "yes", "on"}
@@ -84,8 +128,28 @@ def read_workspace_config(workspace: str | Path) -> dict[str, Any]:
     return dict(data.get("karaka", data))
 
 
+def _layers(kind: type, flags: dict[str, Any], env: dict[str, str], workspace: str | None) -> dict[str, Any]:
+    known = {f.name: f for f in fields(kind)}
+    unknown = set(flags) - set(known)
+    if unknown:
+        raise ValueError(f"unknown setting(s): {sorted(unknown)}")
+    from_env = {name: env[f"KARAKA_{name.upper()}"] for name in known if f"KARAKA_{name.upper()}" in env}
+    from_file = read_workspace_config(workspace) if workspace else {}
+    merged: dict[str, Any] = {}
+    for source in (from_file, from_env, flags):
+        for name, value in source.items():
+            if name not in known:
+                if source is from_file and kind is not Context:
+                    continue
+                raise ValueError(f"unknown setting {name!r} in {CONFIG_FILE} or KARAKA_* env")
+            merged[name] = _coerce(name, known[name].type, value)
+    return merged
+
+
 def resolve_context(flags: dict[str, Any] | None = None, env: dict[str, str] | None = None) -> Context:
     """Build a Context from flags, then env ``KARAKA_*``, then the workspace's toml, then defaults.
+
+    The parser extractor implies no LLM unless one is named; no LLM implies the parser extractor.
 
     Args:
         flags: values given explicitly (None values are ignored).
@@ -93,46 +157,47 @@ def resolve_context(flags: dict[str, Any] | None = None, env: dict[str, str] | N
     """
     flags = {k: v for k, v in (flags or {}).items() if v is not None}
     env = dict(os.environ if env is None else env)
-    known = {f.name: f for f in fields(Context)}
-    unknown = set(flags) - set(known)
-    if unknown:
-        raise ValueError(f"unknown setting(s): {sorted(unknown)}")
-    from_env = {
-        name: env[f"KARAKA_{name.upper()}"] for name in known if f"KARAKA_{name.upper()}" in env
-    }
-    workspace = flags.get("workspace") or from_env.get("workspace") or Context.workspace
-    from_file = read_workspace_config(workspace)
-    merged: dict[str, Any] = {}
-    for source in (from_file, from_env, flags):
-        for name, value in source.items():
-            if name not in known:
-                raise ValueError(f"unknown setting {name!r} in {CONFIG_FILE} or KARAKA_* env")
-            merged[name] = _coerce(name, known[name].type, value)
+    workspace = flags.get("workspace") or env.get("KARAKA_WORKSPACE") or default_workspace()
+    merged = _layers(Context, flags, env, workspace)
     merged["workspace"] = str(workspace)
+    if merged.get("extractor") == "parser" and "llm" not in merged:
+        merged["llm"] = "none"
     if merged.get("llm") == "none":
-        merged.setdefault("extractor", "parser")  # no LLM: the parser extracts
+        merged.setdefault("extractor", "parser")
     ctx = Context(**merged)
     validate_context(ctx)
     object.__setattr__(ctx, "_resolved", True)
     return ctx
 
 
+def resolve_server(flags: dict[str, Any] | None = None, env: dict[str, str] | None = None) -> ServerSettings:
+    """Server settings from flags, then env ``KARAKA_*`` (never from the workspace file: keys stay out of it)."""
+    flags = {k: v for k, v in (flags or {}).items() if v is not None}
+    settings = ServerSettings(**_layers(ServerSettings, flags, dict(os.environ if env is None else env), None))
+    if settings.max_turns < 1:
+        raise ValueError(f"max_turns must be >= 1, got {settings.max_turns}")
+    return settings
+
+
 def validate_context(ctx: Context) -> None:
     """Raise ValueError naming the first bad setting."""
-    if ctx.window < 1:
-        raise ValueError(f"window must be >= 1, got {ctx.window}")
-    if ctx.max_retries < 1:
-        raise ValueError(f"max_retries must be >= 1, got {ctx.max_retries}")
-    if ctx.concurrency < 1:
-        raise ValueError(f"concurrency must be >= 1, got {ctx.concurrency}")
+    for name in ("window", "max_retries", "concurrency", "llm_concurrency", "max_citations", "max_tokens"):
+        if getattr(ctx, name) < 1:
+            raise ValueError(f"{name} must be >= 1, got {getattr(ctx, name)}")
+    if ctx.llm_timeout <= 0:
+        raise ValueError(f"llm_timeout must be > 0, got {ctx.llm_timeout}")
     if ctx.strategy not in ("gsv", "batched"):
         raise ValueError(f"strategy must be gsv or batched, got {ctx.strategy!r}")
     if ctx.extractor not in ("llm", "parser"):
         raise ValueError(f"extractor must be llm or parser, got {ctx.extractor!r}")
-    if ctx.llm == "none" and ctx.extractor == "llm":
-        raise ValueError("--llm none needs --extractor parser (there is no LLM to extract with)")
     if not 0 < ctx.resolver_threshold <= 1:
         raise ValueError(f"resolver_threshold must be in (0, 1], got {ctx.resolver_threshold}")
+
+
+def check_ingest_settings(ctx: Context) -> None:
+    """What only ingestion needs: an LLM to extract with, unless the parser extracts."""
+    if ctx.llm == "none" and ctx.extractor == "llm":
+        raise ValueError("--extractor llm needs an LLM: name one with --llm, or use --extractor parser")
 
 
 def context_from(value: Context | dict[str, Any] | None) -> Context:
@@ -154,3 +219,20 @@ def context_from(value: Context | dict[str, Any] | None) -> Context:
 def as_dict(ctx: Context) -> dict[str, Any]:
     """Plain-dict form of a context."""
     return dataclasses.asdict(ctx)
+
+
+def remember_models(ctx: Context) -> bool:
+    """Write the models a workspace is built with to its karaka.toml, once; True if written.
+
+    Later ``ask``/``serve`` on the workspace then continue with them instead of the default LLM.
+    Every entry point that ingests calls this (through the runner), so a workspace made from
+    Python is recorded like one made by the CLI.
+    """
+    from karaka.store.atomic import atomic_write_text
+
+    config = Path(ctx.workspace) / CONFIG_FILE
+    if config.exists() or ctx.llm.startswith("registered") or ctx.embeddings.startswith("registered"):
+        return False
+    body = "".join(f'{name} = "{getattr(ctx, name)}"\n' for name in RECORDED)
+    atomic_write_text(config, "[karaka]\n" + body)
+    return True

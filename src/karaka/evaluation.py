@@ -84,22 +84,23 @@ def load_gold(gold_csv: str | Path, sentences_csv: str | Path, limit: int | None
 
 
 def _predict_parser(tokens: list[str]) -> list[dict[str, Any]]:
-    from karaka.analyzer import analyze_doc, parse_tokens
+    from karaka.nlp import parse_tokens
+    from karaka.nlp.roles import analyze_doc
 
     return analyze_doc(parse_tokens(tokens))
 
 
 def _predict_llm(tokens: list[str], ctx: Context, full_loop: bool) -> tuple[list[dict[str, Any]], int]:
     from karaka.graphs.gsv import run_gsv
-    from karaka.nodes.common import ask
+    from karaka.kg.calls import ask
     from karaka.services import get_services
     from karaka.tasks import get_task
 
     source = f"[L1] {' '.join(tokens)}"
     if full_loop:  # as ingestion does: with --parser-candidate the analysis is Candidate_A
-        from karaka.analyzer import analyze_window
+        from karaka.nlp.roles import analyze_window, seed_candidate
 
-        seed = analyze_window({1: " ".join(tokens)}) if ctx.parser_candidate else None
+        seed = seed_candidate(analyze_window({1: " ".join(tokens)})) if ctx.parser_candidate else None
         out = run_gsv({"task": "kriya", "source": source, "ref": {"eval": True}, "seed": seed}, ctx)
         return (out["golden"] or {"kriyas": []})["kriyas"], out["llm_calls"]
     reply = ask(get_services(ctx), "kriya_extraction_prompt", lines=source)
@@ -108,7 +109,7 @@ def _predict_llm(tokens: list[str], ctx: Context, full_loop: bool) -> tuple[list
 
 
 def _locate(verb: str, tokens: list[str], taken: set[int]) -> int | None:
-    from karaka.analyzer import parse_tokens
+    from karaka.nlp import parse_tokens
 
     doc = parse_tokens(tokens)
     verb = verb.lower()

@@ -1,29 +1,62 @@
-"""Run the graphs with the workspace's SQLite checkpointer (CLI, notebook facade, HTTP)."""
+"""Run the graphs with the workspace's checkpointer (CLI, notebook facade, HTTP).
+
+Ingestion holds the workspace's writer lock for the whole run (a second writer process waits)
+and starts with a consistency check. Questions without a thread keep no checkpoint at all; a
+thread keeps only its newest checkpoint (its last turns), written once per question.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import sqlite3
+import threading
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from karaka.config import Context, context_from
+from karaka.config import Context, check_ingest_settings, context_from, remember_models
 from karaka.graphs.ingest import RECURSION_LIMIT, build_ingest_graph
 from karaka.graphs.query import build_query_graph
 from karaka.services import get_services
 
 Listener = Callable[[dict[str, Any]], None]
+STAGES = ("load", "embed", "extract", "progress", "write", "post_process", "report")
+_savers: dict[str, SqliteSaver] = {}
+_savers_lock = threading.Lock()
 
 
-@contextmanager
-def checkpointer(ctx: Context) -> Iterator[SqliteSaver]:
-    """The workspace's SQLite checkpointer."""
-    path = get_services(ctx).workspace.checkpoints_path
-    with SqliteSaver.from_conn_string(str(path)) as saver:
-        yield saver
+def checkpointer(ctx: Context) -> SqliteSaver:
+    """The workspace's SQLite checkpointer (one per process: WAL, waits when the file is busy)."""
+    path = str(get_services(ctx).workspace.checkpoints_path)
+    with _savers_lock:
+        saver = _savers.get(path)
+        if saver is None:
+            conn = sqlite3.connect(path, check_same_thread=False, timeout=30)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA busy_timeout=30000")
+            saver = _savers[path] = SqliteSaver(conn)
+        return saver
+
+
+def close_checkpointers() -> None:
+    """Close every cached checkpointer connection (tests, shutdown)."""
+    with _savers_lock:
+        for saver in _savers.values():
+            saver.conn.close()
+        _savers.clear()
+
+
+def prune_thread(saver: SqliteSaver, thread_id: str) -> None:
+    """Keep only a thread's newest checkpoint (it holds the last turns); drop the rest."""
+    latest = saver.get_tuple({"configurable": {"thread_id": thread_id}})
+    if latest is None:
+        return
+    keep = latest.config["configurable"]["checkpoint_id"]
+    with saver.lock, saver.conn:
+        saver.conn.execute("DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id != ?", (thread_id, keep))
+        saver.conn.execute("DELETE FROM writes WHERE thread_id = ? AND checkpoint_id != ?", (thread_id, keep))
 
 
 def ingest_thread(ctx: Context, path: str | Path) -> str:
@@ -32,37 +65,44 @@ def ingest_thread(ctx: Context, path: str | Path) -> str:
     return "ingest-" + hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
-STAGES = ("load", "embed", "extract", "progress", "write", "post_process", "report")
+def _stream(graph: Any, inputs: Any, config: Any, ctx: Context, modes: list[str]) -> Iterator[tuple[str, Any]]:
+    """(mode, chunk) of a run, subgraphs included (the GSV loop's events come from inside)."""
+    for _, mode, chunk in graph.stream(inputs, config, context=ctx, stream_mode=modes, subgraphs=True):
+        yield mode, chunk
 
 
-def run_ingest(ctx: Context, path: str | Path, on_event: Listener | None = None,
-               thread_id: str | None = None, stop_after: str | None = None) -> dict[str, Any]:
+def run_ingest(ctx: Context, path: str | Path, on_event: Listener | None = None, thread_id: str | None = None,
+               stop_after: str | None = None, root: str | Path | None = None, replace: bool = False) -> dict[str, Any]:
     """Ingest ``path``; an interrupted run with the same thread resumes where it stopped.
 
     ``stop_after`` (``embed``, ``write`` or ``post_process``) pauses the run after that stage,
-    checkpointed; the next call resumes it. A stage already passed is not run again, so a
-    notebook cell that runs one step can be re-run safely.
+    checkpointed; the next call resumes it. ``root`` confines every file found (symlinks
+    resolved) to a folder; ``replace`` lets a new source take over a document of the same name.
     """
     if not Path(path).exists():
         raise FileNotFoundError(f"{path}: no such file or directory")
     if stop_after is not None and stop_after not in STAGES:
         raise ValueError(f"stop_after must be one of {STAGES}, got {stop_after!r}")
     ctx = context_from(ctx)
-    with checkpointer(ctx) as saver:
+    check_ingest_settings(ctx)
+    remember_models(ctx)
+    workspace = get_services(ctx).workspace
+    with workspace.writing(f"ingest {Path(path).name}"):
+        workspace.requeue_incomplete()
         interrupt: Any = [stop_after] if stop_after else None
-        graph = build_ingest_graph().compile(checkpointer=saver, interrupt_after=interrupt)
+        graph = build_ingest_graph().compile(checkpointer=checkpointer(ctx), interrupt_after=interrupt)
         config: Any = {"configurable": {"thread_id": thread_id or ingest_thread(ctx, path)},
                        "recursion_limit": RECURSION_LIMIT, "max_concurrency": ctx.concurrency}
         snapshot = graph.get_state(config)
         pending = snapshot.next
         if pending and stop_after and min(STAGES.index(n) for n in pending) > STAGES.index(stop_after):
             return _paused(ctx, snapshot)
-        inputs: Any = None if pending else {"path": str(path)}
+        inputs: Any = None if pending else {"path": str(path), "root": str(root) if root else None, "replace": replace}
         if pending and on_event:
             on_event({"event": "resume", "next": list(pending)})
-        for mode, chunk in graph.stream(inputs, config, context=ctx, stream_mode=["custom", "updates"]):
-            if mode == "custom" and on_event:
-                on_event(chunk)  # type: ignore[arg-type]
+        for _, chunk in _stream(graph, inputs, config, ctx, ["custom"]):
+            if on_event:
+                on_event(chunk)
         snapshot = graph.get_state(config)
         if snapshot.next:
             return _paused(ctx, snapshot)
@@ -71,32 +111,36 @@ def run_ingest(ctx: Context, path: str | Path, on_event: Listener | None = None,
 
 def _paused(ctx: Context, snapshot: Any) -> dict[str, Any]:
     ws = get_services(ctx).workspace
-    return {"paused": True, "next": sorted(set(snapshot.next), key=STAGES.index), "doc_ids": snapshot.values.get("doc_ids", []),
-            "graph": ws.graph.stats(), "vectors": len(ws.vectors)}
+    return {"paused": True, "next": sorted(set(snapshot.next), key=STAGES.index),
+            "doc_ids": snapshot.values.get("doc_ids", []), "graph": ws.graph.stats(), "vectors": len(ws.vectors)}
 
 
 def stream_query(ctx: Context, question: str, thread_id: str | None = None) -> Iterator[dict[str, Any]]:
     """Answer a question, yielding custom events (``token``, ``reset``, …) and finally ``{"event": "result"}``.
 
-    With a thread id the conversation is kept in the workspace checkpointer, so a follow-up
-    ("and who gave it to him?") can refer to the previous turn.
+    With a thread id the conversation is kept in the workspace checkpointer (its newest
+    checkpoint only), so a follow-up ("and who gave it to him?") can refer to the previous turn.
     """
     ctx = context_from(ctx)
-    with ExitStack() as stack:
-        if thread_id is None:
-            graph = build_query_graph().compile()
-            config: Any = {}
-        else:
-            saver = stack.enter_context(checkpointer(ctx))
-            graph = build_query_graph().compile(checkpointer=saver)
-            config = {"configurable": {"thread_id": thread_id}}
-        result: dict[str, Any] = {}
-        for mode, chunk in graph.stream({"question": question}, config, context=ctx, stream_mode=["custom", "values"]):
-            if mode == "custom":
-                yield chunk  # type: ignore[misc]
-            elif isinstance(chunk, dict) and "result" in chunk:
-                result = chunk["result"]
-        yield {"event": "result", "result": dict(result)}
+    if thread_id is None:
+        graph = build_query_graph().compile()
+        config: Any = {}
+        durability: Any = None
+    else:
+        saver = checkpointer(ctx)
+        graph = build_query_graph().compile(checkpointer=saver)
+        config, durability = {"configurable": {"thread_id": thread_id}}, "exit"
+    result: dict[str, Any] = {}
+    stream = graph.stream({"question": question}, config, context=ctx, stream_mode=["custom", "values"],
+                          subgraphs=True, durability=durability)
+    for namespace, mode, chunk in stream:
+        if mode == "custom" and isinstance(chunk, dict):
+            yield chunk
+        elif not namespace and isinstance(chunk, dict) and "result" in chunk:
+            result = chunk["result"]
+    if thread_id is not None:
+        prune_thread(saver, thread_id)
+    yield {"event": "result", "result": dict(result)}
 
 
 def run_query(ctx: Context, question: str, thread_id: str | None = None,

@@ -1,7 +1,8 @@
-"""Live objects behind a Context: models, prompts and the workspace, loaded once per process."""
+"""Live objects behind a Context: models, prompts and the store, loaded once per process."""
 
 from __future__ import annotations
 
+import logging
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +15,7 @@ from karaka.models import load_embeddings, load_llm
 from karaka.prompts import Prompts, load_prompts
 from karaka.store.workspace import Workspace
 
+notice = logging.getLogger("karaka.notice")
 _lock = threading.Lock()
 _workspaces: dict[tuple[str, str, float], Workspace] = {}
 _prompts: dict[tuple[str, float], Prompts] = {}
@@ -24,16 +26,22 @@ class Services:
     """What nodes need besides their state."""
 
     ctx: Context
-    llm: BaseChatModel | None
     embeddings: Embeddings
     prompts: Prompts
     workspace: Workspace
 
+    @property
+    def llm(self) -> BaseChatModel | None:
+        """The configured LLM (loaded on first use), or None for ``--llm none``."""
+        return load_llm(self.ctx.llm, self.ctx.max_tokens, timeout=self.ctx.llm_timeout,
+                        concurrency=self.ctx.llm_concurrency, announce=False)
+
     def require_llm(self) -> BaseChatModel:
         """The LLM, or a clear error when the configuration has none."""
-        if self.llm is None:
+        llm = self.llm
+        if llm is None:
             raise ValueError("this step needs an LLM but --llm is 'none'")
-        return self.llm
+        return llm
 
 
 def _prompts_for(path: str) -> Prompts:
@@ -47,15 +55,14 @@ def _prompts_for(path: str) -> Prompts:
 def get_services(ctx: Context) -> Services:
     """Resolve a context to live objects, reusing whatever this process already loaded."""
     embeddings = load_embeddings(ctx.embeddings, announce=False)
-    llm = load_llm(ctx.llm, ctx.max_tokens, announce=False)
     with _lock:
         prompts = _prompts_for(ctx.prompts)
         key = (str(Path(ctx.workspace).resolve()), ctx.embeddings, ctx.resolver_threshold)
         workspace = _workspaces.get(key)
         if workspace is None:
-            workspace = Workspace(ctx.workspace, embeddings, ctx.resolver_threshold)
+            workspace = Workspace(ctx.workspace, embeddings, ctx.resolver_threshold, on_wait=notice.warning)
             _workspaces[key] = workspace
-    return Services(ctx, llm, embeddings, prompts, workspace)
+    return Services(ctx, embeddings, prompts, workspace)
 
 
 def forget_workspace(path: str | Path) -> None:

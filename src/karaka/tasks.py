@@ -29,14 +29,27 @@ class CorefHint(BaseModel):
     refers_to: str | None = None
 
 
+ADJUNCTS = ("CAUSE", "PURPOSE", "MANNER", "TIME", "PLACE", "OTHER")
+EXTRACTS = (*KARAKAS, "CAUSE", "PURPOSE", "MANNER", "VERB")
+
+
 class KriyaItem(BaseModel):
-    """One action with its kāraka roles."""
+    """One action with its kāraka roles (surface spans, copied from the line)."""
 
     line: int | None = None
     verb: str = Field(min_length=1)
     karakas: dict[str, str | list[str] | None] = Field(default_factory=dict)
     negated: bool = False
     coreferences: list[CorefHint] = Field(default_factory=list)
+    adjuncts: dict[str, list[str]] = Field(default_factory=dict, json_schema_extra={"x-optional": True})
+
+    @field_validator("adjuncts")
+    @classmethod
+    def _known_adjuncts(cls, value: dict[str, Any]) -> dict[str, Any]:
+        unknown = [k for k in value if k not in ADJUNCTS]
+        if unknown:
+            raise ValueError(f"unknown adjunct {unknown[0]!r}; use one of {', '.join(ADJUNCTS)}")
+        return value
 
     @field_validator("karakas")
     @classmethod
@@ -79,8 +92,8 @@ class QueryStep(BaseModel):
             return None
         key = value.strip().upper()
         key = "ADHIKARANA_SPATIAL" if key == "ADHIKARANA" else key
-        if key not in KARAKAS and key != "VERB":
-            raise ValueError(f"extract must be a kāraka or VERB, got {value!r}")
+        if key not in EXTRACTS:
+            raise ValueError(f"extract must be one of {', '.join(EXTRACTS)}, got {value!r}")
         return key
 
 
@@ -99,11 +112,17 @@ class MetaphorLink(BaseModel):
 
 
 Check = Callable[[dict[str, Any], str], list[str]]
+Confirm = Callable[[list[str], list[dict[str, Any]], str], list[str]]
 
 
 @dataclass(frozen=True)
 class GSVTask:
-    """How one kind of extraction plugs into the loop."""
+    """How one kind of extraction plugs into the loop.
+
+    ``checks`` are the hard rule checks of one candidate; ``confirm`` returns the verifier's
+    objections that the checker can confirm (an unconfirmed ALL_INVALID is asked again);
+    ``correction_key`` is the generation prompt used when a parser draft (the seed) exists.
+    """
 
     name: str
     generate_key: str
@@ -112,6 +131,8 @@ class GSVTask:
     verification_key: str
     schema: type[BaseModel]
     checks: Check | None = None
+    confirm: Confirm | None = None
+    correction_key: str | None = None
 
     def parse(self, raw: str) -> tuple[dict[str, Any] | None, list[str]]:
         """Recover and validate a candidate; returns (data, errors)."""
@@ -137,7 +158,7 @@ def source_lines(source: str) -> dict[int, str]:
 
 def kriya_checks(data: dict[str, Any], source: str) -> list[str]:
     """Hard checks: every entity and verb in its line, kartā/karma not swapped."""
-    from karaka.analyzer import rule_violations
+    from karaka.nlp.rules import rule_violations
 
     lines = source_lines(source)
     problems: list[str] = []
@@ -151,6 +172,13 @@ def kriya_checks(data: dict[str, Any], source: str) -> list[str]:
     if not data.get("kriyas"):
         problems.append("no kriyas extracted")
     return problems
+
+
+def kriya_confirm(claims: list[str], candidates: list[dict[str, Any]], source: str) -> list[str]:
+    """The verifier's objections to kriya candidates that the text confirms."""
+    from karaka.nlp.rules import confirm_violations
+
+    return confirm_violations(claims, candidates, source_lines(source))
 
 
 def query_checks(data: dict[str, Any], source: str) -> list[str]:
@@ -167,7 +195,7 @@ def query_checks(data: dict[str, Any], source: str) -> list[str]:
 TASKS: dict[str, GSVTask] = {
     "kriya": GSVTask(
         "kriya", "kriya_extraction_prompt", "lines", "kriya_scoring_prompt",
-        "kriya_verification_prompt", KriyaExtraction, kriya_checks,
+        "kriya_verification_prompt", KriyaExtraction, kriya_checks, kriya_confirm, "kriya_correction_prompt",
     ),
     "query": GSVTask(
         "query", "query_decomposition_prompt", "question", "query_scoring_prompt",

@@ -20,7 +20,7 @@ def test_demo_then_ask_stats_export_remove(tmp_path):
     ask = karaka("ask", "--workspace", "ws", "--llm", "none", "What did Rama give?", "--json", cwd=tmp_path)
     assert ask.returncode == 0, ask.stderr
     result = json.loads(ask.stdout)
-    assert result["answers"] == ["bow"] and result["citations"][0]["line_number"] == 1
+    assert result["answers"] == ["the bow"] and result["citations"][0]["line_number"] == 1
     miss = karaka("ask", "--workspace", "ws", "--llm", "none", "Who painted the zebra?", cwd=tmp_path)
     assert miss.returncode == 1 and "NO_MATCH" in miss.stdout
     stats = json.loads(karaka("stats", "--workspace", "ws", cwd=tmp_path).stdout)

@@ -63,4 +63,4 @@ def test_kill_9_then_same_command_resumes_to_the_same_graph(tmp_path):
     assert subprocess.run(_cli(reference, docs), env=env, capture_output=True, timeout=300).returncode == 0
     assert _graph(killed) == _graph(reference)
     report = json.loads((killed / "report.json").read_text())
-    assert report["lines"] == 60 and report["llm_calls"]["per_line_mean"] == 5.0
+    assert report["lines"] == 60 and report["llm_calls"]["per_line_mean"] == 4.0  # fast path on the parser's candidate

@@ -76,7 +76,7 @@ def test_langgraph_dev_runs_the_graphs_and_mounts_chat(tmp_path):
             health = client.get("/health")
             assert health.status_code == 200 and health.json()["documents"] == 2
             chat = client.post("/chat", json={"messages": "What did Hanuman carry?"}).json()
-            assert chat["output"]["answers"] == ["mountain"]
+            assert chat["output"]["answers"] == ["the mountain"]
     finally:
         process.terminate()
         try:

@@ -1,5 +1,6 @@
 """The HTTP API on a real uvicorn server on 127.0.0.1, read over HTTP (SSE included)."""
 
+import json
 import os
 import subprocess
 import sys
@@ -49,7 +50,7 @@ def test_health_chat_and_follow_up_on_a_thread(parser_ws):
 
         first = client.post("/chat", json={"messages": "What did Rama give to Lakshmana?", "thread_id": "t-1"}).json()
         assert first["thread_id"] == "t-1"
-        assert first["output"]["status"] == "GROUNDED" and first["output"]["answers"] == ["bow"]
+        assert first["output"]["status"] == "GROUNDED" and first["output"]["answers"] == ["the bow"]
         assert [(c["doc_id"], c["line_number"]) for c in first["output"]["citations"]] == [("test_doc_1", 1)]
 
         follow = client.post("/chat", json={"messages": "And who gave it to him?", "thread_id": "t-1"}).json()
@@ -61,7 +62,7 @@ def test_health_chat_and_follow_up_on_a_thread(parser_ws):
         assert not any("follow-up" in step for step in other["output"]["reasoning_trace"])
 
         chat_list = client.post("/chat", json={"messages": [{"role": "user", "content": "Who killed Ravana?"}]}).json()
-        assert chat_list["output"]["answers"] == ["He (Rama)"] and chat_list["thread_id"]
+        assert chat_list["output"]["answers"] == ["He (Rama)"] and chat_list["thread_id"] is None  # no thread kept
 
 
 def test_chat_stream_sends_tokens_then_done(parser_ws):
@@ -76,7 +77,7 @@ def test_chat_stream_sends_tokens_then_done(parser_ws):
     done = events[-1][1]
     assert "".join(data["text"] for name, data in events if name == "token") == done["text"]
     assert done["thread_id"] == "s1" and done["status"] == "GROUNDED"
-    assert [s["line_number"] for s in done["sources"]] == [1, 2]
+    assert [s["line_number"] for s in done["sources"]] == [2, 1]  # the answering line first
 
 
 def test_streamed_llm_answer_and_regeneration_reset(tmp_path):
@@ -131,8 +132,14 @@ def test_ingest_needs_the_key_and_stays_inside_the_root(parser_ws, tmp_path):
     write_doc(root / "more", "hanuman.txt", "Hanuman carried the mountain to Lanka.")
     (tmp_path / "secret.txt").write_text("Ravana hid the gold.\n")
     with serve_in_thread(create_app(ctx, ingest_root=root, api_key=KEY)) as url, \
-            httpx.Client(base_url=url, timeout=30) as client:
-        assert client.post("/ingest", json={"paths": ["more"]}).status_code == 401
+            httpx.Client(base_url=url, timeout=30) as anonymous, \
+            httpx.Client(base_url=url, timeout=30, headers={"X-API-Key": KEY}) as client:
+        assert anonymous.post("/ingest", json={"paths": ["more"]}).status_code == 401
+        # with a key set, every endpoint but /health needs it, and /health names no server path
+        for method, path in (("POST", "/chat"), ("POST", "/chat/stream"), ("GET", "/runs/abc"), ("GET", "/documents")):
+            assert anonymous.request(method, path, json={"messages": "Who?"}).status_code == 401, path
+        health = anonymous.get("/health").json()
+        assert health["status"] == "ok" and str(tmp_path) not in json.dumps(health)
         auth = {"Authorization": f"Bearer {KEY}"}
         outside = client.post("/ingest", json={"paths": ["../secret.txt"]}, headers=auth)
         assert outside.status_code == 403 and "outside the ingest root" in outside.json()["error"]
@@ -140,7 +147,7 @@ def test_ingest_needs_the_key_and_stays_inside_the_root(parser_ws, tmp_path):
         assert absolute.status_code == 403
         assert client.post("/ingest", json={"paths": []}, headers=auth).status_code == 422
 
-        started = client.post("/ingest", json={"paths": ["more"]}, headers={"X-API-Key": KEY})
+        started = client.post("/ingest", json={"paths": ["more"]})
         assert started.status_code == 202
         run_id = started.json()["run_id"]
         with client.stream("GET", f"/runs/{run_id}/stream") as response:
@@ -149,10 +156,11 @@ def test_ingest_needs_the_key_and_stays_inside_the_root(parser_ws, tmp_path):
         assert "stage" in names and names[-1] == "run"
         run = _wait_run(client, run_id)
         assert run["status"] == "finished" and run["report"]["documents"] == 1
+        assert str(tmp_path) not in json.dumps(run)  # runs name paths relative to the ingest root
         answer = client.post("/chat", json={"messages": "What did Hanuman carry?"}).json()["output"]
-        assert answer["answers"] == ["mountain"]
+        assert answer["answers"] == ["the mountain"]
         assert client.get("/health").json()["documents"] == 2
-        assert client.delete("/documents/hanuman").status_code == 401
+        assert anonymous.delete("/documents/hanuman").status_code == 401
         removed = client.delete("/documents/hanuman", headers=auth)
         assert removed.status_code == 200 and removed.json()["nodes"] > 0
         assert client.delete("/documents/hanuman", headers=auth).status_code == 404
@@ -160,8 +168,10 @@ def test_ingest_needs_the_key_and_stays_inside_the_root(parser_ws, tmp_path):
         assert gone["status"] == "NO_MATCH" and client.get("/health").json()["documents"] == 1
 
     # a restarted server still knows the finished run
-    with serve_in_thread(create_app(ctx, ingest_root=root, api_key=KEY)) as url, \
+    with serve_in_thread(create_app(ctx, ingest_root=root, api_key=KEY, public_read=True)) as url, \
             httpx.Client(base_url=url, timeout=30) as client:
+        # public read: anonymous clients may read, never write
+        assert client.post("/ingest", json={"paths": ["more"]}).status_code == 401
         again = client.get(f"/runs/{run_id}").json()
         assert again["status"] == "finished" and again["report"]["documents"] == 1
         with client.stream("GET", f"/runs/{run_id}/stream") as response:
@@ -198,8 +208,10 @@ def test_karaka_serve_command(parser_ws):
     try:
         wait_http(f"http://127.0.0.1:{port}/health", process, seconds=90)
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
-            result = client.post("/chat", json={"messages": "What did Rama give?"}).json()["output"]
-            assert result["answers"] == ["bow"] and result["status"] == "GROUNDED"
+            assert client.post("/chat", json={"messages": "What did Rama give?"}).status_code == 401
+            result = client.post("/chat", json={"messages": "What did Rama give?"},
+                                 headers={"X-API-Key": KEY}).json()["output"]
+            assert result["answers"] == ["the bow"] and result["status"] == "GROUNDED"
             assert client.post("/ingest", json={"paths": ["."]}).status_code == 401
     finally:
         process.terminate()

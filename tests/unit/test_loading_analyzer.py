@@ -1,8 +1,15 @@
 import pytest
 
-from karaka.analyzer import analyze, question_plan, rule_violations
 from karaka.config import Context, resolve_context
-from karaka.loading import make_doc_id, refine, split_long, split_sentences
+from karaka.loading import make_name, refine, split_long, split_sentences
+from karaka.nlp.questions import question_plan
+from karaka.nlp.roles import analyze
+from karaka.nlp.rules import rule_violations
+from karaka.store.resolver import entity_name
+
+
+def texts(lines):
+    return [line.text for line in lines]
 
 
 def test_sentences_spare_abbreviations_decimals_and_quotes():
@@ -13,8 +20,9 @@ def test_sentences_spare_abbreviations_decimals_and_quotes():
 
 
 def test_refine_joins_wrapped_lines_and_splits_markdown_blocks():
-    assert refine("Rama gave the\nbow to Lakshmana.\n\n\nHe used it.") == ["Rama gave the bow to Lakshmana.", "He used it."]
-    assert refine("# Title\n- item one\ntext here.", markdown=True) == ["Title", "item one", "text here."]
+    assert texts(refine("Rama gave the\nbow to Lakshmana.\n\n\nHe used it.")) == ["Rama gave the bow to Lakshmana.",
+                                                                                  "He used it."]
+    assert texts(refine("# Title\n- item one\ntext here.", markdown=True)) == ["Title", "item one", "text here."]
 
 
 def test_split_long_respects_limit():
@@ -23,22 +31,24 @@ def test_split_long_respects_limit():
 
 
 def test_doc_ids_are_stable(tmp_path):
-    assert make_doc_id(tmp_path / "test_doc_1.txt", None) == "test_doc_1"
-    assert make_doc_id(tmp_path / "a" / "b c.md", tmp_path) == "a__b_c"
+    assert make_name(tmp_path / "test_doc_1.txt", None) == "test_doc_1"
+    assert make_name(tmp_path / "a" / "b c.md", tmp_path) == "a__b_c"
 
 
 def test_analyzer_voice_clauses_roles():
+    # Roles hold the surface span; the entity it names drops the article (and a place's preposition).
     give = analyze("Rama gave the bow to Lakshmana.")[0]
-    assert give["karakas"] == {"KARTA": "Rama", "KARMA": "bow", "SAMPRADANA": "Lakshmana"}
+    assert give["karakas"] == {"KARTA": "Rama", "KARMA": "the bow", "SAMPRADANA": "Lakshmana"}
     use, kill = analyze("He used it to kill Ravana.")
     assert kill["verb"] == "kill" and kill["karakas"]["KARTA"] == "He"
     passive = analyze("The bow was given to Lakshmana by Rama in Ayodhya yesterday.")[0]
-    assert passive["karakas"]["KARMA"] == "bow" and passive["karakas"]["KARTA"] == "Rama"
-    assert passive["karakas"]["ADHIKARANA_SPATIAL"] == "Ayodhya"
+    assert passive["karakas"]["KARMA"] == "The bow" and passive["karakas"]["KARTA"] == "Rama"
+    assert passive["karakas"]["ADHIKARANA_SPATIAL"] == "in Ayodhya"
+    assert entity_name("in Ayodhya", prepositional=True) == "Ayodhya" and entity_name("The bow") == "bow"
     assert passive["karakas"]["ADHIKARANA_TEMPORAL"] == "yesterday"
     assert analyze("Sita did not leave the forest.")[0]["negated"] is True
-    assert analyze("He cut the rope with a knife.")[0]["karakas"]["KARANA"] == "knife"
-    assert analyze("She took the water from the well.")[0]["karakas"]["APADANA"] == "well"
+    assert analyze("He cut the rope with a knife.")[0]["karakas"]["KARANA"] == "with a knife"
+    assert analyze("She took the water from the well.")[0]["karakas"]["APADANA"] == "from the well"
 
 
 def test_rule_checks():
@@ -67,3 +77,6 @@ def test_settings_precedence(tmp_path):
     with pytest.raises(ValueError, match="window"):
         resolve_context({"workspace": str(tmp_path)}, env={"KARAKA_WINDOW": "many"})
     assert Context().llm.startswith("huggingface:")
+    # the parser extractor implies no LLM unless one is named; no LLM implies the parser
+    assert resolve_context({"workspace": str(tmp_path / "p"), "extractor": "parser"}, env={}).llm == "none"
+    assert resolve_context({"workspace": str(tmp_path / "n"), "llm": "none"}, env={}).extractor == "parser"

@@ -1,8 +1,15 @@
-"""The GSV-Retry subgraph: one builder, compiled once, reused by ingestion and query."""
+"""The GSV-Retry subgraph: one builder, compiled once, added inside the ingestion and query graphs.
+
+The parents compose it here: ``loop`` is handed to the nodes that need it (the extract worker,
+the planner, epithet linking), so ``get_graph(xray=True)`` of either parent draws ``generate``,
+``score``, ``verify`` and ``cross_validate`` inside them, Studio shows them, and their events
+stream with the parent's. ``nodes/`` never imports this module.
+"""
 
 from __future__ import annotations
 
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
 
 from karaka.config import Context
 from karaka.nodes import gsv as n
@@ -15,35 +22,30 @@ def build_gsv_graph() -> StateGraph[GSVState, Context, GSVInput, GSVOutput]:
     builder.add_node("start_attempt", n.start_attempt)
     builder.add_node("generate", n.generate)  # type: ignore[call-overload]  # a Send target takes GenerateArgs
     builder.add_node("collect", n.collect)
-    builder.add_node("score", n.score)  # type: ignore[arg-type]  # a Send target takes ScoreArgs
+    builder.add_node("score", n.score)  # type: ignore[call-overload, arg-type]  # a Send target takes ScoreArgs
     builder.add_node("verify", n.verify)
     builder.add_node("cross_validate", n.cross_validate)
-    builder.add_node("expand", n.expand)
-    builder.add_node("finish", n.finish)
     builder.add_edge(START, "start_attempt")
-    builder.add_conditional_edges("start_attempt", n.route_generate, ["generate", "collect"])
-    builder.add_conditional_edges("expand", n.route_generate, ["generate", "collect"])
-    builder.add_edge("generate", "collect")
-    builder.add_conditional_edges("collect", n.route_score, ["score", "verify"])
+    builder.add_conditional_edges("start_attempt", n.route_start, ["generate", "score", "verify"])
+    builder.add_conditional_edges("generate", n.route_generated, ["score", "verify", "collect"])
+    builder.add_conditional_edges("collect", n.route_collected, ["score", "verify"])
     builder.add_edge("score", "verify")
     builder.add_edge("verify", "cross_validate")
-    builder.add_conditional_edges(
-        "cross_validate", n.route_after_cross, ["start_attempt", "expand", "finish"]
-    )
-    builder.add_edge("finish", END)
+    builder.add_conditional_edges("cross_validate", n.route_after_cross,
+                                  ["start_attempt", "generate", "score", "verify", "__end__"])
     return builder
 
 
-# Compiled once. ``checkpointer=False`` keeps its steps out of a parent's checkpoint:
-# a loop's durable result is the unit result the parent stores, not its inner steps.
-gsv_runner = build_gsv_graph().compile(checkpointer=False, name="gsv")
+# Compiled once, with no checkpointer of its own: inside a parent it runs as the parent's child
+# (see ``karaka.nodes.common.run_loop``), so Studio draws it and streams its events.
+loop: CompiledStateGraph[GSVState, Context, GSVInput, GSVOutput] = build_gsv_graph().compile(name="gsv")
 
 # Exported for langgraph dev / Studio, which supplies its own checkpointer.
-graph = build_gsv_graph().compile(name="gsv")
+graph = loop
 
 
 def run_gsv(inputs: GSVInput, context: Context) -> GSVOutput:
-    """Run one loop to completion (recursion bounded by max_retries)."""
-    limit = 12 * context.max_retries + 10
-    result = gsv_runner.invoke(inputs, context=context, config={"recursion_limit": limit})
-    return result  # type: ignore[return-value]
+    """Run one loop to completion outside any parent graph (evaluation, tests)."""
+    from karaka.kg.calls import run_loop
+
+    return run_loop(loop, inputs, context)

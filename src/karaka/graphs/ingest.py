@@ -1,13 +1,19 @@
-"""The ingestion graph: load → embed → extract (Send loop) → write → post-process → report."""
+"""The ingestion graph: load → embed → extract (Send loop) → write → post-process → report.
+
+The extract workers and the post-processing step are given the GSV-Retry subgraph here, so the
+drawing (``get_graph(xray=True)``) shows its nodes inside them.
+"""
 
 from __future__ import annotations
 
 from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import RetryPolicy
 
 from karaka.config import Context
-from karaka.nodes import extract as x
+from karaka.graphs.gsv import loop
 from karaka.nodes import ingest as n
+from karaka.nodes.extract import make_extract
 from karaka.state.ingest import IngestInput, IngestOutput, IngestState
 
 
@@ -16,10 +22,11 @@ def build_ingest_graph() -> StateGraph[IngestState, Context, IngestInput, Ingest
     builder = StateGraph(IngestState, context_schema=Context, input_schema=IngestInput, output_schema=IngestOutput)
     builder.add_node("load", n.load)
     builder.add_node("embed", n.embed)
-    builder.add_node("extract", x.extract_units, retry_policy=RetryPolicy(max_attempts=2))  # type: ignore[arg-type]
+    builder.add_node("extract", make_extract(loop),  # type: ignore[call-overload, arg-type]  # a Send target
+                     retry_policy=RetryPolicy(max_attempts=2))
     builder.add_node("progress", n.progress)
     builder.add_node("write", n.write)
-    builder.add_node("post_process", n.post_process)
+    builder.add_node("post_process", n.make_post_process(loop))
     builder.add_node("report", n.report)
     builder.add_edge(START, "load")
     builder.add_edge("load", "embed")
@@ -32,8 +39,7 @@ def build_ingest_graph() -> StateGraph[IngestState, Context, IngestInput, Ingest
     return builder
 
 
-graph = build_ingest_graph().compile(name="ingest")
-
+graph: CompiledStateGraph[IngestState, Context, IngestInput, IngestOutput] = build_ingest_graph().compile(name="ingest")
 
 # The extract loop takes two supersteps a round; rounds grow with the corpus, so runs
 # set a limit far above any corpus rather than the default 25.

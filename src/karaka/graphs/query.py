@@ -1,10 +1,15 @@
-"""The query graph: classify → plan (GSV) → traverse → hybrid fallback → answer → finalize."""
+"""The query graph: classify → plan (GSV-Retry) → traverse → hybrid fallback → answer → finalize.
+
+The planner is given the GSV-Retry subgraph here, so the drawing shows its nodes inside ``plan``.
+"""
 
 from __future__ import annotations
 
 from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
 
 from karaka.config import Context
+from karaka.graphs.gsv import loop
 from karaka.nodes import query as q
 from karaka.state.query import QueryInput, QueryOutput, QueryState
 
@@ -13,7 +18,7 @@ def build_query_graph() -> StateGraph[QueryState, Context, QueryInput, QueryOutp
     """Return the uncompiled query builder."""
     builder = StateGraph(QueryState, context_schema=Context, input_schema=QueryInput, output_schema=QueryOutput)
     builder.add_node("classify", q.classify)
-    builder.add_node("plan", q.plan)
+    builder.add_node("plan", q.make_plan(loop))  # type: ignore[arg-type]  # a node built around the loop
     builder.add_node("traverse", q.traverse_graph)
     builder.add_node("hybrid", q.hybrid)
     builder.add_node("find", q.find)
@@ -30,4 +35,4 @@ def build_query_graph() -> StateGraph[QueryState, Context, QueryInput, QueryOutp
     return builder
 
 
-graph = build_query_graph().compile(name="query")
+graph: CompiledStateGraph[QueryState, Context, QueryInput, QueryOutput] = build_query_graph().compile(name="query")

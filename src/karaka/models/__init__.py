@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import logging
 import os
-import sys
 import threading
 from typing import Any
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
-from karaka.models.call import LLMCallError, LLMReply, call_llm_isolated
+from karaka.models.call import LLMCallError, LLMReply, call_llm_isolated, set_concurrency
 from karaka.models.fake import ScriptedChatModel
 from karaka.models.simulated import SimulatedChatModel
 
@@ -28,6 +27,7 @@ __all__ = [
 ]
 
 log = logging.getLogger("karaka.models")
+notice = logging.getLogger("karaka.notice")
 _lock = threading.Lock()
 _cache: dict[str, Any] = {}
 _registered: dict[str, Any] = {}
@@ -50,7 +50,7 @@ def _options(text: str) -> dict[str, str]:
     return out
 
 
-def _build_llm(spec: str, max_tokens: int) -> BaseChatModel | None:
+def _build_llm(spec: str, max_tokens: int, timeout: float) -> BaseChatModel | None:
     kind, _, rest = spec.partition(":")
     if kind == "none":
         return None
@@ -77,7 +77,7 @@ def _build_llm(spec: str, max_tokens: int) -> BaseChatModel | None:
         return ChatOpenAI(
             model=model, base_url=base_url or os.environ.get("OPENAI_BASE_URL"),
             api_key=os.environ.get("OPENAI_API_KEY", "not-needed"),  # type: ignore[arg-type]
-            temperature=0.7, max_retries=0, timeout=120,
+            temperature=0.7, max_retries=0, timeout=timeout,
         )
     if kind == "llamacpp":
         try:
@@ -97,23 +97,26 @@ def _build_llm(spec: str, max_tokens: int) -> BaseChatModel | None:
 
 
 def _announce(spec: str) -> None:
-    log.info("model already loaded: %s", spec)
-    print(f"⚠️  model already loaded: {spec}", file=sys.stderr)  # stdout stays clean for --json
+    notice.info("model already loaded: %s", spec)
 
 
-def load_llm(spec: str, max_tokens: int = 512, announce: bool = True) -> BaseChatModel | None:
+def load_llm(spec: str, max_tokens: int = 512, announce: bool = True, *, timeout: float = 600.0,
+             concurrency: int = 4) -> BaseChatModel | None:
     """Load (once per process) the chat model a spec names; ``none`` gives None.
 
-    A second load returns the cached model and, with ``announce``, says so
-    ("model already loaded"); the graphs' own look-ups pass ``announce=False``.
+    A second load returns the cached model and, with ``announce``, says so (a notice: "model
+    already loaded"); the graphs' own look-ups pass ``announce=False``. ``concurrency`` bounds the
+    calls in flight to this model (one server's slots); ``timeout`` is the client's wait for a reply.
     """
-    key = f"llm|{spec}"
+    key = f"llm|{spec}|{timeout}"
     with _lock:
         if key in _cache:
             if announce and not spec.startswith(("simulated", "registered", "none")):
                 _announce(spec)
             return _cache[key]  # type: ignore[no-any-return]
-        model = _build_llm(spec, max_tokens)
+        model = _build_llm(spec, max_tokens, timeout)
+        if model is not None:
+            set_concurrency(model, concurrency)
         if not spec.startswith("registered"):
             _cache[key] = model
         return model

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -17,7 +19,19 @@ from karaka.jsonparse import strip_think
 log = logging.getLogger("karaka.llm")
 
 BACKOFF_SECONDS: tuple[float, ...] = (1.0, 2.0, 4.0)
-_TRANSIENT_NAMES = ("Timeout", "Connection", "RateLimit", "ServiceUnavailable", "InternalServer")
+_TRANSIENT_NAMES = ("Connection", "RateLimit", "ServiceUnavailable", "InternalServer")
+_slots: dict[int, tuple[BaseChatModel, threading.BoundedSemaphore]] = {}
+
+
+def set_concurrency(llm: BaseChatModel, limit: int) -> None:
+    """Allow at most ``limit`` calls in flight to this model (a server's slots, a GPU); set once per model."""
+    if id(llm) not in _slots:
+        _slots[id(llm)] = (llm, threading.BoundedSemaphore(max(1, limit)))
+
+
+def _slot(llm: BaseChatModel) -> contextlib.AbstractContextManager[Any]:
+    held = _slots.get(id(llm))
+    return held[1] if held is not None and held[0] is llm else contextlib.nullcontext()
 
 
 @dataclass(frozen=True)
@@ -39,8 +53,14 @@ def approx_tokens(text: str) -> int:
 
 
 def is_transient(exc: BaseException) -> bool:
-    """True for errors worth retrying: timeouts, dropped connections, rate limits."""
-    if isinstance(exc, TimeoutError | ConnectionError):
+    """True for errors worth retrying: dropped connections, rate limits, a server's 5xx.
+
+    A timeout is not: the server is still working on the request, and sending it again only
+    queues a second copy behind the first (raise ``llm_timeout`` instead).
+    """
+    if isinstance(exc, TimeoutError) or "Timeout" in type(exc).__name__:
+        return False
+    if isinstance(exc, ConnectionError):
         return True
     return any(part in type(exc).__name__ for part in _TRANSIENT_NAMES)
 
@@ -88,13 +108,18 @@ def _streamed(llm: BaseChatModel, messages: list, config: dict, max_tokens: int,
     return total if total is not None else AIMessageChunk(content="")
 
 
+# The number comes first and the reasoning is capped, so a judge cannot spend its budget before
+# it says what counts (and a cut-off reply still carries its score).
 SCORE_SCHEMA: dict[str, Any] = {
-    "type": "object", "required": ["reasoning", "score"],
-    "properties": {"reasoning": {"type": "string"}, "score": {"type": "integer", "minimum": 1, "maximum": 100}},
+    "type": "object", "required": ["score", "reasoning"], "additionalProperties": False,
+    "properties": {"score": {"type": "integer", "minimum": 1, "maximum": 100},
+                   "reasoning": {"type": "string", "maxLength": 160}},
 }
 CHOICE_SCHEMA: dict[str, Any] = {
-    "type": "object", "required": ["choice", "reasoning"],
-    "properties": {"choice": {"type": "string"}, "reasoning": {"type": "string"}},
+    "type": "object", "required": ["choice", "violations", "reasoning"], "additionalProperties": False,
+    "properties": {"choice": {"type": "string", "enum": ["Candidate_A", "Candidate_B", "Candidate_C", "ALL_INVALID"]},
+                   "violations": {"type": "array", "maxItems": 4, "items": {"type": "string", "maxLength": 120}},
+                   "reasoning": {"type": "string", "maxLength": 160}},
 }
 
 
@@ -141,10 +166,11 @@ def call_llm_isolated(
     attempts = len(backoff) + 1
     for attempt in range(1, attempts + 1):
         try:
-            if on_token is None:
-                message = llm.invoke(messages, config=config, max_tokens=max_tokens, **extra)  # type: ignore[arg-type]
-            else:
-                message = _streamed(llm, messages, config, max_tokens, on_token)
+            with _slot(llm):
+                if on_token is None:
+                    message = llm.invoke(messages, config=config, max_tokens=max_tokens, **extra)  # type: ignore[arg-type]
+                else:
+                    message = _streamed(llm, messages, config, max_tokens, on_token)
         except Exception as exc:  # noqa: BLE001 - classified below, re-raised typed
             transient = is_transient(exc)
             log.warning(

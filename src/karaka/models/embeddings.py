@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -9,12 +10,28 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 
+def _quiet_import() -> Any:
+    """Import wordllama without the root-logger set-up it does at import (``logging.basicConfig``).
+
+    A library must not configure the application's logging; left alone, that call makes every
+    INFO line of every logger print to stderr.
+    """
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    import wordllama
+
+    for handler in [h for h in root.handlers if h not in handlers]:
+        root.removeHandler(handler)
+    root.setLevel(level)
+    return wordllama
+
+
 class WordLlamaEmbeddings(Embeddings):
     """WordLlama static embeddings; the weights ship inside the wheel."""
 
     def __init__(self, dim: int = 256):
-        import wordllama
-        from wordllama import WordLlama
+        wordllama = _quiet_import()
+        WordLlama = wordllama.WordLlama  # noqa: N806 - the library's class
 
         self.dim = dim
         self._model = WordLlama.load(

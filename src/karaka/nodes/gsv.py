@@ -1,11 +1,14 @@
-"""Nodes of the GSV-Retry loop: generate ×3, score ×3 each, blind verify, cross-validate, retry."""
+"""Nodes of the GSV-Retry loop: generate ×3, score ×3 each, blind verify, cross-validate, retry.
+
+Supersteps on the fast path: start_attempt → score ×3 → verify → cross_validate when the parser's
+candidate is Candidate_A (4 LLM calls), with one generate step more when the LLM writes it.
+"""
 
 from __future__ import annotations
 
 import json
 import logging
 import re
-import sys
 from statistics import mean
 from typing import Any, Literal
 
@@ -14,46 +17,37 @@ from langgraph.types import Send
 
 from karaka.config import Context
 from karaka.jsonparse import JSONRecoveryError, recover_json
+from karaka.kg.calls import ask
 from karaka.models.call import CHOICE_SCHEMA, SCORE_SCHEMA, LLMCallError
-from karaka.nodes.common import ask, emit, services_of
-from karaka.state.gsv import GenerateArgs, GSVState, ScoreArgs
+from karaka.nodes.common import emit, services_of
+from karaka.state.gsv import Attempt, Candidate, GenerateArgs, GSVState, Label, Score, ScoreArgs, Verdict
 from karaka.tasks import get_task, json_schema
 
 log = logging.getLogger("karaka.gsv")
 
-LABELS = ("Candidate_A", "Candidate_B", "Candidate_C")
+LABELS: tuple[Label, Label, Label] = ("Candidate_A", "Candidate_B", "Candidate_C")
 FAST_PATH_SCORE = 95.0
 SCORES_PER_CANDIDATE = 3
 MAX_SCORE_ASKS = 3
+MAX_VERIFIER_ASKS = 2
+SCORE_TOKENS = 128  # a score is short JSON (the schema caps its reasoning); a reply past this is cut
+VERDICT_TOKENS = 256
 DISAGREE_FEEDBACK = "Retry: The quantitative score and qualitative verifier disagreed. Please re-evaluate."
 ALL_INVALID_FEEDBACK = (
     "Retry: All previous candidates were invalid. Verifier noted: {reasoning}. "
     "Please generate new, valid options."
 )
+UNCONFIRMED = ("Your previous verdict named no violation that can be checked against the text. Pick a "
+               "candidate, or name a concrete violation: quote the exact words that are wrong or missing.")
 _CHOICE = re.compile(r"candidate[\s_-]*([abc])\b", re.IGNORECASE)
 
 
-def _phase_labels(state: GSVState) -> tuple[str, ...]:
+def _reset(attempt: int) -> dict[str, Any]:
+    return {"attempt": attempt, "reset": True}
+
+
+def _labels(state: GSVState) -> tuple[Label, ...]:
     return LABELS[:1] if state["phase"] == "fast" else LABELS
-
-
-def start_attempt(state: GSVState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Open a new attempt (the candidate and score lists reset on its first write)."""
-    ctx = services_of(runtime).ctx
-    attempt = state.get("attempt", 0) + 1
-    update: dict[str, Any] = {
-        "attempt": attempt, "phase": "fast" if ctx.fast_path else "full", "verdict": None,
-        "status": "running", "golden": None, "fast_path": False,
-    }
-    if attempt == 1:
-        update["feedback"] = ""
-    seed = state.get("seed")
-    if seed and attempt == 1:
-        update["candidates"] = [{
-            "attempt": attempt, "label": LABELS[0], "data": seed, "raw": json.dumps(seed),
-            "errors": _check(state["task"], seed, state["source"], ctx.rule_checks), "origin": "parser",
-        }]
-    return update
 
 
 def _check(task_name: str, data: dict[str, Any], source: str, enabled: bool) -> list[str]:
@@ -61,67 +55,99 @@ def _check(task_name: str, data: dict[str, Any], source: str, enabled: bool) -> 
     return task.checks(data, source) if (enabled and task.checks) else []
 
 
-def route_generate(state: GSVState) -> list[Send] | Literal["collect"]:
-    """Send one generation branch per missing candidate of this phase."""
+def start_attempt(state: GSVState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Open a new attempt: the candidate and score lists reset; the parser's seed is Candidate_A."""
+    ctx = services_of(runtime).ctx
+    attempt = state.get("attempt", 0) + 1
+    candidates: list[Any] = [_reset(attempt)]
+    seed = state.get("seed")
+    if seed and attempt == 1:
+        candidates.append(Candidate(attempt=attempt, label=LABELS[0], data=seed, raw=json.dumps(seed, ensure_ascii=False),
+                                    errors=_check(state["task"], seed, state["source"], ctx.rule_checks),
+                                    origin="parser"))
+    update: dict[str, Any] = {
+        "attempt": attempt, "phase": "fast" if ctx.fast_path else "full", "verdict": None,
+        "status": "running", "golden": None, "origin": None, "fast_path": False, "cause": None,
+        "candidates": candidates, "scores": [_reset(attempt)],
+    }
+    if attempt == 1:
+        update["feedback"] = ""
+    return update
+
+
+def _missing(state: GSVState) -> list[Label]:
     have = {c["label"] for c in state.get("candidates", []) if c["attempt"] == state["attempt"]}
-    missing = [label for label in _phase_labels(state) if label not in have]
-    if not missing:
-        return "collect"
-    return [
-        Send("generate", GenerateArgs(
-            task=state["task"], source=state["source"], attempt=state["attempt"],
-            feedback=state.get("feedback", ""), label=label, ref=state["ref"],
-        ))
-        for label in missing
-    ]
+    return [label for label in _labels(state) if label not in have]
+
+
+def _generation(state: GSVState, labels: list[Label]) -> list[Send]:
+    return [Send("generate", GenerateArgs(
+        task=state["task"], source=state["source"], attempt=state["attempt"], feedback=state.get("feedback", ""),
+        label=label, ref=state["ref"], seed=state.get("seed") if state["attempt"] == 1 else None,
+    )) for label in labels]
+
+
+def _valid(state: GSVState, labels: tuple[Label, ...]) -> list[Candidate]:
+    return [c for c in sorted(state.get("candidates", []), key=lambda c: c["label"])
+            if c["label"] in labels and c["data"] is not None and not c["errors"]]
+
+
+def _scoring(state: GSVState) -> list[Send] | Literal["verify"]:
+    scored = {s["label"] for s in state.get("scores", []) if s["attempt"] == state["attempt"]}
+    todo = [c for c in _valid(state, _labels(state)) if c["label"] not in scored]
+    if not todo:
+        return "verify"
+    return [Send("score", ScoreArgs(task=state["task"], source=state["source"], attempt=state["attempt"], candidate=c))
+            for c in todo for _ in range(SCORES_PER_CANDIDATE)]
+
+
+def route_start(state: GSVState) -> list[Send] | Literal["verify"]:
+    """Generate what this phase still lacks, or score the seeded Candidate_A at once."""
+    missing = _missing(state)
+    return _generation(state, missing) if missing else _scoring(state)
 
 
 def generate(args: GenerateArgs, runtime: Runtime[Context]) -> dict[str, Any]:
-    """One isolated generation call: base prompt plus the current feedback."""
+    """One isolated generation call: the task prompt (a correction of the seed when there is one) plus feedback."""
     services = services_of(runtime)
     task = get_task(args["task"])
     suffix = ""
     if args["feedback"]:
         suffix = services.prompts.render("kriya_extraction_feedback_prompt", feedback=args["feedback"])
-    candidate: dict[str, Any] = {"attempt": args["attempt"], "label": args["label"], "origin": "llm"}
+    candidate = Candidate(attempt=args["attempt"], label=args["label"], data=None, raw="", errors=[], origin="llm")
+    fields: dict[str, Any] = {task.source_field: args["source"]}
+    key = task.generate_key
+    if args.get("seed") and task.correction_key:
+        key = task.correction_key
+        fields["draft"] = json.dumps(args["seed"], ensure_ascii=False)
     try:
-        fields: dict[str, Any] = {task.source_field: args["source"]}
-        reply = ask(services, task.generate_key, suffix=suffix, schema=json_schema(task.schema), **fields)
+        reply = ask(services, key, suffix=suffix, schema=json_schema(task.schema), **fields)
     except LLMCallError as exc:
-        candidate.update(data=None, raw="", errors=[f"generation failed: {exc}"])
-        return {"candidates": [candidate], "llm_calls": 1, "prompt_tokens": 0}
+        candidate["errors"] = [f"generation failed: {exc}"]
+        return {"candidates": [candidate], "llm_calls": 1}
     data, errors = task.parse(reply.text)
     if errors:
         log.warning("unusable %s candidate at %s: %s; raw=%r", task.name, args["ref"], errors, reply.text[:500])
     elif data is not None:
         errors = _check(task.name, data, args["source"], services.ctx.rule_checks)
-    candidate.update(data=data, raw=reply.text, errors=errors)
-    return {"candidates": [candidate], "llm_calls": 1, "prompt_tokens": reply.prompt_tokens}
+    candidate["data"], candidate["raw"], candidate["errors"] = data, reply.text, errors
+    return {"candidates": [candidate], "llm_calls": 1, "prompt_tokens": reply.prompt_tokens,
+            "completion_tokens": reply.completion_tokens}
+
+
+def route_generated(state: GSVState) -> list[Send] | Literal["verify", "collect"]:
+    """The fast phase's single generation goes straight to scoring; the full phase's three meet first."""
+    return _scoring(state) if state["phase"] == "fast" else "collect"
 
 
 def collect(state: GSVState) -> dict[str, Any]:
-    """Join point after generation."""
+    """Join the full phase's parallel generations before scoring."""
     return {}
 
 
-def _valid(state: GSVState, labels: tuple[str, ...]) -> list[dict[str, Any]]:
-    return [
-        c for c in sorted(state.get("candidates", []), key=lambda c: c["label"])
-        if c["label"] in labels and c["data"] is not None and not c["errors"]
-    ]
-
-
-def route_score(state: GSVState) -> list[Send] | Literal["verify"]:
-    """Send three scoring branches for every valid, unscored candidate of this phase."""
-    scored = {s["label"] for s in state.get("scores", []) if s["attempt"] == state["attempt"]}
-    todo = [c for c in _valid(state, _phase_labels(state)) if c["label"] not in scored]
-    if not todo:
-        return "verify"
-    return [
-        Send("score", ScoreArgs(task=state["task"], source=state["source"],
-                                attempt=state["attempt"], candidate=c))
-        for c in todo for _ in range(SCORES_PER_CANDIDATE)
-    ]
+def route_collected(state: GSVState) -> list[Send] | Literal["verify"]:
+    """Score every valid, unscored candidate of this phase three times."""
+    return _scoring(state)
 
 
 def read_score(text: str) -> tuple[int | None, str]:
@@ -148,27 +174,27 @@ def score(args: ScoreArgs, runtime: Runtime[Context]) -> dict[str, Any]:
     services = services_of(runtime)
     task = get_task(args["task"])
     candidate = args["candidate"]
-    calls = tokens = 0
+    calls = prompt = completion = 0
     value: int | None = None
     reasoning = ""
     for _ in range(MAX_SCORE_ASKS):
         calls += 1
         try:
-            reply = ask(services, task.scoring_key, source=args["source"], schema=SCORE_SCHEMA,
+            reply = ask(services, task.scoring_key, source=args["source"], schema=SCORE_SCHEMA, max_tokens=SCORE_TOKENS,
                         candidate=json.dumps(candidate["data"], ensure_ascii=False))
         except LLMCallError as exc:
             reasoning = f"scoring call failed: {exc}"
             break
-        tokens += reply.prompt_tokens
+        prompt += reply.prompt_tokens
+        completion += reply.completion_tokens
         value, reasoning = read_score(reply.text)
         if value is not None:
             break
         log.warning("invalid score for %s (%s); raw=%r", candidate["label"], reasoning, reply.text[:300])
     if value is None:
         log.warning("scoring slot for %s failed after %d asks", candidate["label"], calls)
-    record = {"attempt": args["attempt"], "label": candidate["label"], "score": value,
-              "reasoning": reasoning, "asks": calls}
-    return {"scores": [record], "llm_calls": calls, "prompt_tokens": tokens}
+    record = Score(attempt=args["attempt"], label=candidate["label"], score=value, reasoning=reasoning, asks=calls)
+    return {"scores": [record], "llm_calls": calls, "prompt_tokens": prompt, "completion_tokens": completion}
 
 
 def mean_scores(state: GSVState) -> dict[str, float | None]:
@@ -182,8 +208,8 @@ def mean_scores(state: GSVState) -> dict[str, float | None]:
     return out
 
 
-def parse_choice(text: str, shown: list[str]) -> tuple[str, str]:
-    """The verifier's (choice, reasoning); anything unusable becomes ALL_INVALID."""
+def parse_choice(text: str, shown: list[Label]) -> tuple[str, str, list[str]]:
+    """The verifier's (choice, reasoning, violations); anything unusable becomes ALL_INVALID."""
     try:
         value = recover_json(text)
     except JSONRecoveryError:
@@ -192,48 +218,67 @@ def parse_choice(text: str, shown: list[str]) -> tuple[str, str]:
         value = {"choice": str(value), "reasoning": ""}
     raw_choice = str(value.get("choice", ""))
     reasoning = str(value.get("reasoning", "")).strip() or "no reasoning given"
+    violations = [str(v) for v in value.get("violations") or [] if str(v).strip()]
     if "ALL_INVALID" in raw_choice.upper().replace(" ", "_"):
-        return "ALL_INVALID", reasoning
-    match = _CHOICE.search(raw_choice) or (
-        re.fullmatch(r"\s*([ABC])\s*", raw_choice)
-    )
+        return "ALL_INVALID", reasoning, violations
+    match = _CHOICE.search(raw_choice) or re.fullmatch(r"\s*([ABC])\s*", raw_choice)
     label = f"Candidate_{match.group(1).upper()}" if match else None
     if label not in shown:
-        return "ALL_INVALID", f"verifier chose {raw_choice!r}, which was not among {shown}; {reasoning}"
-    return label, reasoning
+        return "ALL_INVALID", f"verifier chose {raw_choice!r}, which was not among {shown}; {reasoning}", violations
+    return str(label), reasoning, violations
 
 
 def verify(state: GSVState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """One blind call: the verifier sees the source and the candidates, never the scores."""
-    valid = _valid(state, _phase_labels(state))
+    """The blind verifier: it sees the source and the candidates, never the scores.
+
+    Its ALL_INVALID counts only when a violation it names is confirmed by the task's checker
+    (the words it quotes are wrong or missing); otherwise it is asked once more, and a second
+    unconfirmed ALL_INVALID is recorded as unconfirmed (``cross_validate`` decides).
+    """
+    valid = _valid(state, _labels(state))
     if state["phase"] == "fast":
-        means = mean_scores(state)
-        first = means.get(LABELS[0])
+        first = mean_scores(state).get(LABELS[0])
         if not valid or first is None or first < FAST_PATH_SCORE:
             return {"verdict": None}
-    invalid = [
-        c for c in state.get("candidates", [])
-        if c["label"] in _phase_labels(state) and (c["data"] is None or c["errors"])
-    ]
-    notes = "; ".join(f"{c['label']}: {', '.join(c['errors'])}" for c in invalid)
+    invalid = [c for c in state.get("candidates", [])
+               if c["label"] in _labels(state) and (c["data"] is None or c["errors"])]
+    notes = [f"{c['label']}: {'; '.join(c['errors'])}" for c in invalid]
     if not valid:
-        return {"verdict": {"choice": "ALL_INVALID", "reasoning": notes or "no usable candidate",
-                            "shown": []}}
+        return {"verdict": Verdict(choice="ALL_INVALID", reasoning="; ".join(notes) or "no usable candidate",
+                                   violations=notes, shown=[], confirmed=True, asks=0)}
     services = services_of(runtime)
     task = get_task(state["task"])
     shown = [c["label"] for c in valid]
     blind = "\n\n".join(f"{c['label']}:\n{json.dumps(c['data'], ensure_ascii=False)}" for c in valid)
-    try:
-        reply = ask(services, task.verification_key, source=state["source"], candidates=blind,
-                    schema=CHOICE_SCHEMA)
-    except LLMCallError as exc:
-        return {"verdict": {"choice": "ALL_INVALID", "reasoning": f"verifier call failed: {exc}",
-                            "shown": shown}, "llm_calls": 1}
-    choice, reasoning = parse_choice(reply.text, shown)
-    if choice == "ALL_INVALID" and notes:
-        reasoning = f"{reasoning}; rule checks: {notes}"
-    return {"verdict": {"choice": choice, "reasoning": reasoning, "shown": shown},
-            "llm_calls": 1, "prompt_tokens": reply.prompt_tokens}
+    calls = prompt = completion = 0
+    suffix = ""
+    verdict = Verdict(choice="ALL_INVALID", reasoning="no verdict", violations=[], shown=shown, confirmed=False,
+                      asks=0)
+    for _ in range(MAX_VERIFIER_ASKS):
+        calls += 1
+        try:
+            reply = ask(services, task.verification_key, suffix=suffix, source=state["source"], candidates=blind,
+                        schema=CHOICE_SCHEMA, max_tokens=VERDICT_TOKENS)
+        except LLMCallError as exc:
+            verdict = Verdict(choice="ALL_INVALID", reasoning=f"verifier call failed: {exc}", violations=[],
+                              shown=shown, confirmed=False, asks=calls)
+            break
+        prompt += reply.prompt_tokens
+        completion += reply.completion_tokens
+        choice, reasoning, violations = parse_choice(reply.text, shown)
+        verdict = Verdict(choice=choice, reasoning=reasoning, violations=violations, shown=shown, confirmed=False,
+                          asks=calls)
+        if choice != "ALL_INVALID":
+            break
+        confirmed = task.confirm([*violations, reasoning], [c["data"] or {} for c in valid], state["source"]) \
+            if task.confirm is not None else violations or [reasoning]
+        if confirmed:
+            verdict["violations"], verdict["confirmed"] = confirmed, True
+            break
+        suffix = "\n\n" + UNCONFIRMED
+    if verdict["choice"] == "ALL_INVALID" and notes:
+        verdict["violations"] = [*verdict["violations"], *notes]
+    return {"verdict": verdict, "llm_calls": calls, "prompt_tokens": prompt, "completion_tokens": completion}
 
 
 def top_labels(means: dict[str, float | None]) -> list[str]:
@@ -246,78 +291,85 @@ def top_labels(means: dict[str, float | None]) -> list[str]:
 
 
 def cross_validate(state: GSVState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Accept when the top score and the verifier agree; otherwise set feedback or expand.
+    """Accept when the top score and the verifier agree, else go on, retry or end.
 
-    Ties: when several candidates share the top mean, the verifier's choice among
-    them is accepted (scorer and verifier agree that it is among the best).
+    Otherwise the loop goes on to the full attempt, retries with feedback, or ends exhausted
+    (logging the diagnostics).
+
+    Ties: when several candidates share the top mean, the verifier's choice among them is
+    accepted. A candidate that passed every rule check and scored >= 95 is accepted when the
+    verifier's only objection could not be confirmed.
     """
     verdict = state.get("verdict")
     means = mean_scores(state)
-    by_label = {c["label"]: c for c in state.get("candidates", [])}
+    by_label: dict[str, Candidate] = {c["label"]: c for c in state.get("candidates", [])}
     if state["phase"] == "fast":
         first = means.get(LABELS[0])
         if verdict and verdict["choice"] == LABELS[0] and first is not None and first >= FAST_PATH_SCORE:
-            return _accept(state, by_label[LABELS[0]], fast=True)
+            return _accept(state, runtime, by_label[LABELS[0]], fast=True)
         return {"phase": "full", "verdict": None}
     choice = verdict["choice"] if verdict else "ALL_INVALID"
-    if choice != "ALL_INVALID" and choice in top_labels(means):
-        return _accept(state, by_label[choice], fast=False)
-    if choice == "ALL_INVALID":
-        feedback = ALL_INVALID_FEEDBACK.format(reasoning=(verdict or {}).get("reasoning", "").rstrip("."))
+    top = top_labels(means)
+    if choice != "ALL_INVALID" and choice in top:
+        return _accept(state, runtime, by_label[choice], fast=False)
+    unconfirmed = bool(verdict and verdict["choice"] == "ALL_INVALID" and not verdict["confirmed"])
+    if unconfirmed and top and (means[top[0]] or 0) >= FAST_PATH_SCORE:
+        return _accept(state, runtime, by_label[top[0]], fast=False)
+    if choice == "ALL_INVALID" and verdict is not None:
+        feedback = ALL_INVALID_FEEDBACK.format(reasoning=_noted(verdict))
     else:
         feedback = DISAGREE_FEEDBACK
     record = _record(state, feedback)
     ctx = services_of(runtime).ctx
-    status = "exhausted" if state["attempt"] >= ctx.max_retries else "running"
-    return {"feedback": feedback, "history": [record], "status": status}
+    if state["attempt"] < ctx.max_retries:
+        return {"feedback": feedback, "history": [record], "status": "running"}
+    update = {"feedback": feedback, "history": [record], "status": "exhausted", "cause": feedback}
+    services = services_of(runtime)
+    history = [*state.get("history", []), record]
+    services.workspace.log_failure({"task": state["task"], "ref": state["ref"], "source": state["source"],
+                                    "attempts": state["attempt"], "history": history, "cause": feedback})
+    log.warning("GSV-Retry exhausted for %s %s after %d attempts: %s", state["task"], state["ref"],
+                state["attempt"], feedback)
+    emit(runtime, {"event": "gsv", "task": state["task"], "ref": state["ref"], "status": "exhausted",
+                   "attempts": state["attempt"], "cause": feedback})
+    return update
 
 
-def _record(state: GSVState, feedback: str) -> dict[str, Any]:
-    return {
-        "attempt": state["attempt"],
-        "candidates": [
-            {k: c[k] for k in ("label", "data", "raw", "errors", "origin")}
-            for c in sorted(state.get("candidates", []), key=lambda c: c["label"])
-        ],
-        "scores": mean_scores(state),
-        "score_calls": [{k: s[k] for k in ("label", "score", "reasoning", "asks")} for s in state.get("scores", [])],
-        "verdict": state.get("verdict"),
-        "feedback": feedback,
-    }
+def _noted(verdict: Verdict) -> str:
+    """What the retry feedback says the verifier noted: its reasoning and the confirmed violations."""
+    reasoning = verdict["reasoning"].rstrip(".")
+    extra = [v for v in verdict["violations"] if v not in reasoning]
+    return f"{reasoning} ({'; '.join(extra)})" if extra and verdict["confirmed"] else reasoning
 
 
-def _accept(state: GSVState, candidate: dict[str, Any], *, fast: bool) -> dict[str, Any]:
+def _record(state: GSVState, feedback: str) -> Attempt:
+    return Attempt(
+        attempt=state["attempt"],
+        candidates=[{k: c[k] for k in ("label", "data", "raw", "errors", "origin")}  # type: ignore[literal-required]
+                    for c in sorted(state.get("candidates", []), key=lambda c: c["label"])],
+        scores=mean_scores(state),
+        score_calls=[{k: s[k] for k in ("label", "score", "reasoning", "asks")}  # type: ignore[literal-required]
+                     for s in state.get("scores", [])],
+        verdict=state.get("verdict"),
+        feedback=feedback,
+    )
+
+
+def _accept(state: GSVState, runtime: Runtime[Context], candidate: Candidate, *, fast: bool) -> dict[str, Any]:
     record = _record(state, "")
     record["accepted"] = candidate["label"]
-    return {"golden": candidate["data"], "status": "accepted", "fast_path": fast,
+    emit(runtime, {"event": "gsv", "task": state["task"], "ref": state["ref"], "status": "accepted",
+                   "attempts": state["attempt"], "fast_path": fast})
+    return {"golden": candidate["data"], "origin": candidate["origin"], "status": "accepted", "fast_path": fast,
             "history": [record]}
 
 
-def route_after_cross(state: GSVState) -> Literal["start_attempt", "expand", "finish"]:
-    """Accepted or exhausted → finish; fast path missed → expand this attempt; else retry."""
+def route_after_cross(state: GSVState) -> list[Send] | Literal["start_attempt", "verify", "__end__"]:
+    """Accepted or exhausted → end; fast path missed → generate B and C; otherwise retry."""
     if state["status"] in ("accepted", "exhausted"):
-        return "finish"
+        return "__end__"
     recorded = any(h["attempt"] == state["attempt"] for h in state.get("history", []))
-    return "start_attempt" if recorded else "expand"
-
-
-def expand(state: GSVState) -> dict[str, Any]:
-    """Fast path missed: go on to the full three-candidate attempt."""
-    return {}
-
-
-def finish(state: GSVState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Log exhaustion diagnostics (JSONL) and report the outcome as a custom event."""
-    if state["status"] == "exhausted":
-        services = services_of(runtime)
-        diagnostics = {
-            "task": state["task"], "ref": state["ref"], "source": state["source"],
-            "attempts": state["attempt"], "history": state.get("history", []),
-            "cause": (state.get("history") or [{}])[-1].get("feedback", "exhausted"),
-        }
-        services.workspace.log_failure(diagnostics)
-        log.warning("GSV-Retry exhausted for %s %s after %d attempts", state["task"], state["ref"], state["attempt"])
-        print(f"❌ GSV-Retry exhausted at {state['ref']}: {diagnostics['cause']}", file=sys.stderr)
-    emit(runtime, {"event": "gsv", "task": state["task"], "ref": state["ref"],
-                   "status": state["status"], "attempts": state["attempt"]})
-    return {}
+    if recorded:
+        return "start_attempt"
+    missing = _missing(state)
+    return _generation(state, missing) if missing else _scoring(state)

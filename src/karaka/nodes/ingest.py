@@ -1,11 +1,17 @@
-"""Ingestion stages: load → embed and store → extract (loop) → write → post-process → report."""
+"""Ingestion stages: load → embed and store → extract (loop) → write → post-process → report.
+
+The runner holds the workspace's writer lock for the whole run; stages change the in-memory
+graph inside ``mutating()`` and save with ``flush()``.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import json
-import sys
+import logging
 import time
 import uuid
+from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
@@ -13,147 +19,196 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from karaka.config import Context
-from karaka.loading import content_hash, load_and_refine_documents
-from karaka.nodes import postprocess
+from karaka.kg import postprocess
+from karaka.kg.calls import Loop
+from karaka.kg.report import build_report
+from karaka.kg.units import unit_at, units_in
+from karaka.kg.write import write_document
+from karaka.loading import LoadedDocument, content_hash, load_and_refine_documents
 from karaka.nodes.common import emit, services_of
-from karaka.nodes.units import pending_units, total_units
-from karaka.nodes.write import write_document
-from karaka.state.ingest import IngestState, UnitArgs
+from karaka.services import Services
+from karaka.state.ingest import DocStatus, IngestState, UnitArgs
 from karaka.store.atomic import atomic_write_text
 from karaka.store.workspace import REPORT_FILE
 
+log = logging.getLogger("karaka.ingest")
+notice = logging.getLogger("karaka.notice")
 EMBED_BATCH = 256
 BATCH_UNITS = 8  # units per worker under --strategy batched
+PARSER_UNITS = 64  # sentences per worker under --extractor parser (parsed in one nlp.pipe batch)
+
+
+def window(ctx: Context) -> int:
+    """Sentences per unit: the parser always reads one sentence per unit."""
+    return ctx.window if ctx.extractor == "llm" else 1
+
+
+def assign_id(services: Services, doc: LoadedDocument, taken: set[str], replace: bool) -> tuple[str, str | None]:
+    """The document id for a file, and a note when it replaces another source's document.
+
+    The same source keeps its id. A new source gets the name it asks for when that is free; when
+    another source holds it, it gets the name plus a short hash of its path, unless ``replace``
+    says to replace that document.
+    """
+    records = services.workspace.records
+    known = records.document_by_path(doc.source)
+    if known is not None:
+        return known["doc_id"], None
+    holder = records.document(doc.name)
+    if doc.name not in taken and (holder is None or replace):
+        note = f"{doc.name}: replaced the document from {Path(holder['path']).name}" if holder else None
+        return doc.name, note
+    suffix = hashlib.sha1(doc.source.encode()).hexdigest()
+    for size in (6, 10, 40):
+        candidate = f"{doc.name}-{suffix[:size]}"
+        if candidate not in taken and records.document(candidate) is None:
+            return candidate, None
+    raise ValueError(f"{doc.source}: no free document id")  # pragma: no cover - 40 hex digits collide
 
 
 def load(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Load documents; unchanged ones (same content hash) need no work at all."""
+    """Load documents, give each its id; unchanged ones (same content hash) need no work at all."""
     services = services_of(runtime)
     ws, records = services.workspace, services.workspace.records
-    loaded = load_and_refine_documents(state["path"], services.ctx.max_line_chars)
-    todo, unchanged = [], []
-    for doc_id, lines in loaded.docs.items():
-        digest = content_hash(lines)
+    root = state.get("root")
+    loaded = load_and_refine_documents(state["path"], services.ctx.max_line_chars,
+                                       confine=Path(root).resolve() if root else None)
+    todo: list[str] = []
+    unchanged: list[str] = []
+    taken: set[str] = set()
+    warnings = list(loaded.warnings)
+    for doc in loaded.docs:
+        doc_id, note = assign_id(services, doc, taken, bool(state.get("replace")))
+        taken.add(doc_id)
+        if note:
+            warnings.append(note)
+        digest = content_hash(doc.lines)
         old = records.document(doc_id)
-        if old is not None and old["sha256"] == digest and old["status"] == "done":
+        if old is not None and old["sha256"] == digest and old["status"] == DocStatus.DONE:
             unchanged.append(doc_id)
+            notice.info("unchanged, skipped: %s", doc_id)
             continue
-        if old is not None and old["sha256"] != digest:
-            ws.remove_document(doc_id)  # a changed document replaces its old nodes and edges
-        records.put_document(doc_id, loaded.sources[doc_id], digest, lines,
-                             old["status"] if old and old["sha256"] == digest else "loaded")
+        if old is not None and (old["sha256"] != digest or old["path"] != doc.source):
+            with ws.mutating():
+                removed, orphans = ws.graph.remove_document(doc_id)  # a changed document replaces its old nodes
+                ws.resolver.forget(orphans)
+                ws.vectors.remove_doc(doc_id)
+        keep = old is not None and old["sha256"] == digest and old["path"] == doc.source
+        records.put_document(doc_id, doc.source, digest, doc.lines, old["status"] if keep and old else DocStatus.LOADED)
         todo.append(doc_id)
-    for doc_id in unchanged:
-        print(f"   ↻ unchanged, skipped: {doc_id}", file=sys.stderr)  # stdout stays clean for --json
     run_id = uuid.uuid4().hex[:12]
     records.start_run(run_id)
-    emit(runtime, {"event": "stage", "stage": "load", "documents": len(todo), "unchanged": len(unchanged),
-                   "skipped": len(loaded.skipped)})
+    rows = [records.document(d) for d in todo]
+    lines = [r["n_lines"] if r else 0 for r in rows]
+    counts = [units_in(n, window(services.ctx)) for n in lines]
+    emit(runtime, {"event": "stage", "stage": "load", "documents": len(todo), "unchanged": unchanged,
+                   "skipped": len(loaded.skipped), "lines": sum(lines)})
     return {"run_id": run_id, "doc_ids": todo, "unchanged": unchanged, "skipped": loaded.skipped,
-            "warnings": loaded.warnings, "started": time.time(), "units_done": 0,
-            "units_total": total_units(records, todo, services.ctx.window if services.ctx.extractor == "llm" else 1)}
+            "warnings": warnings, "started": time.time(), "units_done": 0, "units_total": sum(counts),
+            "unit_counts": counts, "doc_lines": lines, "cursor": 0}
 
 
 def embed(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Document nodes and FAISS vectors for every line not yet embedded."""
+    """Document nodes and vectors for every sentence not yet embedded, in bounded batches."""
     services = services_of(runtime)
     ws = services.workspace
     for doc_id in state["doc_ids"]:
-        lines = ws.records.lines(doc_id)
-        with ws.lock:
-            for n, text in enumerate(lines, 1):
-                ws.graph.add_document(doc_id, n, text)
-            have = set(ws.vectors.lines_of(doc_id))
-            missing = [n for n in range(1, len(lines) + 1) if n not in have]
-            for start in range(0, len(missing), EMBED_BATCH):
-                chunk = missing[start : start + EMBED_BATCH]
-                vectors = np.asarray(services.embeddings.embed_documents([lines[n - 1] for n in chunk]))
-                ws.vectors.add(doc_id, chunk, vectors)
-        ws.records.set_status(doc_id, "embedded")
+        have = set(ws.vectors.lines_of(doc_id))
+        n_lines = (ws.records.document(doc_id) or {"n_lines": 0})["n_lines"]
+        for start in range(1, n_lines + 1, EMBED_BATCH):
+            batch = ws.records.lines(doc_id, start, start + EMBED_BATCH - 1)
+            missing = [s for s in batch if s.seq not in have]
+            vectors = np.asarray(services.embeddings.embed_documents([s.text for s in missing])) if missing else None
+            with ws.mutating():
+                for s in batch:
+                    ws.graph.add_document(doc_id, s.seq, s.text, line=s.line, sentence=s.sentence)
+                if vectors is not None:
+                    ws.vectors.add(doc_id, [s.seq for s in missing], vectors)
+        ws.records.set_status(doc_id, DocStatus.EMBEDDED)
     ws.flush()
     emit(runtime, {"event": "stage", "stage": "embed", "documents": len(state["doc_ids"])})
     return {}
 
 
-def _window(ctx: Context) -> int:
-    return ctx.window if ctx.extractor == "llm" else 1
+def _per_worker(ctx: Context) -> int:
+    if ctx.extractor == "parser":
+        return PARSER_UNITS
+    return BATCH_UNITS if ctx.strategy == "batched" else 1
 
 
 def route_extract(state: IngestState, runtime: Runtime[Context]) -> list[Send] | Literal["write"]:
-    """Send the next round of pending units to workers, or move on to writing."""
-    services = services_of(runtime)
-    ctx = services.ctx
-    per_worker = BATCH_UNITS if (ctx.strategy == "batched" and ctx.extractor == "llm") else 1
-    units = pending_units(services.workspace.records, state["doc_ids"], _window(ctx),
-                          limit=per_worker * ctx.concurrency * 4)
-    if not units:
+    """Send the next round of units (from the run's cursor) to workers, or move on to writing."""
+    ctx = services_of(runtime).ctx
+    per_worker = _per_worker(ctx)
+    start, end = state.get("cursor", 0), min(state.get("cursor", 0) + per_worker * ctx.concurrency * 4,
+                                              state.get("units_total", 0))
+    if start >= end:
         return "write"
-    return [Send("extract", UnitArgs(run_id=state["run_id"], units=units[i : i + per_worker]))
-            for i in range(0, len(units), per_worker)]
+    ids = []
+    for index in range(start, end):
+        unit = unit_at(state["doc_ids"], state["unit_counts"], state["doc_lines"], window(ctx), index)
+        if unit is not None:
+            ids.append(unit.unit_id)
+    return [Send("extract", UnitArgs(run_id=state["run_id"], units=ids[i:i + per_worker]))
+            for i in range(0, len(ids), per_worker)]
 
 
 def progress(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Join point after each round; reports progress."""
-    emit(runtime, {"event": "progress", "done": state.get("units_done", 0),
-                   "total": state.get("units_total", 0)})
-    return {}
+    """Join point after each round: advance the cursor and report progress."""
+    ctx = services_of(runtime).ctx
+    cursor = min(state.get("cursor", 0) + _per_worker(ctx) * ctx.concurrency * 4, state.get("units_total", 0))
+    emit(runtime, {"event": "progress", "done": state.get("units_done", 0), "total": state.get("units_total", 0)})
+    return {"cursor": cursor}
 
 
 def write(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Apply every golden result to the graph (idempotent) and save it."""
+    """Apply every accepted result to the graph (idempotent) and save it."""
     services = services_of(runtime)
     ws = services.workspace
     failures = []
-    with ws.lock:
-        for doc_id in state["doc_ids"]:
-            failures += write_document(ws, doc_id, _window(services.ctx))
-            ws.records.set_status(doc_id, "written")
-        ws.flush()
+    for doc_id in state["doc_ids"]:
+        with ws.mutating():
+            failures += write_document(ws, doc_id, window(services.ctx))
+        ws.records.set_status(doc_id, DocStatus.WRITTEN)
+    ws.flush()
     if failures:
         ws.log_failure({"run_id": state["run_id"], "stage": "write", "failures": failures})
     emit(runtime, {"event": "stage", "stage": "write", "failures": len(failures)})
     return {}
 
 
-STEPS = (
-    ("coreference", postprocess.resolve_coreferences),
-    ("metaphors", postprocess.link_metaphors),
-    ("entity_types", postprocess.type_entities),
-    ("causality", postprocess.find_causes),
-)
+def make_post_process(loop: Loop) -> Any:
+    """The post-processing node; epithet linking runs the GSV-Retry ``loop`` it is given."""
 
-
-def post_process(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Run each enabled step; every LLM decision is memoised, so a resume repeats none."""
-    services = services_of(runtime)
-    ws = services.workspace
-    results: dict[str, Any] = {}
-    for name, step in STEPS:
-        if not getattr(services.ctx, name):
-            results[name] = "off"
-            continue
-        if services.llm is None and name == "metaphors":
-            results[name] = "skipped: needs an LLM"
-            continue
-        with ws.lock:
-            count = sum(step(services, doc_id, state["run_id"]) for doc_id in state["doc_ids"])
-        results[name] = {"count": count, "method": "llm" if services.llm is not None else "heuristic"}
-        emit(runtime, {"event": "stage", "stage": f"post:{name}", "count": count})
-    with ws.lock:
+    def post_process(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+        """Run each enabled step; every LLM decision is memoised, so a resume repeats none."""
+        services = services_of(runtime)
+        ws = services.workspace
+        results: dict[str, Any] = {}
+        for name, step in postprocess.STEPS:
+            if not getattr(services.ctx, name):
+                results[name] = "off"
+                continue
+            if services.llm is None and name == "metaphors":
+                results[name] = "skipped: needs an LLM"
+                continue
+            with ws.mutating():
+                count = sum(step(services, doc_id, state["run_id"], loop) for doc_id in state["doc_ids"])
+            results[name] = {"count": count, "method": "llm" if services.llm is not None else "heuristic"}
+            emit(runtime, {"event": "stage", "stage": f"post:{name}", "count": count})
         for doc_id in state["doc_ids"]:
-            ws.records.set_status(doc_id, "done")
+            ws.records.set_status(doc_id, DocStatus.DONE)
         ws.flush()
-    return {"report": {"post_processing": results}}
+        return {"report": {"post_processing": results}}
+
+    return post_process
 
 
 def report(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Build, print and save the final report."""
-    from karaka.nodes.reporting import build_report
-
+    """Build and save the final report."""
     services = services_of(runtime)
     body = build_report(services, state)
     atomic_write_text(services.workspace.root / REPORT_FILE, json.dumps(body, indent=2, ensure_ascii=False))
     services.workspace.records.finish_run(state["run_id"], body)
-    emit(runtime, {"event": "report", "run_id": state["run_id"]})
+    emit(runtime, {"event": "report", "run_id": state["run_id"], "report": body})
     return {"report": body}
-

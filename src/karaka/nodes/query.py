@@ -1,25 +1,30 @@
-"""Query stages: intent → GSV plan → traversal (no LLM) → hybrid fallback → grounded answer."""
+"""Query stages: intent → plan (GSV-Retry, or the parser) → traversal (no LLM) → fallback → answer."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 
-from karaka.analyzer import question_plan
 from karaka.config import Context
-from karaka.graphs.gsv import run_gsv
-from karaka.nodes.answer import answer_from_context
+from karaka.kg.answer import answer_from_context
+from karaka.kg.calls import Loop, run_loop
+from karaka.kg.followup import resolve_follow_up
+from karaka.kg.reading import read_lines
+from karaka.kg.retrieval import hybrid_search, lexical
+from karaka.kg.traverse import display, referent, traverse
+from karaka.nlp.questions import question_plan
 from karaka.nodes.common import emit, services_of
-from karaka.nodes.hybrid import hybrid_search
-from karaka.nodes.traverse import answer_names, referents, traverse
-from karaka.state.query import QueryState
-from karaka.store.resolver import is_pronoun
+from karaka.services import Services
+from karaka.state.query import Citation, QueryState
 
 NO_ANSWER = "I cannot answer this question based on the available documents"
-_FIND = re.compile(r"^\s*(find|list|show|search)\b.*\b(documents?|lines?|passages?|sources?)\b(\s+(about|on|for|mentioning))?\s*(?P<topic>.*)$", re.IGNORECASE)
+_FIND = re.compile(r"^\s*(find|list|show|search)\b.*\b(documents?|lines?|passages?|sources?)\b"
+                   r"(\s+(about|on|for|mentioning))?\s*(?P<topic>.*)$", re.IGNORECASE)
 _FOLLOW_UP = re.compile(r"^\s*(and|but|so|then|what about)\b|\b(him|her|it|them|they|he|she|that)\b", re.IGNORECASE)
+LEXICAL_LINES = 20
 
 
 def classify(state: QueryState) -> dict[str, Any]:
@@ -43,64 +48,40 @@ def route_intent(state: QueryState) -> Literal["plan", "find"]:
     return "find" if state["intent"] == "find" else "plan"
 
 
-def plan(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """A golden plan from the GSV loop (or the parser when there is no LLM)."""
-    services = services_of(runtime)
-    if services.llm is None:
-        parsed = question_plan(state["question"])
-        info = {"status": "accepted" if parsed else "exhausted", "attempts": 0, "llm_calls": 0,
-                "method": "parser", "cause": None if parsed else "the parser found no verb"}
-        trace = state["trace"] + ["plan: parser (no LLM)"]
-        return {"plan": parsed, "plan_info": info, "trace": trace + _follow_up(services, parsed, state)}
-    out = run_gsv({"task": "query", "source": state.get("standalone") or state["question"],
-                   "ref": {"question": state["question"]}}, services.ctx)
-    cause = None if out["golden"] else (out["history"] or [{}])[-1].get("feedback", "no golden plan")
-    info = {"status": out["status"], "attempts": out["attempt"], "llm_calls": out["llm_calls"],
-            "method": "gsv", "cause": cause, "fast_path": out["fast_path"]}
-    trace = state["trace"] + [f"plan: GSV {out['status']} after {out['attempt']} attempt(s)"]
-    return {"plan": out["golden"], "plan_info": info, "llm_calls": state["llm_calls"] + out["llm_calls"],
-            "trace": trace + _follow_up(services, out["golden"], state)}
+def make_plan(loop: Loop) -> Callable[[QueryState, Runtime[Context]], dict[str, Any]]:
+    """The planning node: a golden plan from the GSV-Retry ``loop`` it is given, or the parser's."""
+
+    def plan(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
+        """A golden plan from the GSV loop (or the parser when there is no LLM)."""
+        services = services_of(runtime)
+        if services.llm is None:
+            with services.workspace.reading():
+                graph = services.workspace.graph
+                parsed = question_plan(state["question"], known_verb=lambda v: bool(graph.kriyas_by_verb(v)))
+            info = {"status": "accepted" if parsed else "exhausted", "attempts": 0, "llm_calls": 0, "method": "parser",
+                    "cause": None if parsed else "the parser found no verb"}
+            trace = state["trace"] + ["plan: parser (no LLM)"]
+            return {"plan": parsed, "plan_info": info, "trace": trace + _follow_up(services, parsed, state)}
+        out = run_loop(loop, {"task": "query", "source": state.get("standalone") or state["question"],
+                              "ref": {"question": state["question"]}}, services.ctx)
+        info = {"status": out["status"], "attempts": out["attempt"], "llm_calls": out["llm_calls"], "method": "gsv",
+                "cause": out["cause"] or (None if out["golden"] else "no golden plan"), "fast_path": out["fast_path"]}
+        trace = state["trace"] + [f"plan: GSV {out['status']} after {out['attempt']} attempt(s)"]
+        return {"plan": out["golden"], "plan_info": info, "llm_calls": state["llm_calls"] + out["llm_calls"],
+                "trace": trace + _follow_up(services, out["golden"], state)}
+
+    return plan
 
 
-def _follow_up(services: Any, plan_: dict[str, Any] | None, state: QueryState) -> list[str]:
-    if not plan_ or not state.get("turns"):
-        return []
-    g = services.workspace.graph.g
+def _follow_up(services: Services, plan_: dict[str, Any] | None, state: QueryState) -> list[str]:
     turns = state.get("turns") or []
-    with services.workspace.lock:  # only the previous turn's entities can be chosen
-        types = {e: g.nodes[e].get("entity_type", "") for e in (turns[-1].get("roles") or {}).values() if e in g}
-    return resolve_follow_up(plan_, turns, types)
-
-
-_PERSON_PRONOUNS = frozenset({"he", "him", "his", "she", "her", "hers", "they", "them", "their", "who", "whom"})
-
-
-def resolve_follow_up(plan_: dict[str, Any], turns: list[dict[str, Any]], types: dict[str, str]) -> list[str]:
-    """Replace pronouns in a plan with the previous turn's entities; returns what was replaced.
-
-    A pronoun in role R takes the previous turn's entity in R (its answer counts for the role it
-    extracted); otherwise the first earlier entity of the right animacy (he/him → a Person).
-    """
-    if not turns:
+    if not plan_ or not turns:
         return []
-    roles = dict(turns[-1].get("roles") or {})
-    pool = list(dict.fromkeys(roles.values()))
-    notes = []
-    for step in plan_.get("steps", []):
-        karakas = step.get("karakas") or {}
-        used = {v for v in karakas.values() if v and not is_pronoun(v)}
-        for role, value in list(karakas.items()):
-            if not value or not is_pronoun(value):
-                continue
-            person = value.lower() in _PERSON_PRONOUNS
-            same = roles.get(role)
-            choice = same if same and same not in used else next(
-                (e for e in pool if e not in used and (types.get(e) == "Person") == person), None)
-            if choice:
-                karakas[role] = choice
-                used.add(choice)
-                notes.append(f"follow-up: {value!r} in {role} → {choice!r} (previous turn)")
-    return notes
+    with services.workspace.reading():
+        graph = services.workspace.graph
+        types = {e: str((graph.node(e) or {}).get("entity_type", "")) for e in (turns[-1].get("roles") or {}).values()
+                 if e in graph}
+    return resolve_follow_up(plan_, turns, types)
 
 
 def route_plan(state: QueryState) -> Literal["traverse", "finalize"]:
@@ -108,39 +89,59 @@ def route_plan(state: QueryState) -> Literal["traverse", "finalize"]:
     return "traverse" if state.get("plan") else "finalize"
 
 
-def _context(services: Any, doc_nodes: list[str]) -> list[dict[str, Any]]:
-    g = services.workspace.graph.g
-    rows = [{"doc_id": g.nodes[d]["doc_id"], "line_number": g.nodes[d]["line_number"], "text": g.nodes[d]["text"]}
-            for d in doc_nodes if d in g]
-    return sorted(rows, key=lambda r: (r["doc_id"], r["line_number"]))
+def citations(services: Services, documents: list[str]) -> list[Citation]:
+    """Context lines of Document nodes, in the given (ranked) order, capped at ``max_citations``."""
+    out: list[Citation] = []
+    graph = services.workspace.graph
+    for node in documents:
+        attrs = graph.node(node)
+        if attrs is None:
+            continue
+        out.append(Citation(doc_id=attrs["doc_id"], line_number=attrs["line_number"],
+                            sentence=int(attrs.get("sentence") or 0), text=attrs["text"]))
+        if len(out) >= services.ctx.max_citations:
+            break
+    return out
 
 
 def traverse_graph(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Walk the plan over the graph; no LLM."""
     services = services_of(runtime)
     ws = services.workspace
-    with ws.lock:
-        found = traverse(ws.graph, ws.resolver, state["plan"] or {})
-        names = answer_names(ws.graph, found.answers)
-        context = _context(services, found.documents)
-    return {"kriyas": found.kriyas, "context": context, "answers": names,
-            "referents": referents(ws.graph, found.answers),
+    with ws.reading():
+        ranked = {d: rank for rank, (d, _) in enumerate(lexical(ws, state["question"], LEXICAL_LINES))}
+        found = traverse(ws, state["plan"] or {}, ranked)
+        answers = found.answers[: services.ctx.max_citations]
+        context = citations(services, found.documents)
+        names = [display(ws, a) for a in answers]
+        refs = [referent(ws, a) for a in answers]
+    return {"kriyas": found.kriyas, "context": context, "answers": names, "referents": refs,
             "trace": state["trace"] + found.trace, "retrieval": "graph"}
 
 
-def route_found(state: QueryState) -> Literal["answer", "hybrid"]:
-    """Nothing on the graph → hybrid fallback."""
-    return "answer" if state["context"] else "hybrid"
+def route_found(state: QueryState, runtime: Runtime[Context]) -> Literal["answer", "hybrid"]:
+    """Answers on the graph (or lines an LLM can read) → answer; nothing → the hybrid fallback."""
+    if state.get("answers") or (state.get("context") and services_of(runtime).llm is not None):
+        return "answer"
+    return "hybrid"
 
 
 def hybrid(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """BM25 + FAISS fused; an empty result means NO_MATCH."""
+    """BM25 + vectors; the reader extracts the asked role from the best lines. Nothing → NO_MATCH."""
     services = services_of(runtime)
-    with services.workspace.lock:
-        hits = hybrid_search(services, state["question"])
-        context = _context(services, [d for d, _ in hits])
-    return {"context": context, "retrieval": "hybrid",
-            "trace": state["trace"] + [f"hybrid fallback: {len(context)} lines (BM25 + FAISS, RRF)"]}
+    ws = services.workspace
+    with ws.reading():
+        hits = hybrid_search(services, state["question"], k=max(10, services.ctx.max_citations))
+        documents = [h.document for h in hits]
+        step = ((state.get("plan") or {}).get("steps") or [None])[-1]
+        found = read_lines(ws, step, documents[:10])
+        if found:
+            documents = [a.kriya for a in found] + [d for d in documents if d not in {a.kriya for a in found}]
+        context = citations(services, documents)
+    trace = state["trace"] + [f"hybrid fallback: {len(hits)} lines (BM25 + vectors); "
+                              f"{'read ' + repr(found[0].text) if found else 'no span read'}"]
+    return {"context": context, "retrieval": "hybrid", "answers": [a.text for a in found],
+            "referents": [a.text for a in found], "trace": trace}
 
 
 def find(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -148,16 +149,16 @@ def find(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     services = services_of(runtime)
     match = _FIND.match(state["question"])
     topic = (match.group("topic") if match else "") or state["question"]
-    with services.workspace.lock:
-        hits = hybrid_search(services, topic, k=10)
-        lines = _context(services, [d for d, _ in hits])
     ranked_docs: dict[str, float] = {}
-    for doc, score in hits:
-        doc_id = doc.rsplit("_L", 1)[0]
-        ranked_docs[doc_id] = ranked_docs.get(doc_id, 0.0) + score
+    with services.workspace.reading():
+        hits = hybrid_search(services, topic, k=10)
+        lines = citations(services, [h.document for h in hits])
+        for hit in hits:
+            doc_id = str((services.workspace.graph.node(hit.document) or {}).get("doc_id"))
+            ranked_docs[doc_id] = ranked_docs.get(doc_id, 0.0) + hit.score
     return {"context": lines, "retrieval": "hybrid",
-            "result": {"documents": [{"doc_id": d, "score": round(s, 5)} for d, s in
-                                     sorted(ranked_docs.items(), key=lambda p: -p[1])]},
+            "result": {"documents": [{"doc_id": d, "score": round(s, 5)}
+                                     for d, s in sorted(ranked_docs.items(), key=lambda p: -p[1])]},
             "trace": state["trace"] + [f"find documents about {topic!r}: {len(lines)} lines"]}
 
 
@@ -185,21 +186,21 @@ def finalize(state: QueryState) -> dict[str, Any]:
     if state.get("intent") == "find":
         body.setdefault("answer", f"{len(state['context'])} matching lines")
         body["status"] = "GROUNDED" if state["context"] else "NO_MATCH"
-    result = {
+    status = body.get("status", "NO_MATCH")
+    result: dict[str, Any] = {
         "question": state["question"], "answer": body.get("answer", NO_ANSWER),
-        "citations": state.get("context", []) if body.get("status") != "NO_MATCH" else [],
-        "reasoning_trace": state.get("trace", []), "status": body.get("status", "NO_MATCH"),
+        "answers": state.get("answers", []) if status == "GROUNDED" else [],
+        "citations": state.get("context", []) if status != "NO_MATCH" else [],
+        "reasoning_trace": state.get("trace", []), "status": status,
         "confidence": body.get("confidence", 0.0),
         "retry_count": max(0, info.get("attempts", 1) - 1) + body.get("regenerations", 0),
         "llm_calls": state.get("llm_calls", 0), "retrieval": state.get("retrieval", "graph"),
         "intent": state.get("intent", "answer"), "plan": state.get("plan"),
         "answer_mode": body.get("mode", "generated"), "warnings": body.get("warnings", []),
-        "answers": state.get("answers", []),
     }
-    if "documents" in body:
-        result["documents"] = body["documents"]
-    if "error" in body:
-        result["error"] = body["error"]
+    for key in ("documents", "error"):
+        if key in body:
+            result[key] = body[key]
     roles = {}
     for step in (state.get("plan") or {}).get("steps", [])[:1]:
         roles = {r: v for r, v in (step.get("karakas") or {}).items() if v}

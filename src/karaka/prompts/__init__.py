@@ -1,4 +1,4 @@
-"""Prompts: ``prompts.json`` ships as package data; a user file overrides it.
+"""Prompts: one text file per prompt in ``prompts/defaults/`` (package data); a user JSON file overrides them.
 
 Every template's placeholders are checked at load time against ``PROMPT_FIELDS``,
 and ``Prompts.render`` refuses a call whose fields differ from the template's.
@@ -7,8 +7,8 @@ and ``Prompts.render`` refuses a call whose fields differ from the template's.
 from __future__ import annotations
 
 import json
+import logging
 import string
-import sys
 from importlib import resources
 from pathlib import Path
 
@@ -24,6 +24,7 @@ PROMPT_FIELDS: dict[str, frozenset[str]] = {
     "system_prompt": frozenset(),
     "kriya_extraction_prompt": frozenset({"lines"}),
     "kriya_extraction_feedback_prompt": frozenset({"feedback"}),
+    "kriya_correction_prompt": frozenset({"lines", "draft"}),
     "kriya_scoring_prompt": frozenset({"source", "candidate"}),
     "kriya_verification_prompt": frozenset({"source", "candidates"}),
     "kriya_batch_validation_prompt": frozenset({"items"}),
@@ -47,10 +48,17 @@ def template_fields(template: str) -> frozenset[str]:
     return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name)
 
 
+notice = logging.getLogger("karaka.notice")
+
+
 def default_prompts() -> dict[str, str]:
-    """The packaged defaults."""
-    text = resources.files("karaka.prompts").joinpath("prompts.json").read_text(encoding="utf-8")
-    return dict(json.loads(text))
+    """The packaged defaults: ``defaults/KEY.txt`` for every key (one trailing newline dropped)."""
+    folder = resources.files("karaka.prompts").joinpath("defaults")
+    out = {}
+    for key in PROMPT_FIELDS:
+        text = folder.joinpath(f"{key}.txt").read_text(encoding="utf-8")
+        out[key] = text[:-1] if text.endswith("\n") else text
+    return out
 
 
 class Prompts:
@@ -89,7 +97,7 @@ def load_prompts(path: str | Path | None = None) -> Prompts:
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(path, json.dumps(default_prompts(), indent=2, ensure_ascii=False))
-        print(f"✅ created {path} with the default prompts", file=sys.stderr)  # stdout stays clean for --json
+        notice.info("created %s with the default prompts", path)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:

@@ -3,18 +3,80 @@
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, NotRequired
+from typing import Annotated, Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
+Label = Literal["Candidate_A", "Candidate_B", "Candidate_C"]
+Phase = Literal["fast", "full"]
+Status = Literal["running", "accepted", "exhausted"]
+Origin = Literal["parser", "llm"]
 
-def latest_attempt(left: list[dict[str, Any]] | None, right: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
-    """Keep only the items of the newest attempt: a new attempt's first write resets the list."""
+
+class Candidate(TypedDict):
+    """One candidate of one attempt."""
+
+    attempt: int
+    label: Label
+    data: dict[str, Any] | None
+    """The parsed, schema-valid output (None when it could not be read)."""
+    raw: str
+    """What the model wrote (or the parser's JSON)."""
+    errors: list[str]
+    """Why it cannot be used (unreadable, schema, failed rule checks); empty when valid."""
+    origin: Origin
+
+
+class Score(TypedDict):
+    """One scoring slot's outcome."""
+
+    attempt: int
+    label: Label
+    score: int | None
+    """1–100, or None when no valid score came after the allowed asks."""
+    reasoning: str
+    asks: int
+
+
+class Verdict(TypedDict):
+    """The blind verifier's decision."""
+
+    choice: str
+    """A label, or ALL_INVALID."""
+    reasoning: str
+    violations: list[str]
+    shown: list[Label]
+    """The labels the verifier saw."""
+    confirmed: bool
+    """For ALL_INVALID: whether the checker confirmed a violation it names (or no candidate was valid)."""
+    asks: int
+    """Verifier calls made (an unconfirmed ALL_INVALID is asked again)."""
+
+
+class Attempt(TypedDict):
+    """One finished attempt, as kept in the history and the failure log."""
+
+    attempt: int
+    candidates: list[dict[str, Any]]
+    scores: dict[str, float | None]
+    score_calls: list[dict[str, Any]]
+    verdict: Verdict | None
+    feedback: str
+    accepted: NotRequired[str]
+
+
+def latest_attempt(left: list[Any] | None, right: list[Any] | None) -> list[Any]:
+    """Keep only the items of the newest attempt; older attempts' items are dropped.
+
+    ``start_attempt`` writes a reset marker (``{"attempt": n, "reset": True}``) to each list, so an
+    attempt that writes nothing else to a list (no valid candidate, so nothing scored) still
+    starts it empty: no stale scores survive into its record. Markers are not kept.
+    """
     items = (left or []) + (right or [])
     if not items:
         return []
     newest = max(item["attempt"] for item in items)
-    return [item for item in items if item["attempt"] == newest]
+    return [item for item in items if item["attempt"] == newest and not item.get("reset")]
 
 
 class GSVInput(TypedDict):
@@ -37,38 +99,46 @@ class GSVState(GSVInput):
     """Current attempt, from 1."""
     feedback: str
     """Retry feedback appended to the generation prompt ('' on the first attempt)."""
-    phase: str
+    phase: Phase
     """'fast' while only Candidate_A is in play, then 'full'."""
-    candidates: Annotated[list[dict[str, Any]], latest_attempt]
-    """This attempt's candidates: {attempt, label, data, raw, errors, origin}."""
-    scores: Annotated[list[dict[str, Any]], latest_attempt]
-    """This attempt's scoring calls: {attempt, label, score, reasoning, asks}."""
-    verdict: dict[str, Any] | None
-    """The blind verifier's {choice, reasoning, shown}."""
-    history: Annotated[list[dict[str, Any]], operator.add]
-    """One record per finished attempt: candidates, scores, verdict, feedback."""
+    candidates: Annotated[list[Candidate], latest_attempt]
+    """This attempt's candidates."""
+    scores: Annotated[list[Score], latest_attempt]
+    """This attempt's scoring slots."""
+    verdict: Verdict | None
+    """The blind verifier's decision on this attempt."""
+    history: Annotated[list[Attempt], operator.add]
+    """One record per finished attempt."""
     golden: dict[str, Any] | None
     """The accepted candidate's data."""
-    status: str
-    """running, accepted or exhausted."""
+    origin: Origin | None
+    """Who wrote the accepted candidate."""
+    status: Status
     fast_path: bool
     """True when the fast path accepted."""
+    cause: str | None
+    """Why the loop was exhausted (the last attempt's feedback), None when accepted."""
     llm_calls: Annotated[int, operator.add]
     """LLM calls made by this loop."""
     prompt_tokens: Annotated[int, operator.add]
     """Prompt tokens sent by this loop."""
+    completion_tokens: Annotated[int, operator.add]
+    """Completion tokens received by this loop."""
 
 
 class GSVOutput(TypedDict):
     """The spec's GSVResult."""
 
     golden: dict[str, Any] | None
+    origin: Origin | None
     attempt: int
-    status: str
+    status: Status
     fast_path: bool
+    cause: str | None
     llm_calls: int
     prompt_tokens: int
-    history: list[dict[str, Any]]
+    completion_tokens: int
+    history: list[Attempt]
 
 
 class GenerateArgs(TypedDict):
@@ -78,8 +148,9 @@ class GenerateArgs(TypedDict):
     source: str
     attempt: int
     feedback: str
-    label: str
+    label: Label
     ref: dict[str, Any]
+    seed: dict[str, Any] | None
 
 
 class ScoreArgs(TypedDict):
@@ -88,4 +159,4 @@ class ScoreArgs(TypedDict):
     task: str
     source: str
     attempt: int
-    candidate: dict[str, Any]
+    candidate: Candidate

@@ -3,9 +3,75 @@
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Annotated, Any, NotRequired
 
 from typing_extensions import TypedDict
+
+from karaka.store.ids import parse_unit_id, unit_id
+
+
+class DocStatus(StrEnum):
+    """Where a document is in the pipeline (stored in the records)."""
+
+    LOADED = "loaded"
+    EMBEDDED = "embedded"
+    WRITTEN = "written"
+    DONE = "done"
+
+
+class UnitStatus(StrEnum):
+    """The outcome of one extraction unit (stored with its result)."""
+
+    GOLDEN = "golden"
+    """Accepted by GSV-Retry (or extracted by the parser extractor)."""
+    PARSER_FALLBACK = "parser-fallback"
+    """GSV-Retry was exhausted; the parser's candidate passed the rule checks and was written."""
+    FALLBACK = "fallback"
+    """An exhausted window, redone one loop per line (its payload lists the line units)."""
+    FAILED = "failed"
+    """Exhausted, and no candidate passed the rule checks: nothing written."""
+    EMPTY = "empty"
+    """The parser found no action in the line."""
+
+
+WRITTEN_STATUSES = frozenset({UnitStatus.GOLDEN, UnitStatus.PARSER_FALLBACK})
+
+
+class Provenance(StrEnum):
+    """How a Kriyā came to be in the graph (stored on the node)."""
+
+    GSV = "gsv"
+    GSV_FAST_PATH = "gsv-fast-path"
+    PARSER_FALLBACK = "parser-fallback"
+    PARSER = "parser"
+    BATCHED = "batched"
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A window of consecutive sentences of one document (``first..last`` by ``seq``)."""
+
+    unit_id: str
+    doc_id: str
+    first: int
+    last: int
+
+    @property
+    def single(self) -> bool:
+        """True for a one-sentence unit."""
+        return self.first == self.last
+
+    @classmethod
+    def of(cls, doc_id: str, first: int, last: int) -> Unit:
+        """The unit covering ``first..last`` of a document."""
+        return cls(unit_id(doc_id, first, last), doc_id, first, last)
+
+    @classmethod
+    def from_id(cls, value: str) -> Unit:
+        """The unit a unit id names."""
+        return cls(value, *parse_unit_id(value))
 
 
 class IngestInput(TypedDict):
@@ -13,6 +79,10 @@ class IngestInput(TypedDict):
 
     path: str
     """A file or a folder of .txt, .md and .pdf files."""
+    root: NotRequired[str | None]
+    """When set, every file found (symlinks resolved) must lie inside this folder."""
+    replace: NotRequired[bool]
+    """Replace a document of another source that holds the same name (else the new one gets a new id)."""
 
 
 class IngestState(IngestInput):
@@ -30,6 +100,12 @@ class IngestState(IngestInput):
     """Loading warnings (fallback decodings, split lines)."""
     units_total: int
     """Extraction units (windows) in this run."""
+    unit_counts: list[int]
+    """Units per document (in ``doc_ids`` order)."""
+    doc_lines: list[int]
+    """Sentences per document (in ``doc_ids`` order)."""
+    cursor: int
+    """Index of the next unit to send; the units before it were sent in earlier rounds."""
     units_done: Annotated[int, operator.add]
     """Units finished in this run (resumed units are counted once stored)."""
     started: float
@@ -49,4 +125,5 @@ class UnitArgs(TypedDict):
     """Extraction units sent to one worker (one window, or a batch for --strategy batched)."""
 
     run_id: str
-    units: list[dict[str, Any]]
+    units: list[str]
+    """Unit ids (``Unit.from_id`` reads them): plain strings keep the checkpoint small."""

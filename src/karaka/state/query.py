@@ -1,10 +1,49 @@
-"""State of the query graph."""
+"""State of the query graph, and the public result it returns (CLI, HTTP API, notebook)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, NotRequired
+from typing import Annotated, Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
+
+Status = Literal["GROUNDED", "NO_SPAN", "NO_MATCH", "ERROR"]
+"""GROUNDED: an answer from the cited lines; NO_SPAN: lines were found but no answer span in them;
+NO_MATCH: nothing relevant; ERROR: no verified plan could be made."""
+
+
+class Citation(TypedDict):
+    """One cited line: where it is in its file, and its text."""
+
+    doc_id: str
+    line_number: int
+    """The file line the sentence starts on."""
+    sentence: int
+    """Its place in that line when the line holds several sentences, else 0."""
+    text: str
+
+
+class QueryResult(TypedDict):
+    """What a question gets back."""
+
+    question: str
+    answer: str
+    """The answer text (generated, or extractive: the spans found)."""
+    answers: list[str]
+    """The answer spans read off the graph ("He (Rama)" for a pronoun), best first."""
+    citations: list[Citation]
+    """The cited lines, best first, at most ``max_citations``."""
+    status: Status
+    confidence: float
+    retry_count: int
+    llm_calls: int
+    retrieval: Literal["graph", "hybrid"]
+    intent: Literal["answer", "find"]
+    plan: dict[str, Any] | None
+    answer_mode: Literal["generated", "extractive"]
+    warnings: list[str]
+    reasoning_trace: list[str]
+    documents: NotRequired[list[dict[str, Any]]]
+    error: NotRequired[str]
 
 
 def last_turns(left: list[dict[str, Any]] | None, right: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
@@ -13,7 +52,7 @@ def last_turns(left: list[dict[str, Any]] | None, right: list[dict[str, Any]] | 
 
 
 class QueryInput(TypedDict):
-    """A question (and, over HTTP, the thread it belongs to)."""
+    """A question."""
 
     question: str
 
@@ -23,33 +62,31 @@ class QueryState(QueryInput):
 
     turns: Annotated[list[dict[str, Any]], last_turns]
     """Earlier questions and answers of this thread (for follow-ups)."""
-    intent: str
-    """answer or find."""
+    intent: Literal["answer", "find"]
+    standalone: NotRequired[str]
+    """The question with its thread's context, as the planner sees it."""
     plan: dict[str, Any] | None
-    """The golden plan."""
+    """The golden plan (a QueryPlan's shape: steps of verb, karakas, extract)."""
     plan_info: dict[str, Any]
-    """Plan loop outcome: status, attempts, llm_calls, cause."""
+    """Plan loop outcome: status, attempts, llm_calls, method, cause."""
     kriyas: list[str]
-    """Kriyā ids on the reasoning path."""
-    context: list[dict[str, Any]]
-    """Context lines {doc_id, line_number, text}, ordered by (doc_id, line)."""
+    """Kriyā ids on the reasoning path, best first."""
+    context: list[Citation]
+    """Context lines, best first, capped."""
     answers: list[str]
-    """Entities in the plan's extract role (display names: "He (Rama)")."""
+    """Answer spans for display ("He (Rama)")."""
     referents: list[str]
     """What each answer refers to ("Rama"); a follow-up's pronouns resolve to these."""
     trace: list[str]
     """The reasoning trace."""
-    retrieval: str
-    """graph or hybrid."""
+    retrieval: Literal["graph", "hybrid"]
     llm_calls: int
     """LLM calls for this question."""
     result: dict[str, Any]
-    """The final result."""
-    standalone: NotRequired[str]
-    """The question with its thread's context, as the planner sees it."""
+    """The final QueryResult."""
 
 
 class QueryOutput(TypedDict):
     """The query result."""
 
-    result: dict[str, Any]
+    result: QueryResult

@@ -1,4 +1,4 @@
-"""The knowledge graph: a NetworkX MultiDiGraph behind schema-checked writes."""
+"""The embedded knowledge graph: a NetworkX MultiDiGraph behind schema-checked writes."""
 
 from __future__ import annotations
 
@@ -11,118 +11,141 @@ from typing import Any
 import networkx as nx
 
 from karaka.store.atomic import atomic_write, atomic_write_text
-from karaka.store.schema import (
-    KARAKA_RELATIONS,
-    SchemaError,
-    normalize_edge,
-    validate_edge,
-    validate_node,
-)
+from karaka.store.base import Edge
+from karaka.store.ids import document_node, kriya_node
+from karaka.store.schema import KARAKA_RELATIONS, SchemaError, normalize_edge, validate_edge, validate_node
 
 log = logging.getLogger("karaka.graph")
 
 
-def document_id(doc_id: str, line: int) -> str:
-    """Document node id ``{doc_id}_L{line}``."""
-    return f"{doc_id}_L{line}"
-
-
-def kriya_id(doc_id: str, line: int, seq: int) -> str:
-    """Kriyā node id ``{doc_id}_L{line}_K{seq}``."""
-    return f"{doc_id}_L{line}_K{seq}"
-
-
 class KnowledgeGraph:
-    """Schema-checked writes, idempotent upserts, a verb index, atomic saves."""
+    """Schema-checked writes, idempotent upserts, verb and document indexes, atomic saves.
+
+    Implements :class:`karaka.store.base.GraphStore`; callers never touch the NetworkX graph.
+    """
 
     def __init__(self) -> None:
-        self.g = nx.MultiDiGraph()
+        self._g = nx.MultiDiGraph()
         self._by_verb: dict[str, set[str]] = defaultdict(set)
         self._by_doc: dict[str, set[str]] = defaultdict(set)
+        self._by_seq: dict[tuple[str, int], str] = {}
 
     # -- writes -------------------------------------------------------------------------------
     def add_node(self, node_id: str, **attrs: Any) -> str:
         """Insert or update a node; a violation raises SchemaError and changes nothing."""
-        merged = {**self.g.nodes[node_id], **attrs} if node_id in self.g else dict(attrs)
+        old = self._g.nodes[node_id] if node_id in self._g else None
+        merged = {**old, **attrs} if old is not None else dict(attrs)
         try:
             validate_node(node_id, merged)
-            if node_id in self.g and self.g.nodes[node_id]["type"] != merged["type"]:
-                raise SchemaError(
-                    f"node {node_id!r} is a {self.g.nodes[node_id]['type']}, not {merged['type']}",
-                    field="type",
-                )
+            if old is not None and old["type"] != merged["type"]:
+                raise SchemaError(f"node {node_id!r} is a {old['type']}, not {merged['type']}", field="type")
         except SchemaError as exc:
             log.warning("schema violation: add_node %s %s: %s", node_id, attrs, exc)
             raise
-        self.g.add_node(node_id, **merged)
+        self._g.add_node(node_id, **merged)
         if merged["type"] == "Kriya":
             self._by_verb[merged["verb"].lower()].add(node_id)
         if merged["type"] in ("Kriya", "Document"):
             self._by_doc[merged["doc_id"]].add(node_id)
+        if merged["type"] == "Document":
+            self._by_seq[(merged["doc_id"], merged["seq"])] = node_id
         return node_id
+
+    def update_node(self, node_id: str, **attrs: Any) -> None:
+        """Set attributes of an existing node (checked like any write)."""
+        if node_id not in self._g:
+            raise SchemaError(f"node {node_id!r} does not exist", field="id")
+        self.add_node(node_id, **attrs)
 
     def add_edge(self, source: str, target: str, relation: str, **attrs: Any) -> tuple[str, str, str]:
         """Insert an edge once per (source, target, relation); returns the normalised triple."""
         try:
             source, target, relation = normalize_edge(source, target, relation)
             for end, name in ((source, "source"), (target, "target")):
-                if end not in self.g:
+                if end not in self._g:
                     raise SchemaError(f"{relation}: {name} node {end!r} does not exist", field=name)
-            validate_edge(self.g.nodes[source]["type"], self.g.nodes[target]["type"], relation)
+            validate_edge(self._g.nodes[source]["type"], self._g.nodes[target]["type"], relation)
             if relation == "IS_SAME_AS" and source == target:
                 raise SchemaError(f"IS_SAME_AS loop on {source!r}", field="target")
         except SchemaError as exc:
             log.warning("schema violation: add_edge %s -%s-> %s: %s", source, relation, target, exc)
             raise
-        self.g.add_edge(source, target, key=relation, relation=relation, **attrs)
+        self._g.add_edge(source, target, key=relation, relation=relation, **attrs)
         return source, target, relation
 
-    def add_document(self, doc_id: str, line: int, text: str) -> str:
-        """Document node for one line."""
-        return self.add_node(
-            document_id(doc_id, line), type="Document", doc_id=doc_id, line_number=line, text=text
-        )
+    def add_document(self, doc_id: str, seq: int, text: str, *, line: int, sentence: int = 0) -> str:
+        """Document node for one sentence (``seq``) that starts on file line ``line``."""
+        return self.add_node(document_node(doc_id, line, sentence), type="Document", doc_id=doc_id,
+                             seq=seq, line_number=line, sentence=sentence, text=text)
 
-    def add_kriya(self, doc_id: str, line: int, seq: int, verb: str, **attrs: Any) -> str:
-        """Kriyā node ``{doc_id}_L{line}_K{seq}``."""
-        node = kriya_id(doc_id, line, seq)
-        return self.add_node(
-            node, type="Kriya", verb=verb, doc_id=doc_id, line_number=line, **attrs
-        )
+    def add_kriya(self, document: str, k: int, verb: str, **attrs: Any) -> str:
+        """Kriyā node ``{document}_K{k}``, on the same document and line as its Document node."""
+        doc = self._g.nodes[document] if document in self._g else None
+        if doc is None or doc.get("type") != "Document":
+            raise SchemaError(f"Kriyā needs an existing Document node, not {document!r}", field="document")
+        return self.add_node(kriya_node(document, k), type="Kriya", verb=verb, doc_id=doc["doc_id"],
+                             line_number=doc["line_number"], seq=doc["seq"], **attrs)
 
     def add_entity(self, entity_id: str, canonical_name: str, **attrs: Any) -> str:
-        """Entity node (id is its canonical name)."""
+        """Entity node (its id is its canonical key)."""
         return self.add_node(entity_id, type="Entity", canonical_name=canonical_name, **attrs)
 
-    def remove_document(self, doc_id: str) -> int:
-        """Delete a document's Document and Kriyā nodes and entities left with no use."""
+    def remove_document(self, doc_id: str) -> tuple[int, set[str]]:
+        """Delete a document's Document and Kriyā nodes, and entities left with no use.
+
+        Returns the number of nodes removed and the ids of the orphaned entities removed.
+        """
         nodes = list(self._by_doc.pop(doc_id, set()))
-        touched = {
-            t for n in nodes if self.g.nodes[n]["type"] == "Kriya" for t in self.g.successors(n)
-        }
+        touched = {t for n in nodes if self._g.nodes[n]["type"] == "Kriya" for t in self._g.successors(n)}
         for node in nodes:
-            attrs = self.g.nodes[node]
+            attrs = self._g.nodes[node]
             if attrs["type"] == "Kriya":
                 self._by_verb[attrs["verb"].lower()].discard(node)
-        self.g.remove_nodes_from(nodes)
-        orphans = [
-            e for e in touched
-            if e in self.g and self.g.nodes[e]["type"] == "Entity" and not self.uses(e)
-        ]
-        self.g.remove_nodes_from(orphans)
-        return len(nodes) + len(orphans)
+            else:
+                self._by_seq.pop((doc_id, attrs["seq"]), None)
+        self._g.remove_nodes_from(nodes)
+        orphans = {e for e in touched if e in self._g and self._g.nodes[e]["type"] == "Entity" and not self.uses(e)}
+        self._g.remove_nodes_from(orphans)
+        return len(nodes) + len(orphans), orphans
 
     # -- reads --------------------------------------------------------------------------------
+    def __contains__(self, node_id: object) -> bool:
+        return node_id in self._g
+
+    def __len__(self) -> int:
+        return int(self._g.number_of_nodes())
+
+    def node(self, node_id: str) -> dict[str, Any] | None:
+        """A node's attributes (read-only by convention), or None."""
+        return self._g.nodes[node_id] if node_id in self._g else None
+
+    def edges_out(self, node: str, relation: str | None = None) -> list[Edge]:
+        """Outgoing edges, optionally of one relation."""
+        return [Edge(node, t, k, a) for _, t, k, a in self._g.out_edges(node, keys=True, data=True)
+                if relation is None or k == relation]
+
+    def edges_in(self, node: str, relation: str | None = None) -> list[Edge]:
+        """Incoming edges, optionally of one relation."""
+        return [Edge(s, node, k, a) for s, _, k, a in self._g.in_edges(node, keys=True, data=True)
+                if relation is None or k == relation]
+
+    def neighbors(self, node: str, relation: str, direction: str = "out") -> list[str]:
+        """Neighbours along one relation."""
+        if direction == "out":
+            return [t for _, t, k in self._g.out_edges(node, keys=True) if k == relation]
+        return [s for s, _, k in self._g.in_edges(node, keys=True) if k == relation]
+
+    def in_degree(self, node: str) -> int:
+        """Number of incoming edges (how common an entity is)."""
+        return int(self._g.in_degree(node)) if node in self._g else 0
+
     def uses(self, entity: str) -> list[tuple[str, str]]:
         """(kriyā, relation) pairs whose kāraka edge ends at ``entity``."""
-        return [
-            (src, rel) for src, _, rel in self.g.in_edges(entity, keys=True)
-            if rel in KARAKA_RELATIONS
-        ]
+        return [(s, k) for s, _, k in self._g.in_edges(entity, keys=True) if k in KARAKA_RELATIONS]
 
     def nodes_of(self, kind: str) -> list[str]:
         """All node ids of one type."""
-        return [n for n, t in self.g.nodes(data="type") if t == kind]
+        return [n for n, t in self._g.nodes(data="type") if t == kind]
 
     def kriyas_by_verb(self, verb: str) -> set[str]:
         """Kriyā ids whose verb equals ``verb`` (case-insensitive)."""
@@ -132,15 +155,23 @@ class KnowledgeGraph:
         """Distinct verbs in the graph."""
         return [v for v, ids in self._by_verb.items() if ids]
 
-    def doc_nodes(self, doc_id: str) -> set[str]:
-        """Document and Kriyā node ids of one document."""
-        return set(self._by_doc.get(doc_id, set()))
+    def doc_ids(self) -> list[str]:
+        """Documents that have nodes in the graph."""
+        return sorted(d for d, ids in self._by_doc.items() if ids)
 
-    def neighbors(self, node: str, relation: str, direction: str = "out") -> list[str]:
-        """Neighbours along one relation."""
-        if direction == "out":
-            return [t for _, t, k in self.g.out_edges(node, keys=True) if k == relation]
-        return [s for s, _, k in self.g.in_edges(node, keys=True) if k == relation]
+    def document_at(self, doc_id: str, seq: int) -> str | None:
+        """The Document node of a document's ``seq``-th sentence."""
+        return self._by_seq.get((doc_id, seq))
+
+    def document_nodes(self, doc_id: str) -> list[str]:
+        """A document's Document nodes in reading order."""
+        nodes = [n for n in self._by_doc.get(doc_id, ()) if self._g.nodes[n]["type"] == "Document"]
+        return sorted(nodes, key=lambda n: self._g.nodes[n]["seq"])
+
+    def kriyas_of(self, doc_id: str) -> list[str]:
+        """A document's Kriyā nodes in reading order."""
+        nodes = [n for n in self._by_doc.get(doc_id, ()) if self._g.nodes[n]["type"] == "Kriya"]
+        return sorted(nodes, key=lambda n: (self._g.nodes[n]["seq"], n.rsplit("_K", 1)[1].zfill(6)))
 
     def same_as_closure(self, entity: str, limit: int = 50) -> set[str]:
         """The entity and every entity joined to it by IS_SAME_AS (either direction)."""
@@ -155,53 +186,55 @@ class KnowledgeGraph:
 
     def stats(self) -> dict[str, Any]:
         """Counts of nodes by type and edges by relation."""
-        nodes = Counter(t for _, t in self.g.nodes(data="type"))
-        edges = Counter(k for _, _, k in self.g.edges(keys=True))
-        return {
-            "nodes": self.g.number_of_nodes(), "edges": self.g.number_of_edges(),
-            "nodes_by_type": dict(sorted(nodes.items())), "edges_by_relation": dict(sorted(edges.items())),
-        }
+        nodes = Counter(t for _, t in self._g.nodes(data="type"))
+        edges = Counter(k for _, _, k in self._g.edges(keys=True))
+        return {"nodes": self._g.number_of_nodes(), "edges": self._g.number_of_edges(),
+                "nodes_by_type": dict(sorted(nodes.items())), "edges_by_relation": dict(sorted(edges.items()))}
 
     def violations(self) -> list[str]:
         """Every node and edge that breaks the schema (empty for a healthy graph)."""
         found = []
-        for node, attrs in self.g.nodes(data=True):
+        for node, attrs in self._g.nodes(data=True):
             try:
                 validate_node(node, attrs)
             except SchemaError as exc:
                 found.append(str(exc))
-        for src, dst, key, attrs in self.g.edges(keys=True, data=True):
+        for src, dst, key, attrs in self._g.edges(keys=True, data=True):
             try:
                 if attrs.get("relation") != key:
                     raise SchemaError(f"edge key {key!r} != relation", field="relation")
-                validate_edge(self.g.nodes[src].get("type"), self.g.nodes[dst].get("type"), key)
+                validate_edge(self._g.nodes[src].get("type"), self._g.nodes[dst].get("type"), key)
             except SchemaError as exc:
                 found.append(f"{src} -{key}-> {dst}: {exc}")
         return found
 
     # -- persistence --------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        """Node-link JSON."""
-        return nx.node_link_data(self.g, edges="edges")  # type: ignore[no-any-return]
+        """Node-link JSON (edges carry their attributes: surface spans, methods)."""
+        return nx.node_link_data(self._g, edges="edges")  # type: ignore[no-any-return]
 
     def save(self, path: str | Path) -> None:
         """Atomic save as node-link JSON: a crash mid-save leaves the last good copy."""
         atomic_write_text(path, json.dumps(self.to_json(), ensure_ascii=False))
 
     @classmethod
-    def load(cls, path: str | Path) -> KnowledgeGraph:
-        """Load a saved graph; a missing file gives an empty graph."""
+    def from_json(cls, data: dict[str, Any]) -> KnowledgeGraph:
+        """A graph from node-link JSON (as ``to_json`` writes it)."""
         kg = cls()
-        path = Path(path)
-        if not path.exists():
-            return kg
-        data = json.loads(path.read_text(encoding="utf-8"))
         g = nx.node_link_graph(data, directed=True, multigraph=True, edges="edges")
         for node, attrs in g.nodes(data=True):
             kg.add_node(node, **attrs)
         for src, dst, key, attrs in g.edges(keys=True, data=True):
-            kg.g.add_edge(src, dst, key=key, **attrs)
+            kg._g.add_edge(src, dst, key=key, **attrs)
         return kg
+
+    @classmethod
+    def load(cls, path: str | Path) -> KnowledgeGraph:
+        """Load a saved graph; a missing file gives an empty graph."""
+        path = Path(path)
+        if not path.exists():
+            return cls()
+        return cls.from_json(json.loads(path.read_text(encoding="utf-8")))
 
     def export(self, path: str | Path, fmt: str) -> Path:
         """Export as ``gexf`` or ``json``."""
@@ -210,11 +243,16 @@ class KnowledgeGraph:
             self.save(path)
         elif fmt == "gexf":
             clean = nx.MultiDiGraph()
-            for node, attrs in self.g.nodes(data=True):
-                clean.add_node(node, **{k: v for k, v in attrs.items() if v is not None})
-            for src, dst, key, attrs in self.g.edges(keys=True, data=True):
-                clean.add_edge(src, dst, key=key, **{k: v for k, v in attrs.items() if v is not None})
+            for node, attrs in self._g.nodes(data=True):
+                clean.add_node(node, **{k: _gexf_value(v) for k, v in attrs.items() if v is not None})
+            for src, dst, key, attrs in self._g.edges(keys=True, data=True):
+                clean.add_edge(src, dst, key=key, **{k: _gexf_value(v) for k, v in attrs.items() if v is not None})
             atomic_write(path, lambda handle: nx.write_gexf(clean, handle))
         else:
             raise ValueError(f"export format must be gexf or json, got {fmt!r}")
         return path
+
+
+def _gexf_value(value: Any) -> Any:
+    """GEXF holds scalars only: lists and dicts travel as JSON text."""
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, list | dict) else value

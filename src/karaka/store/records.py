@@ -1,4 +1,4 @@
-"""Durable per-unit results, decisions and run reports in one SQLite file."""
+"""Durable per-unit results, decisions, run reports and the workspace generation, in one SQLite file."""
 
 from __future__ import annotations
 
@@ -6,16 +6,22 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from karaka.store.base import SourceLine
+
+SCHEMA_VERSION = 2
 _SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS documents (
   doc_id TEXT PRIMARY KEY, path TEXT NOT NULL, sha256 TEXT NOT NULL,
   n_lines INTEGER NOT NULL, status TEXT NOT NULL, updated REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS documents_path ON documents(path);
 CREATE TABLE IF NOT EXISTS lines (
-  doc_id TEXT NOT NULL, line_number INTEGER NOT NULL, text TEXT NOT NULL,
-  PRIMARY KEY (doc_id, line_number));
+  doc_id TEXT NOT NULL, seq INTEGER NOT NULL, line_number INTEGER NOT NULL, sentence INTEGER NOT NULL,
+  text TEXT NOT NULL, PRIMARY KEY (doc_id, seq));
 CREATE TABLE IF NOT EXISTS results (
   unit_id TEXT PRIMARY KEY, doc_id TEXT NOT NULL, first_line INTEGER NOT NULL,
   last_line INTEGER NOT NULL, status TEXT NOT NULL, payload TEXT NOT NULL,
@@ -28,19 +34,29 @@ CREATE TABLE IF NOT EXISTS decisions (
 CREATE TABLE IF NOT EXISTS runs (
   run_id TEXT PRIMARY KEY, started REAL NOT NULL, finished REAL, report TEXT);
 """
+LINE_BATCH = 5000
 
 
 class Records:
-    """Thread-safe access to the workspace's SQLite records (WAL mode)."""
+    """Thread-safe access to the workspace's SQLite records (WAL mode, waits on a busy database)."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, *, busy_seconds: float = 30.0):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
+                                   timeout=busy_seconds)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version not in (0, SCHEMA_VERSION) or (version == 0 and self._has_table("lines")):
+            raise ValueError(f"{self.path}: made by an older Karaka (records schema {version}); "
+                             f"ingest into a new workspace")
         self._db.executescript(_SCHEMA)
+        self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def _has_table(self, name: str) -> bool:
+        return bool(self._db.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (name,)).fetchone())
 
     def close(self) -> None:
         """Close the connection."""
@@ -53,7 +69,7 @@ class Records:
             cur.row_factory = sqlite3.Row
             return cur.fetchall()
 
-    def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
+    def _write(self, statements: Iterable[tuple[str, tuple[Any, ...]]]) -> None:
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -64,61 +80,75 @@ class Records:
                 raise
             self._db.execute("COMMIT")
 
+    # -- the workspace generation: bumped by every save, read by every reader -------------------
+    def generation(self) -> int:
+        """How many times the workspace's graph and vectors were saved (any process)."""
+        rows = self._rows("SELECT value FROM meta WHERE key = 'generation'")
+        return int(rows[0]["value"]) if rows else 0
+
+    def bump_generation(self) -> int:
+        """Record one more save; returns the new generation."""
+        with self._lock:
+            self._write([("INSERT INTO meta VALUES ('generation', '1') ON CONFLICT(key) "
+                          "DO UPDATE SET value = CAST(value AS INTEGER) + 1", ())])
+            return self.generation()
+
     # -- documents ----------------------------------------------------------------------------
     def document(self, doc_id: str) -> dict[str, Any] | None:
         """The stored row of a document, or None."""
         rows = self._rows("SELECT * FROM documents WHERE doc_id = ?", (doc_id,))
         return dict(rows[0]) if rows else None
 
+    def document_by_path(self, path: str) -> dict[str, Any] | None:
+        """The document ingested from this source path, or None."""
+        rows = self._rows("SELECT * FROM documents WHERE path = ? ORDER BY doc_id LIMIT 1", (path,))
+        return dict(rows[0]) if rows else None
+
     def documents(self) -> list[dict[str, Any]]:
         """Every stored document row."""
         return [dict(r) for r in self._rows("SELECT * FROM documents ORDER BY doc_id")]
 
-    def put_document(self, doc_id: str, path: str, sha256: str, lines: list[str], status: str) -> None:
+    def put_document(self, doc_id: str, path: str, sha256: str, lines: list[SourceLine], status: str) -> None:
         """Replace a document's row, its lines and (when its content changed) its results."""
         old = self.document(doc_id)
-        statements: list[tuple[str, tuple[Any, ...]]] = []
-        if old is None or old["sha256"] != sha256:
-            statements += [
-                ("DELETE FROM lines WHERE doc_id = ?", (doc_id,)),
-                ("DELETE FROM results WHERE doc_id = ?", (doc_id,)),
-                ("DELETE FROM decisions WHERE doc_id = ?", (doc_id,)),
-            ]
-            statements += [
-                ("INSERT INTO lines VALUES (?, ?, ?)", (doc_id, i, text))
-                for i, text in enumerate(lines, 1)
-            ]
-        statements.append((
-            "INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?)",
-            (doc_id, path, sha256, len(lines), status, time.time()),
-        ))
-        self._write(statements)
+        changed = old is None or old["sha256"] != sha256
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                if changed:
+                    for table in ("lines", "results", "decisions"):
+                        self._db.execute(f"DELETE FROM {table} WHERE doc_id = ?", (doc_id,))
+                    for start in range(0, len(lines), LINE_BATCH):
+                        self._db.executemany(
+                            "INSERT INTO lines VALUES (?, ?, ?, ?, ?)",
+                            [(doc_id, s.seq, s.line, s.sentence, s.text) for s in lines[start:start + LINE_BATCH]])
+                self._db.execute("INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?)",
+                                 (doc_id, path, sha256, len(lines), status, time.time()))
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
 
     def set_status(self, doc_id: str, status: str) -> None:
-        """Update a document's status (embedded, extracted, done)."""
+        """Update a document's status (see ``DocStatus``)."""
         self._write([("UPDATE documents SET status = ?, updated = ? WHERE doc_id = ?",
                       (status, time.time(), doc_id))])
 
     def remove_document(self, doc_id: str) -> None:
         """Delete everything stored for a document."""
-        self._write([
-            (f"DELETE FROM {table} WHERE doc_id = ?", (doc_id,))
-            for table in ("documents", "lines", "results", "decisions")
-        ])
+        self._write([(f"DELETE FROM {table} WHERE doc_id = ?", (doc_id,))
+                     for table in ("documents", "lines", "results", "decisions")])
 
-    def lines(self, doc_id: str) -> list[str]:
-        """A document's lines in order."""
-        rows = self._rows(
-            "SELECT text FROM lines WHERE doc_id = ? ORDER BY line_number", (doc_id,)
-        )
-        return [r["text"] for r in rows]
+    def lines(self, doc_id: str, first: int = 1, last: int | None = None) -> list[SourceLine]:
+        """A document's sentences ``first..last`` (by seq) in order."""
+        rows = self._rows("SELECT seq, line_number, sentence, text FROM lines WHERE doc_id = ? AND seq >= ? "
+                          "AND seq <= ? ORDER BY seq", (doc_id, first, last if last is not None else 1 << 62))
+        return [SourceLine(r["seq"], r["line_number"], r["sentence"], r["text"]) for r in rows]
 
-    def line(self, doc_id: str, line: int) -> str | None:
-        """One line's text."""
-        rows = self._rows(
-            "SELECT text FROM lines WHERE doc_id = ? AND line_number = ?", (doc_id, line)
-        )
-        return rows[0]["text"] if rows else None
+    def line(self, doc_id: str, seq: int) -> SourceLine | None:
+        """One sentence."""
+        found = self.lines(doc_id, seq, seq)
+        return found[0] if found else None
 
     # -- extraction results -------------------------------------------------------------------
     def result(self, unit_id: str) -> dict[str, Any] | None:
@@ -140,7 +170,7 @@ class Records:
         """Store one unit's outcome (idempotent on unit_id)."""
         self._write([(
             "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (unit_id, doc_id, first, last, status, json.dumps(payload, ensure_ascii=False),
+            (unit_id, doc_id, first, last, str(status), json.dumps(payload, ensure_ascii=False),
              llm_calls, prompt_tokens, attempts, int(fast_path), seconds, run_id),
         )])
 
@@ -149,16 +179,26 @@ class Records:
         if doc_ids is None:
             rows = self._rows("SELECT * FROM results ORDER BY doc_id, first_line, last_line")
         else:
-            marks = ",".join("?" * len(doc_ids)) or "''"
-            rows = self._rows(
-                f"SELECT * FROM results WHERE doc_id IN ({marks}) ORDER BY doc_id, first_line, last_line",
-                tuple(doc_ids),
-            )
+            rows = []
+            for start in range(0, len(doc_ids), 500):
+                chunk = doc_ids[start:start + 500]
+                rows += self._rows(f"SELECT * FROM results WHERE doc_id IN ({','.join('?' * len(chunk))}) "
+                                   "ORDER BY doc_id, first_line, last_line", tuple(chunk))
         out = []
         for row in rows:
             item = dict(row)
             item["payload"] = json.loads(item["payload"])
             out.append(item)
+        return out
+
+    def result_summary(self, doc_ids: list[str]) -> list[dict[str, Any]]:
+        """Per-unit status and cost without payloads (for reports over large runs)."""
+        out: list[dict[str, Any]] = []
+        for start in range(0, len(doc_ids), 500):
+            chunk = doc_ids[start:start + 500]
+            out += [dict(r) for r in self._rows(
+                "SELECT unit_id, doc_id, first_line, last_line, status, llm_calls, prompt_tokens, attempts, "
+                f"fast_path FROM results WHERE doc_id IN ({','.join('?' * len(chunk))})", tuple(chunk))]
         return out
 
     # -- memoised decisions (post-processing, queries) ----------------------------------------
@@ -190,7 +230,8 @@ class Records:
 
     def finish_run(self, run_id: str, report: dict[str, Any]) -> None:
         """Store a run's final report."""
-        self._write([("UPDATE runs SET finished = ?, report = ? WHERE run_id = ?",
+        self._write([("INSERT OR IGNORE INTO runs VALUES (?, ?, NULL, NULL)", (run_id, time.time())),
+                     ("UPDATE runs SET finished = ?, report = ? WHERE run_id = ?",
                       (time.time(), json.dumps(report, ensure_ascii=False), run_id))])
 
     def run(self, run_id: str) -> dict[str, Any] | None:

@@ -1,10 +1,23 @@
-"""Entity resolution: normalise names, then match by embedding similarity; never merge pronouns."""
+"""Entity resolution: one canonical entity per name, an alias index, embeddings as a last resort.
+
+A mention resolves, in order, to the entity with the same normalised key ("Dr. Aris" = "aris"),
+else to the one entity whose name's embedding is at least ``threshold`` similar. New names become
+new entities. Pronouns never merge: each is scoped to its line.
+
+The alias index lets short and long names meet without merging distinct people: every entity is
+also filed under the tails of its name ("Chief Inspector Andy Freeburn" under "andy freeburn" and
+"freeburn") and, for common nouns, under its head noun ("the operation by the gunmen" under
+"operation"). ``candidates`` returns every entity filed under a key, so a query decides among them
+with the rest of its constraints; ``resolve`` links a new name to an alias only when exactly one
+entity claims it.
+"""
 
 from __future__ import annotations
 
 import re
 import threading
 import unicodedata
+from collections import defaultdict
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,18 +28,27 @@ PRONOUNS = frozenset(
     "them i me we us you this these those himself herself itself themselves".split()
 )
 TITLES = frozenset(
-    "dr mr mrs ms miss prof professor sir madam mme mx rev fr st lord lady hon".split()
+    "dr mr mrs ms miss prof professor sir madam mme mx rev fr st lord lady hon president king queen "
+    "prince princess general gen captain capt colonel col sergeant sgt lieutenant lt inspector chief "
+    "commander judge senator governor mayor minister saint pope bishop archbishop duke".split()
 )
 ARTICLES = frozenset({"the", "a", "an"})
+LEADING_PREPOSITIONS = frozenset(
+    "in on at by for with from to into onto during before after since until till through across over under "
+    "near within without among between behind beside around along above below beneath toward towards upon "
+    "via per following despite throughout inside outside as of".split()
+)
 _PUNCT = re.compile(r"[^\w\s]")
 
 
 def normalize_name(name: str) -> str:
-    """Lower-case, drop titles (Dr., Mr.), articles and punctuation, squash spaces."""
+    """Lower-case, drop leading titles (Dr., Mr.) and articles, punctuation, squash spaces."""
     text = unicodedata.normalize("NFKC", name).lower()
     text = _PUNCT.sub(" ", text)
     words = text.split()
-    while words and (words[0] in TITLES or words[0] in ARTICLES):
+    while len(words) > 1 and (words[0] in TITLES or words[0] in ARTICLES):
+        words = words[1:]
+    if words and words[0] in ARTICLES:
         words = words[1:]
     return " ".join(words)
 
@@ -38,7 +60,35 @@ def is_pronoun(name: str) -> bool:
 
 def display_name(name: str) -> str:
     """The mention as it will be shown: stripped of outer whitespace and quotes."""
-    return " ".join(name.strip().strip("\"'“”‘’").split())
+    return " ".join(name.strip().strip("\"'“”‘’`").split())
+
+
+def entity_name(span: str, prepositional: bool = False) -> str:
+    """The entity a surface span names: its leading article (and preposition) dropped.
+
+    The preposition goes only for a prepositional role (place, time, instrument…).
+
+    "the bow" names "bow"; "in a statement" (a place) names "statement"; "Dr. Aris" stays "Dr. Aris".
+    """
+    words = display_name(span).split()
+    if prepositional and len(words) > 1 and words[0].lower() in LEADING_PREPOSITIONS:
+        words = words[1:]
+    if len(words) > 1 and words[0].lower() in ARTICLES:
+        words = words[1:]
+    return " ".join(words)
+
+
+def aliases(name: str) -> set[str]:
+    """The keys an entity is filed under besides its own: name tails and the head noun."""
+    key = normalize_name(name)
+    words = key.split()
+    if len(words) < 2:
+        return set()
+    out = {" ".join(words[i:]) for i in range(1, len(words))}
+    proper = [w for w in display_name(name).split() if w[:1].isupper()]
+    if len(proper) >= 2:  # the name without its titles and roles: "andy freeburn"
+        out.add(normalize_name(" ".join(proper[-2:])))
+    return {a for a in out if a and a not in ARTICLES and a not in PRONOUNS and len(a) > 2}
 
 
 @dataclass(frozen=True)
@@ -48,34 +98,34 @@ class Resolved:
     entity_id: str
     canonical_name: str
     pronoun: bool
+    alias_of: str | None = None
+    """An existing entity that this new entity is another name of (a unique alias match)."""
 
 
 class EntityResolver:
-    """Maps a mention to one canonical entity.
-
-    Pronoun entities are scoped to their line (``He@doc_L2``) so that two
-    different "he"s never become one node; IS_SAME_AS links them later.
-    """
+    """Maps a mention to one canonical entity (see the module docstring)."""
 
     def __init__(self, embeddings: Embeddings | None, threshold: float = 0.85):
         if not 0 < threshold <= 1:
             raise ValueError(f"threshold must be in (0, 1], got {threshold}")
         self.embeddings = embeddings
         self.threshold = threshold
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._by_key: dict[str, str] = {}
-        self._names: list[str] = []
-        self._ids: list[str] = []
+        self._names: dict[str, str] = {}  # entity id -> canonical name
+        self._aliases: dict[str, set[str]] = defaultdict(set)
+        self._ids: list[str] = []  # rows of the embedding matrix
         self._matrix = np.zeros((0, 0), dtype=np.float32)
+        self._pending: list[str] = []  # registered but not yet embedded (embedded in one batch, on demand)
 
-    def _vector(self, text: str) -> np.ndarray:
+    def _vectors(self, texts: list[str]) -> np.ndarray:
         assert self.embeddings is not None
-        vec = np.asarray(self.embeddings.embed_query(text), dtype=np.float32)
-        norm = float(np.linalg.norm(vec))
-        return vec / norm if norm else vec
+        vecs = np.asarray(self.embeddings.embed_documents(texts), dtype=np.float32)
+        norms = np.linalg.norm(vecs, axis=1, keepdims=True)
+        return vecs / np.where(norms == 0, 1, norms)
 
     def known(self, entity_id: str, canonical_name: str) -> None:
-        """Register an existing entity (e.g. loaded from the graph)."""
+        """Register an existing entity (e.g. loaded from the graph); embedding waits until needed."""
         if is_pronoun(canonical_name):
             return
         with self._lock:
@@ -86,12 +136,26 @@ class EntityResolver:
 
     def _add(self, key: str, entity_id: str, name: str) -> None:
         self._by_key[key] = entity_id
-        if self.embeddings is None:
+        self._names[entity_id] = name
+        for alias in aliases(name):
+            self._aliases[alias].add(entity_id)
+        if self.embeddings is not None:
+            self._pending.append(entity_id)
+
+    def _embed_pending(self) -> None:
+        if not self._pending:
             return
-        vec = self._vector(key)
-        self._matrix = vec[None, :] if not self._ids else np.vstack([self._matrix, vec])
-        self._ids.append(entity_id)
-        self._names.append(name)
+        ids = [e for e in self._pending if e in self._names]
+        self._pending = []
+        if not ids:
+            return
+        vecs = self._vectors([normalize_name(self._names[e]) or self._names[e] for e in ids])
+        self._matrix = vecs if not self._ids else np.vstack([self._matrix, vecs])
+        self._ids += ids
+
+    def name_of(self, entity_id: str) -> str:
+        """The canonical name of a known entity (its id if unknown)."""
+        return self._names.get(entity_id, entity_id)
 
     def lookup(self, mention: str) -> str | None:
         """The entity a mention resolves to, without creating one."""
@@ -103,21 +167,43 @@ class EntityResolver:
                 return self._by_key[key]
             return self._nearest(key)
 
+    def candidates(self, mention: str) -> list[str]:
+        """Every entity a mention may name: its exact match first, then the alias claims."""
+        key = normalize_name(entity_name(mention, prepositional=True))
+        if not key or is_pronoun(mention):
+            return []
+        with self._lock:
+            out: list[str] = []
+            exact = self._by_key.get(key)
+            if exact is not None:
+                out.append(exact)
+            out += sorted(e for e in self._aliases.get(key, ()) if e != exact)
+            if not out:
+                near = self._nearest(key)
+                if near is not None:
+                    out.append(near)
+            return out
+
     def _nearest(self, key: str) -> str | None:
-        if self.embeddings is None or not self._ids:
+        if self.embeddings is None:
             return None
-        sims = self._matrix @ self._vector(key)
+        self._embed_pending()
+        if not self._ids:
+            return None
+        sims = self._matrix @ self._vectors([key])[0]
         best = int(np.argmax(sims))
         return self._ids[best] if float(sims[best]) >= self.threshold else None
 
-    def resolve(self, mention: str, scope: str = "") -> Resolved:
+    def resolve(self, mention: str, scope: str = "", prepositional: bool = False) -> Resolved:
         """Resolve a mention, creating a new canonical entity when nothing matches.
 
         Args:
-            mention: the words of the mention.
+            mention: the words of the mention (a surface span: "in a statement", "the bow").
             scope: the Document node id, used to keep pronouns apart.
+            prepositional: the span fills a prepositional role (place, time, instrument…), so a
+                leading preposition is not part of the name.
         """
-        name = display_name(mention)
+        name = entity_name(mention, prepositional)
         if not name:
             raise ValueError("empty entity mention")
         if is_pronoun(name):
@@ -127,21 +213,28 @@ class EntityResolver:
             found = self._by_key.get(key) or self._nearest(key)
             if found is not None:
                 self._by_key.setdefault(key, found)
-                return Resolved(found, self._canonical(found), False)
+                return Resolved(found, self._names.get(found, found), False)
+            claims = self._aliases.get(key, set())
+            alias_of = next(iter(claims)) if len(claims) == 1 and _is_proper(name) else None
             self._add(key, name, name)
-            return Resolved(name, name, False)
-
-    def _canonical(self, entity_id: str) -> str:
-        try:
-            return self._names[self._ids.index(entity_id)]
-        except ValueError:
-            return entity_id
+            return Resolved(name, name, False, alias_of)
 
     def forget(self, entity_ids: set[str]) -> None:
         """Drop entities that were removed from the graph."""
         with self._lock:
             self._by_key = {k: v for k, v in self._by_key.items() if v not in entity_ids}
+            for entity in entity_ids:
+                self._names.pop(entity, None)
+            for key in list(self._aliases):
+                self._aliases[key] -= entity_ids
+                if not self._aliases[key]:
+                    del self._aliases[key]
             keep = [i for i, e in enumerate(self._ids) if e not in entity_ids]
             self._ids = [self._ids[i] for i in keep]
-            self._names = [self._names[i] for i in keep]
             self._matrix = self._matrix[keep] if keep else np.zeros((0, 0), dtype=np.float32)
+            self._pending = [e for e in self._pending if e not in entity_ids]
+
+
+def _is_proper(name: str) -> bool:
+    words = name.split()
+    return bool(words) and all(w[:1].isupper() or not w[:1].isalpha() for w in words if w.lower() not in ARTICLES)

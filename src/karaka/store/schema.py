@@ -42,8 +42,8 @@ _BY_ASCII = {name.translate(_ASCII): name for name in RELATIONS}
 _LEGACY_REVERSED = {"IS_KARTA_OF": "HAS_KARTĀ"}
 
 REQUIRED: dict[str, dict[str, type]] = {
-    "Document": {"doc_id": str, "line_number": int, "text": str},
-    "Kriya": {"verb": str, "doc_id": str, "line_number": int},
+    "Document": {"doc_id": str, "seq": int, "line_number": int, "text": str},
+    "Kriya": {"verb": str, "doc_id": str, "seq": int, "line_number": int},
     "Entity": {"canonical_name": str},
 }
 

@@ -1,4 +1,10 @@
-"""One directory holds everything a run needs: graph, vectors, records, checkpoints, logs, config."""
+"""The embedded backend: one directory holds graph, vectors, records, checkpoints, logs and config.
+
+Writers (ingestion, removal) hold the cross-process writer lock for their whole session and start
+from the newest saved state; every save bumps the workspace generation in the records, and a
+reader that sees a newer generation reloads the graph and vectors before it answers. So a server
+sees documents a CLI run added, and nobody writes a stale copy over another process's work.
+"""
 
 from __future__ import annotations
 
@@ -6,89 +12,163 @@ import json
 import logging
 import os
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
+from karaka.state.ingest import DocStatus
 from karaka.store.graph import KnowledgeGraph
+from karaka.store.lock import WorkspaceLock, file_lock
 from karaka.store.records import Records
 from karaka.store.resolver import EntityResolver
 from karaka.store.vectors import LineVectors
+
+log = logging.getLogger("karaka.workspace")
 
 GRAPH_FILE = "graph.json"
 VECTORS_FILE = "vectors.npz"
 RECORDS_FILE = "karaka.db"
 CHECKPOINTS_FILE = "checkpoints.sqlite"
 REPORT_FILE = "report.json"
+LOG_FILE = "karaka.log"
+FAILURES_FILE = "failures.jsonl"
+WRITER_LOCK = ".writer.lock"
+FILES_LOCK = ".files.lock"
 
 
 class Workspace:
-    """The stores of one workspace directory, loaded once and shared by every graph."""
+    """The stores of one workspace directory, loaded once per process and shared by every graph."""
 
-    def __init__(self, root: str | Path, embeddings: Embeddings, threshold: float = 0.85):
+    def __init__(self, root: str | Path, embeddings: Embeddings, threshold: float = 0.85,
+                 on_wait: Callable[[str], None] | None = None):
         self.root = Path(root).resolve()
         if self.root.exists() and not self.root.is_dir():
             raise ValueError(f"workspace {self.root} exists and is not a directory")
         (self.root / "logs").mkdir(parents=True, exist_ok=True)
-        self.lock = threading.RLock()
         self.embeddings = embeddings
+        self.threshold = threshold
+        self._mutex = threading.RLock()
+        self.writer = WorkspaceLock(self.root / WRITER_LOCK, on_wait or (lambda text: log.warning("%s", text)))
         self.records = Records(self.root / RECORDS_FILE)
-        self.graph = KnowledgeGraph.load(self.root / GRAPH_FILE)
         self.dim = len(embeddings.embed_query("dimension probe"))
-        self.vectors = LineVectors.load(self.root / VECTORS_FILE, self.dim)
+        self._generation = -1
+        self.graph = KnowledgeGraph()
+        self.vectors = LineVectors(self.dim)
         self.resolver = EntityResolver(embeddings, threshold)
-        for node in self.graph.nodes_of("Entity"):
-            self.resolver.known(node, self.graph.g.nodes[node]["canonical_name"])
-        self._attach_log()
+        self._refresh()
 
-    def _attach_log(self) -> None:
-        logger = logging.getLogger("karaka")
-        target = str(self.root / "logs" / "karaka.log")
-        if not any(getattr(h, "baseFilename", None) == target for h in logger.handlers):
-            handler = logging.FileHandler(target, encoding="utf-8")
-            handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
-            logger.addHandler(handler)
-            logger.setLevel(logging.INFO)
+    # -- freshness ------------------------------------------------------------------------------
+    def _refresh(self) -> bool:
+        """Reload the graph and vectors when another process saved newer ones; True if reloaded."""
+        generation = self.records.generation()
+        if generation == self._generation:
+            return False
+        with file_lock(self.root / FILES_LOCK, shared=True):
+            generation = self.records.generation()
+            graph = KnowledgeGraph.load(self.root / GRAPH_FILE)
+            vectors = LineVectors.load(self.root / VECTORS_FILE, self.dim)
+        resolver = EntityResolver(self.embeddings, self.threshold)
+        for node in graph.nodes_of("Entity"):
+            resolver.known(node, graph.node(node)["canonical_name"])  # type: ignore[index]
+        self.graph, self.vectors, self.resolver = graph, vectors, resolver
+        if self._generation >= 0:
+            log.info("workspace %s: reloaded generation %d", self.root, generation)
+        self._generation = generation
+        return True
 
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Read the newest saved state (reloaded if another process saved since)."""
+        with self._mutex:
+            self._refresh()
+            yield
+
+    @contextmanager
+    def writing(self, purpose: str = "") -> Iterator[None]:
+        """Hold the cross-process writer lock and start from the newest saved state.
+
+        Every thread of this process shares the hold (they share this in-memory workspace);
+        other processes wait, with a notice through ``on_wait``.
+        """
+        with self.writer.hold(purpose):
+            with self._mutex:
+                self._refresh()
+            yield
+
+    @contextmanager
+    def mutating(self) -> Iterator[None]:
+        """Order in-process changes to the in-memory graph (held briefly, inside ``writing``)."""
+        with self._mutex:
+            yield
+
+    def flush(self) -> None:
+        """Save the graph and the vectors (each atomically), then bump the generation."""
+        with self._mutex, file_lock(self.root / FILES_LOCK, shared=False):
+            self.graph.save(self.root / GRAPH_FILE)
+            self.vectors.save(self.root / VECTORS_FILE)
+            self._generation = self.records.bump_generation()
+
+    # -- consistency ----------------------------------------------------------------------------
+    def requeue_incomplete(self) -> list[str]:
+        """Documents marked done whose sentences are not all in the graph go back to the queue.
+
+        A crash between a save and a status update, or a writer of an older version, could leave
+        "done" in the records with the graph lacking the document; its stored unit results make
+        the next ingestion of it cheap.
+        """
+        requeued = []
+        with self._mutex:
+            for row in self.records.documents():
+                if row["status"] != DocStatus.DONE:
+                    continue
+                if len(self.graph.document_nodes(row["doc_id"])) != row["n_lines"]:
+                    self.records.set_status(row["doc_id"], DocStatus.LOADED)
+                    requeued.append(row["doc_id"])
+                    log.warning("document %s is marked done but the graph lacks its lines: re-queued",
+                                row["doc_id"])
+        return requeued
+
+    # -- paths and logs -------------------------------------------------------------------------
     @property
     def checkpoints_path(self) -> Path:
         """The SQLite checkpointer's file."""
         return self.root / CHECKPOINTS_FILE
 
-    def flush(self) -> None:
-        """Save the graph and the vectors (each atomically)."""
-        with self.lock:
-            self.graph.save(self.root / GRAPH_FILE)
-            self.vectors.save(self.root / VECTORS_FILE)
+    @property
+    def log_path(self) -> Path:
+        """The workspace log (entry points attach it; see ``karaka.logs``)."""
+        return self.root / "logs" / LOG_FILE
 
     def log_failure(self, record: dict[str, Any]) -> None:
         """Append one JSON line to logs/failures.jsonl."""
-        path = self.root / "logs" / "failures.jsonl"
-        with self.lock, open(path, "a", encoding="utf-8") as handle:
-            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        path = self.root / "logs" / FAILURES_FILE
+        with self._mutex, open(path, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
             handle.flush()
             os.fsync(handle.fileno())
 
     def failures(self) -> list[dict[str, Any]]:
         """Every logged GSV failure."""
-        path = self.root / "logs" / "failures.jsonl"
+        path = self.root / "logs" / FAILURES_FILE
         if not path.exists():
             return []
         out = []
-        for line in path.read_text(encoding="utf-8").splitlines():
-            try:
-                out.append(json.loads(line))
-            except json.JSONDecodeError:
-                continue  # a line cut off by a crash mid-append
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                try:
+                    out.append(json.loads(line))
+                except json.JSONDecodeError:
+                    continue  # a line cut off by a crash mid-append
         return out
 
     def remove_document(self, doc_id: str) -> dict[str, int]:
         """Delete a document's nodes, edges, vectors and records."""
-        with self.lock:
-            before = set(self.graph.nodes_of("Entity"))
-            removed_nodes = self.graph.remove_document(doc_id)
-            self.resolver.forget(before - set(self.graph.nodes_of("Entity")))
+        with self.writing(f"remove {doc_id}"), self._mutex:
+            removed_nodes, orphans = self.graph.remove_document(doc_id)
+            self.resolver.forget(orphans)
             removed_vectors = self.vectors.remove_doc(doc_id)
             self.records.remove_document(doc_id)
             self.flush()

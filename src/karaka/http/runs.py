@@ -1,0 +1,145 @@
+"""Ingestion runs started over HTTP: one at a time on a worker thread, recorded in karaka.db.
+
+A run's view names paths relative to the ingest root (or the upload folder), never the server's
+absolute paths.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import threading
+import time
+import uuid
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from karaka.config import Context
+from karaka.runner import run_ingest
+from karaka.services import get_services
+
+log = logging.getLogger("karaka.api")
+
+
+@dataclass
+class Run:
+    """An ingestion run started over HTTP."""
+
+    id: str
+    paths: list[str]
+    status: str = "queued"
+    events: list[dict[str, Any]] = field(default_factory=list)
+    done: int = 0
+    total: int = 0
+    report: dict[str, Any] | None = None
+    error: str | None = None
+    started: float = field(default_factory=time.time)
+    finished: float | None = None
+
+    def view(self) -> dict[str, Any]:
+        """What ``GET /runs/{id}`` returns."""
+        return {"run_id": self.id, "status": self.status, "paths": self.paths,
+                "progress": {"done": self.done, "total": self.total}, "report": self.report,
+                "error": self.error, "started": self.started, "finished": self.finished}
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any]) -> Run:
+        """A finished run back from its stored ``view()``."""
+        run = cls(id=view["run_id"], paths=view["paths"], status=view["status"], report=view["report"],
+                  error=view["error"], started=view["started"], finished=view["finished"],
+                  done=view["progress"]["done"], total=view["progress"]["total"])
+        run.events.append({"event": "done", "status": run.status})
+        return run
+
+
+class Runs:
+    """Ingestion runs, one at a time on a worker thread (they share the workspace)."""
+
+    def __init__(self, ctx: Context, root: Path):
+        self.ctx = ctx
+        self.root = root
+        self.runs: dict[str, Run] = {}
+        self.lock = threading.Lock()
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="karaka-ingest")
+
+    def _public(self, path: Path, base: Path) -> str:
+        try:
+            return str(path.resolve().relative_to(base)) or "."
+        except ValueError:
+            return path.name
+
+    def start(self, paths: list[Path], staged: Path | None = None, replace: bool = False) -> Run:
+        """Queue a run over ``paths`` (or an upload folder)."""
+        base = staged or self.root
+        run = Run(id=uuid.uuid4().hex[:12], paths=[self._public(p, base) for p in paths])
+        with self.lock:
+            self.runs[run.id] = run
+        self.pool.submit(self._work, run, paths, staged, replace)
+        return run
+
+    def _record(self, run: Run, event: dict[str, Any]) -> None:
+        with self.lock:
+            if event.get("event") == "progress":
+                run.done, run.total = int(event.get("done", 0)), int(event.get("total", 0))
+            if event.get("event") == "report":
+                event = {k: v for k, v in event.items() if k != "report"}
+            run.events.append(event)
+
+    def _scrub(self, report: dict[str, Any], base: Path) -> dict[str, Any]:
+        """The report with absolute server paths made relative to the run's base."""
+        text = json.dumps(report, ensure_ascii=False)
+        prefix = str(base.resolve()).rstrip("/") + "/"
+        return dict(json.loads(text.replace(json.dumps(prefix)[1:-1], "")))
+
+    def _work(self, run: Run, paths: list[Path], staged: Path | None, replace: bool) -> None:
+        run.status = "running"
+        records = get_services(self.ctx).workspace.records
+        records.start_run(f"http-{run.id}")
+        reports, errors = [], []
+        base = staged or self.root
+        for path in ([staged] if staged else paths):
+            try:
+                report = run_ingest(self.ctx, path, on_event=lambda e: self._record(run, e), root=base,
+                                    replace=replace)
+                reports.append(self._scrub(report, base))
+            except Exception as exc:  # noqa: BLE001 - reported on the run, the server carries on
+                log.exception("ingest run %s failed on %s", run.id, path)
+                errors.append(f"{self._public(path, base)}: {str(exc).replace(str(base) + '/', '')}")
+        with self.lock:
+            run.report = reports[-1] if len(reports) == 1 else {"reports": reports} if reports else None
+            run.error = "; ".join(errors) or None
+            failures = sum(len(r.get("failures", [])) + len(r.get("skipped_files", [])) for r in reports)
+            run.status = ("failed" if errors and not reports
+                          else "finished_with_failures" if errors or failures else "finished")
+            run.finished = time.time()
+            run.events.append({"event": "done", "status": run.status})
+        records.finish_run(f"http-{run.id}", run.view())  # GET /runs/{id} still answers after a restart
+
+    def get(self, run_id: str) -> Run | None:
+        """A run of this server, or a finished one from the records."""
+        with self.lock:
+            run = self.runs.get(run_id)
+        if run is None and re.fullmatch(r"[0-9a-f]{12}", run_id):
+            row = get_services(self.ctx).workspace.records.run(f"http-{run_id}")
+            if row and row["report"]:
+                run = Run.from_view(row["report"])
+        return run
+
+    async def events(self, run: Run) -> AsyncIterator[dict[str, str]]:
+        """Replay a run's events from the start, then follow it until it ends."""
+        sent = 0
+        while True:
+            with self.lock:
+                fresh, finished = run.events[sent:], run.finished is not None
+            for event in fresh:
+                yield {"event": str(event.get("event", "progress")), "data": json.dumps(event, default=str)}
+            sent += len(fresh)
+            if finished and sent >= len(run.events):
+                yield {"event": "run", "data": json.dumps(run.view(), default=str)}
+                return
+            await asyncio.sleep(0.1)

@@ -1,0 +1,114 @@
+"""Answers from the cited lines only: extractive without an LLM; generated and checked with one."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from karaka.jsonparse import JSONRecoveryError, recover_json
+from karaka.kg.calls import ask
+from karaka.models.call import LLMCallError
+from karaka.services import Services
+from karaka.state.query import Citation
+from karaka.store.ids import cite
+
+MAX_REGENERATIONS = 3
+_CITATION = re.compile(r"\[([^\[\],]+),\s*Line\s+(\d+)(?:,\s*sentence\s+\d+)?\]", re.IGNORECASE)
+_QUOTE = re.compile(r"[\"“]([^\"”]{8,})[\"”]")
+
+
+def format_context(context: list[Citation]) -> str:
+    """``[doc_id, Line n]: text`` per line, best first."""
+    return "\n".join(f"{cite(c['doc_id'], c['line_number'], c['sentence'])}: {c['text']}" for c in context)
+
+
+def check_answer(answer: str, context: list[Citation]) -> list[str]:
+    """Deterministic checks: every cited line is in the context; quotes appear verbatim."""
+    lines = {(c["doc_id"], int(c["line_number"])) for c in context}
+    text = " ".join(c["text"] for c in context)
+    problems = [f"cites [{doc}, Line {n}], which is not in the context"
+                for doc, n in _CITATION.findall(answer) if (doc.strip(), int(n)) not in lines]
+    problems += [f"quote {q!r} is not in the context" for q in _QUOTE.findall(answer) if q not in text]
+    return problems
+
+
+def _yes(services: Services, key: str, **fields: Any) -> tuple[bool, int]:
+    try:
+        reply = ask(services, key, **fields)
+        value = recover_json(reply.text)
+    except (LLMCallError, JSONRecoveryError):
+        return False, 1
+    return isinstance(value, dict) and str(value.get("answer", "")).strip().lower() == "yes", 1
+
+
+def extractive(context: list[Citation], answers: list[str],
+               on_token: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """No LLM: the spans read off the graph, with the lines they come from.
+
+    When no span was found the status says so (NO_SPAN): the lines may hold the answer, but
+    nothing was extracted from them.
+    """
+    cites = " ".join(cite(c["doc_id"], c["line_number"], c["sentence"]) for c in context)
+    if answers:
+        text, status, confidence = f"Extractive answer: {'; '.join(answers)} {cites}".strip(), "GROUNDED", 0.7
+    else:
+        text, status, confidence = f"No answer span found; the closest lines are {cites}".strip(), "NO_SPAN", 0.2
+    if on_token is not None:
+        for piece in re.findall(r"\S+\s*", text):
+            on_token(piece)
+    return {"answer": text, "status": status, "confidence": confidence, "mode": "extractive", "llm_calls": 0,
+            "trace": [f"answer: extractive (no LLM){'' if answers else ', no span found'}"], "regenerations": 0,
+            "warnings": []}
+
+
+def answer_from_context(services: Services, question: str, context: list[Citation], answers: list[str],
+                        on_token: Callable[[str], None] | None = None,
+                        on_reset: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Generate, check, regenerate at most three times; return the last answer with a warning.
+
+    ``on_token`` receives the answer text as it is generated; ``on_reset`` is told when a
+    rejected answer is about to be regenerated (so a streaming client can discard it). With
+    ``answer_checks`` off only the deterministic citation checks run.
+    """
+    if services.llm is None:
+        return extractive(context, answers, on_token)
+    checks = services.ctx.answer_checks
+    block = format_context(context)
+    calls, trace, warnings = 0, list[str](), list[str]()
+    text, supported = "", False
+    regenerations = 0
+    for attempt in range(MAX_REGENERATIONS + 1):
+        regenerations = attempt
+        if attempt and on_reset is not None:
+            on_reset(trace[-1] if trace else "regenerating")
+        calls += 1
+        try:
+            text = ask(services, "answer_prompt", on_token=on_token, context=block, question=question).text.strip()
+        except LLMCallError as exc:
+            trace.append(f"answer call failed: {exc}")
+            continue
+        problems = check_answer(text, context)
+        if problems:
+            trace.append(f"answer {attempt + 1} failed checks: {'; '.join(problems)}")
+            continue
+        if not checks:
+            supported = True
+            break
+        supported, used = _yes(services, "answer_support_prompt", context=block, answer=text)
+        calls += used
+        trace.append(f"answer {attempt + 1}: {'supported' if supported else 'not supported'} by the context")
+        if supported:
+            break
+    if not supported:
+        warnings.append(f"the answer could not be verified against the context after {MAX_REGENERATIONS} regenerations")
+    useful = True
+    if checks:
+        useful, used = _yes(services, "answer_usefulness_prompt", question=question, answer=text)
+        calls += used
+        if not useful:
+            warnings.append("the verifier judged that the answer may not address the question")
+    confidence = 1.0 if supported and useful else 0.6 if supported else 0.3
+    return {"answer": text or "No answer could be generated.", "status": "GROUNDED" if text else "NO_SPAN",
+            "confidence": confidence, "mode": "generated", "llm_calls": calls, "trace": trace,
+            "regenerations": regenerations, "warnings": warnings}

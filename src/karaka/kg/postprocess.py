@@ -1,0 +1,258 @@
+"""Post-processing: IS_SAME_AS for pronouns and epithets, entity types, CAUSES.
+
+Each step asks the LLM when there is one, memoising every decision in the records so a resumed
+run never asks twice. With no LLM (``--extractor parser`` or ``--llm none``) pronouns, types and
+causes use deterministic heuristics and the edges say ``method=heuristic``; epithets need an LLM
+and are skipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+from collections.abc import Callable
+from typing import Any
+
+from karaka.jsonparse import JSONRecoveryError, recover_json
+from karaka.kg.calls import Loop, ask, run_loop
+from karaka.models.call import LLMCallError
+from karaka.nlp import parse
+from karaka.services import Services
+from karaka.store.resolver import is_pronoun
+from karaka.store.schema import SchemaError
+
+log = logging.getLogger("karaka.postprocess")
+
+ENTITY_TYPES = ("Person", "Location", "Organisation", "AI", "Object", "Time", "Event", "Concept")
+_NER_TYPES = {"PERSON": "Person", "GPE": "Location", "LOC": "Location", "FAC": "Location",
+              "ORG": "Organisation", "NORP": "Organisation", "DATE": "Time", "TIME": "Time",
+              "EVENT": "Event", "PRODUCT": "Object", "WORK_OF_ART": "Object"}
+_EPITHET = re.compile(r"^(?:[A-Z][\w'-]*\s+)+(?:of|of the)\s+(?:the\s+)?[A-Z][\w'-]*", re.UNICODE)
+_CAUSAL_NEXT = re.compile(r"^(so|therefore|thus|hence|consequently|as a result)\b", re.IGNORECASE)
+_PERSONAL = {"he", "she", "him", "her", "his", "hers", "who", "whom"}
+
+
+def _key(*parts: Any) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:32]
+
+
+def _decide(services: Services, step: str, doc_id: str, key: str, run_id: str, prompt: str,
+            **fields: Any) -> dict[str, Any]:
+    """Ask once; a memoised answer is reused with no call."""
+    records = services.workspace.records
+    cached = records.decision(key)
+    if cached is not None:
+        return cached
+    try:
+        reply = ask(services, prompt, **fields)
+        value = recover_json(reply.text)
+        answer = value if isinstance(value, dict) else {}
+        tokens = reply.prompt_tokens
+    except (LLMCallError, JSONRecoveryError) as exc:
+        log.warning("%s decision failed (%s); treated as no", step, exc)
+        answer, tokens = {"answer": "no", "error": str(exc)}, 0
+    records.put_decision(key, step, doc_id, answer, 1, tokens, run_id)
+    return answer
+
+
+def _roles(services: Services, kriya: str) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for edge in services.workspace.graph.edges_out(kriya):
+        out.setdefault(edge.relation, []).append(edge.target)
+    return out
+
+
+def _text_of(services: Services, kriya: str) -> str:
+    documents = services.workspace.graph.neighbors(kriya, "CITED_IN")
+    node = services.workspace.graph.node(documents[0]) if documents else None
+    return str(node["text"]) if node else ""
+
+
+def _link(services: Services, source: str, target: str, relation: str, **attrs: Any) -> bool:
+    try:
+        services.workspace.graph.add_edge(source, target, relation, **attrs)
+        return True
+    except SchemaError as exc:
+        log.warning("post-processing edge rejected: %s", exc)
+        return False
+
+
+def _name(services: Services, node: str) -> str:
+    attrs = services.workspace.graph.node(node) or {}
+    return str(attrs.get("canonical_name", node))
+
+
+def resolve_coreferences(services: Services, doc_id: str, run_id: str, loop: Loop) -> int:
+    """Link each pronoun to the entity it stands for (IS_SAME_AS pronoun → entity)."""
+    graph = services.workspace.graph
+    linked = 0
+    order = graph.kriyas_of(doc_id)
+    for index, kriya in enumerate(order):
+        seq = (graph.node(kriya) or {})["seq"]
+        for entities in _roles(services, kriya).values():
+            for pronoun in entities:
+                attrs = graph.node(pronoun) or {}
+                if attrs.get("type") != "Entity" or not attrs.get("pronoun") or graph.neighbors(pronoun, "IS_SAME_AS"):
+                    continue
+                options = _antecedents(services, order[: index + 1], pronoun)
+                if not options:
+                    continue
+                if services.llm is None:
+                    target, method = options[0], "heuristic"
+                else:
+                    nearby = services.workspace.vectors.nearby(doc_id, seq, window=3)
+                    context = "\n".join(f"[Line {s.line}] {s.text}" for n in sorted(set(nearby) | {seq - 1})
+                                        if (s := services.workspace.records.line(doc_id, n)) is not None)
+                    names = [_name(services, o) for o in options]
+                    answer = _decide(services, "coreference", doc_id, _key("coref", pronoun, names, context), run_id,
+                                     "coreference_prompt", pronoun=attrs["canonical_name"], line=_text_of(services, kriya),
+                                     context=context or "(none)", hint=attrs.get("coref_hint", "none"),
+                                     options=", ".join(names))
+                    chosen = str(answer.get("target") or "")
+                    if str(answer.get("answer", "")).lower() != "yes" or chosen not in names:
+                        continue
+                    target, method = options[names.index(chosen)], "llm"
+                linked += _link(services, pronoun, target, "IS_SAME_AS", method=method, step="coreference")
+    return linked
+
+
+def _antecedents(services: Services, before: list[str], pronoun: str) -> list[str]:
+    """Non-pronoun entities of earlier kriyas, nearest first; agents first for he/she."""
+    graph = services.workspace.graph
+    personal = _name(services, pronoun).lower() in _PERSONAL
+    order = ["HAS_KARTĀ", "TARGETS_SAMPRADĀNA", "HAS_KARMA"] if personal else ["HAS_KARMA", "USES_KARANA", "HAS_KARTĀ"]
+    seen: list[str] = []
+    for kriya in reversed(before):
+        roles = _roles(services, kriya)
+        for rel in order:
+            for entity in roles.get(rel, []):
+                node = graph.node(entity) or {}
+                if node.get("pronoun") or is_pronoun(node.get("canonical_name", "")) or entity in seen or entity == pronoun:
+                    continue
+                seen.append(entity)
+    if not personal:
+        people = [e for e in seen if _ner_type(services, e) == "Person"]
+        seen = [e for e in seen if e not in people] + people
+    return seen[:6]
+
+
+def _ner_type(services: Services, entity: str) -> str | None:
+    name = _name(services, entity)
+    for kriya, _ in services.workspace.graph.uses(entity)[:3]:
+        for ent in parse(_text_of(services, kriya)).ents:
+            if ent.text == name or name in ent.text:
+                return _NER_TYPES.get(ent.label_)
+    return None
+
+
+def _doc_entities(services: Services, doc_id: str, untyped: bool = False) -> list[str]:
+    graph = services.workspace.graph
+    found = set()
+    for kriya in graph.kriyas_of(doc_id):
+        for edge in graph.edges_out(kriya):
+            node = graph.node(edge.target) or {}
+            if node.get("type") == "Entity" and not node.get("pronoun") and not (untyped and node.get("entity_type")):
+                found.add(edge.target)
+    return sorted(found)
+
+
+def link_metaphors(services: Services, doc_id: str, run_id: str, loop: Loop) -> int:
+    """Epithets ("King of Kings") → a known entity, confirmed by the GSV loop."""
+    if services.llm is None:
+        return 0
+    graph = services.workspace.graph
+    linked = 0
+    for entity in _doc_entities(services, doc_id):
+        name = _name(services, entity)
+        if not _EPITHET.match(name) or graph.neighbors(entity, "IS_SAME_AS"):
+            continue
+        hits = services.workspace.vectors.search(services.embeddings.embed_query(name), k=5)
+        lines, known = [], set()
+        for d, seq, _ in hits:
+            sentence = services.workspace.records.line(d, seq)
+            if sentence is None:
+                continue
+            lines.append(sentence.text)
+            document = graph.document_at(d, seq)
+            if document is not None:
+                for kriya in graph.neighbors(document, "CITED_IN", "in"):
+                    for edge in graph.edges_out(kriya):
+                        other = graph.node(edge.target) or {}
+                        if other.get("type") == "Entity" and not other.get("pronoun") and edge.target != entity \
+                                and not _EPITHET.match(other["canonical_name"]):
+                            known.add(other["canonical_name"])
+        if not known:
+            continue
+        options = sorted(known)
+        key = _key("metaphor", entity, options, lines)
+        cached = services.workspace.records.decision(key)
+        if cached is None:
+            source = f"Epithet: {name}\nKnown entities: {', '.join(options)}\nContext:\n" + "\n".join(lines)
+            out = run_loop(loop, {"task": "metaphor", "source": source, "ref": {"doc_id": doc_id, "entity": entity}},
+                           services.ctx)
+            cached = {"target": (out["golden"] or {}).get("target")}
+            services.workspace.records.put_decision(key, "metaphors", doc_id, cached, out["llm_calls"],
+                                                    out["prompt_tokens"], run_id)
+        target = cached.get("target")
+        if isinstance(target, str) and target in known:
+            linked += _link(services, entity, services.workspace.resolver.lookup(target) or target,
+                            "IS_SAME_AS", method="gsv", step="metaphor")
+    return linked
+
+
+def type_entities(services: Services, doc_id: str, run_id: str, loop: Loop) -> int:
+    """Set ``entity_type`` on entities of a document that have none."""
+    graph = services.workspace.graph
+    typed = 0
+    for entity in _doc_entities(services, doc_id, untyped=True):
+        if services.llm is None:
+            kind = _ner_type(services, entity) or "Object"
+        else:
+            context = "\n".join(_text_of(services, k) for k, _ in graph.uses(entity)[:3])
+            answer = _decide(services, "entity_types", doc_id, _key("type", entity, context), run_id,
+                             "entity_type_prompt", entity=_name(services, entity), context=context,
+                             types=", ".join(ENTITY_TYPES))
+            kind = str(answer.get("entity_type", "")).strip()
+            if kind not in ENTITY_TYPES:
+                continue
+        graph.update_node(entity, entity_type=kind)
+        typed += 1
+    return typed
+
+
+def find_causes(services: Services, doc_id: str, run_id: str, loop: Loop) -> int:
+    """CAUSES between consecutive Kriyās of the same or adjacent sentences."""
+    graph = services.workspace.graph
+    order = graph.kriyas_of(doc_id)
+    found = 0
+    for first, second in zip(order, order[1:], strict=False):
+        a, b = graph.node(first) or {}, graph.node(second) or {}
+        if b["seq"] - a["seq"] > 1 or graph.neighbors(first, "CAUSES") and second in graph.neighbors(first, "CAUSES"):
+            continue
+        t1, t2 = _text_of(services, first), _text_of(services, second)
+        if services.llm is None:
+            purpose = a["seq"] == b["seq"] and re.search(rf"\bto\s+{re.escape(b['verb'])}\b", t1, re.IGNORECASE)
+            if not (purpose or (b["seq"] == a["seq"] + 1 and _CAUSAL_NEXT.match(t2))):
+                continue
+            method = "heuristic"
+        else:
+            answer = _decide(services, "causality", doc_id, _key("cause", first, second, t1, t2), run_id,
+                             "causality_prompt", first=f"{a['verb']} (line {a['line_number']})",
+                             second=f"{b['verb']} (line {b['line_number']})",
+                             context=t1 if a["seq"] == b["seq"] else f"{t1}\n{t2}")
+            if str(answer.get("answer", "")).lower() != "yes":
+                continue
+            method = "llm"
+        found += _link(services, first, second, "CAUSES", method=method)
+    return found
+
+
+Step = Callable[[Services, str, str, Loop], int]
+STEPS: tuple[tuple[str, Step], ...] = (
+    ("coreference", resolve_coreferences),
+    ("metaphors", link_metaphors),
+    ("entity_types", type_entities),
+    ("causality", find_causes),
+)

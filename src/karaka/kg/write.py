@@ -1,0 +1,128 @@
+"""Write accepted extractions into the strict graph: Kriyā, Entity, kāraka edges, CITED_IN, CAUSES.
+
+Each kāraka edge keeps the argument's surface span as extracted (``span``: "in a statement"); the
+Entity it points to is named by the span's canonical form ("statement"), which drives resolution.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from karaka.kg.units import plan_units
+from karaka.nlp.roles import PREPOSITIONAL_ROLES
+from karaka.state.ingest import WRITTEN_STATUSES, UnitStatus
+from karaka.store.base import Store
+from karaka.store.ids import document_node
+from karaka.store.schema import SchemaError, karaka_relation
+
+log = logging.getLogger("karaka.write")
+
+_TEMPORAL_VALUE = re.compile(
+    r"\b(\d{1,2}:\d{2}|\d{4}|\d{1,2}(st|nd|rd|th)?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*|"
+    r"(jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\w*\s+\d{1,2}|(mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"yesterday|today|tomorrow|tonight|morning|evening|night|noon|midnight|dawn|dusk|"
+    r"(last|next|this)\s+(week|month|year)|\d+\s*(am|pm|a\.m\.|p\.m\.))\b",
+    re.IGNORECASE,
+)
+
+
+def is_temporal_value(text: str) -> bool:
+    """Fallback heuristic: dates, times, weekdays and words like 'yesterday' are temporal."""
+    return bool(_TEMPORAL_VALUE.search(text))
+
+
+def _mentions(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return [str(v) for v in value if v and str(v).strip()]
+    return [str(value)] if str(value).strip() else []
+
+
+def unit_kriyas(store: Store, doc_id: str, window: int) -> Iterator[dict[str, Any]]:
+    """Accepted kriyas of a document in reading order, following per-line fallbacks."""
+    records = store.records
+    row = records.document(doc_id)
+    if row is None:
+        return
+    for unit in plan_units(doc_id, row["n_lines"], window):
+        result = records.result(unit.unit_id)
+        if result is None:
+            continue
+        parts = [result]
+        if result["status"] == UnitStatus.FALLBACK:
+            parts = [r for r in (records.result(u) for u in result["payload"]["lines"]) if r]
+        for part in parts:
+            if part["status"] in WRITTEN_STATUSES:
+                yield from part["payload"]["kriyas"]
+
+
+def write_document(store: Store, doc_id: str, window: int) -> list[dict[str, str]]:
+    """Write one document's kriyas (idempotent: ids are positional); returns write failures."""
+    graph, records = store.graph, store.records
+    failures: list[dict[str, str]] = []
+    places = {s.seq: (s.line, s.sentence) for s in records.lines(doc_id)}
+    seq_count: dict[int, int] = {}
+    by_token: dict[tuple[int, int], str] = {}
+    links: list[tuple[int, dict[str, Any]]] = []
+    for item in unit_kriyas(store, doc_id, window):
+        seq = item.get("line")
+        if not isinstance(seq, int) or seq not in places:
+            failures.append({"ref": f"{doc_id}:{seq}", "cause": f"kriya {item.get('verb')!r} has no valid line"})
+            continue
+        seq_count[seq] = seq_count.get(seq, 0) + 1
+        document = document_node(doc_id, *places[seq])
+        try:
+            kriya = _write_kriya(store, document, seq_count[seq], item)
+        except (SchemaError, ValueError, KeyError) as exc:
+            log.warning("write failed at %s:%d: %s", doc_id, seq, exc)
+            failures.append({"ref": f"{doc_id}:{places[seq][0]}", "cause": f"schema: {exc}"})
+            continue
+        if item.get("token") is not None:
+            by_token[(seq, int(item["token"]))] = kriya
+        links += [(seq, link) for link in item.get("links") or []]
+    for seq, link in links:
+        source, target = by_token.get((seq, link.get("from", -1))), by_token.get((seq, link.get("to", -1)))
+        if source and target and source != target:
+            graph.add_edge(source, target, "CAUSES", method="parser", kind=str(link.get("kind", "reason")))
+    return failures
+
+
+def _write_kriya(store: Store, document: str, k: int, item: dict[str, Any]) -> str:
+    graph, resolver = store.graph, store.resolver
+    verb = str(item.get("verb") or "").strip().lower()
+    if not verb:
+        raise SchemaError("kriya has no verb", field="verb")
+    planned = []  # check every role before the first write, so a bad item writes nothing
+    for role, value in (item.get("karakas") or {}).items():
+        relation = karaka_relation(role)
+        for text in _mentions(value):
+            temporal = relation == "LOCATED_IN" and is_temporal_value(text)
+            planned.append(("OCCURS_AT" if temporal else relation, role, text))
+    attrs: dict[str, Any] = {"negated": bool(item.get("negated")),
+                             "provenance": str(item.get("provenance") or "gsv")}
+    adjuncts = {k: [str(v) for v in vs if str(v).strip()] for k, vs in (item.get("adjuncts") or {}).items()}
+    if any(adjuncts.values()):
+        attrs["adjuncts"] = {k: v for k, v in adjuncts.items() if v}
+    kriya = graph.add_kriya(document, k, verb, **attrs)
+    graph.add_edge(kriya, document, "CITED_IN")
+    hints = {h["pronoun"].lower(): h.get("refers_to") for h in item.get("coreferences") or []
+             if isinstance(h, dict) and h.get("pronoun")}
+    doc = graph.node(document) or {}
+    for relation, role, text in planned:
+        found = resolver.resolve(text, scope=document, prepositional=role in PREPOSITIONAL_ROLES)
+        entity_attrs: dict[str, Any] = {}
+        if found.pronoun:
+            entity_attrs["pronoun"] = True
+            hint = hints.get(found.canonical_name.lower())
+            if hint:
+                entity_attrs["coref_hint"] = str(hint)
+        graph.add_entity(found.entity_id, found.canonical_name, **entity_attrs)
+        graph.add_edge(kriya, found.entity_id, relation, span=text, doc_id=doc.get("doc_id"),
+                       line_number=doc.get("line_number"))
+        if found.alias_of and found.alias_of in graph and found.alias_of != found.entity_id:
+            graph.add_edge(found.entity_id, found.alias_of, "IS_SAME_AS", method="alias")
+    return kriya

@@ -1,0 +1,325 @@
+"""A deterministic kāraka analyzer over a spaCy dependency parse: no LLM, never invents a word.
+
+Each predicate becomes a Kriyā with its roles as *surface spans* (the words of the sentence, with
+a place's or time's preposition: "in a statement"), plus adjuncts that no kāraka holds but
+questions ask about: CAUSE and PURPOSE (why), MANNER (how), TIME and PLACE clauses (when, where).
+A reason clause and the action it explains are linked (``links``, written as CAUSES).
+
+Relative clauses take the noun they modify in place of "who"/"which"/"that"; participles take it
+as their karma ("a car driven by X") or kartā ("tankers entering its waters"). Copulas: "X is Y"
+becomes a Kriyā "be" with X as KARTA and Y as KARMA, so identity statements stay queryable.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from spacy.tokens import Doc, Token
+
+from karaka.nlp import parse, parse_many
+
+PREP_ROLES = {
+    **dict.fromkeys(["with", "using", "via"], "KARANA"),
+    **dict.fromkeys(["from", "out"], "APADANA"),
+    **dict.fromkeys(
+        ["in", "at", "on", "near", "inside", "into", "onto", "under", "over", "within", "across",
+         "through", "behind", "beside", "outside", "around", "along", "above", "below",
+         "beneath", "between", "among", "throughout", "toward", "towards", "upon"],
+        "ADHIKARANA_SPATIAL",
+    ),
+    **dict.fromkeys(["during", "before", "after", "since", "until", "till", "following", "prior"],
+                    "ADHIKARANA_TEMPORAL"),
+    **dict.fromkeys(["to", "for"], "SAMPRADANA"),
+}
+PREPOSITIONAL_ROLES = frozenset({"KARANA", "APADANA", "SAMPRADANA", "ADHIKARANA_SPATIAL", "ADHIKARANA_TEMPORAL"})
+TEMPORAL_WORDS = frozenset(
+    "today yesterday tomorrow tonight morning evening night noon midnight afternoon dawn dusk "
+    "day days week weeks month months year years decade decades century centuries hour hours "
+    "minute minutes moment time times season summer winter spring autumn era age period "
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may "
+    "june july august september october november december weekend".split()
+)
+ANIMATE_PRONOUNS = frozenset("me you him her us them whom who someone everyone anyone".split())
+RELATIVE = frozenset({"who", "whom", "which", "that", "whose"})
+CAUSAL_MARKS = frozenset({"because", "since", "as", "for", "cause"})
+PURPOSE_MARKS = frozenset({"so", "order"})
+TIME_MARKS = frozenset({"when", "after", "before", "while", "until", "till", "once", "whenever", "as soon as"})
+CAUSAL_PREPS = frozenset({"because", "due", "owing", "thanks"})
+NOT_MANNER = frozenset(
+    "not n't never also only just even still already now then again too very so thus therefore however "
+    "here there yet ever more most less least rather quite almost nearly currently recently later earlier "
+    "soon first finally eventually originally previously subsequently meanwhile instead otherwise".split()
+)
+_SPAN_EDGE = re.compile(r"^[\s,;:.!?]+|[\s,;:]+$")
+
+
+def is_temporal(token: Token) -> bool:
+    """A time expression: a DATE/TIME entity or a temporal noun."""
+    return token.ent_type_ in ("DATE", "TIME") or token.lemma_.lower() in TEMPORAL_WORDS
+
+
+def is_animate(token: Token) -> bool:
+    """People, organisations, nations, and personal pronouns."""
+    return token.ent_type_ in ("PERSON", "ORG", "NORP", "GPE") or token.lower_ in ANIMATE_PRONOUNS
+
+
+def _text(tokens: list[Token]) -> str:
+    text = "".join(t.text_with_ws for t in tokens).strip()
+    return _SPAN_EDGE.sub("", text)
+
+
+def span(token: Token, skip: frozenset[str] = frozenset({"conj", "cc", "relcl", "appos", "punct", "acl", "advcl",
+                                                          "parataxis", "dep"})) -> str:
+    """The phrase headed by ``token``: its subtree without coordinated, relative and appositive parts."""
+    keep = {token.i}
+    for child in token.children:
+        if child.dep_ in skip and not (child.dep_ == "punct" and child.i > token.i and child.text in "%'"):
+            continue
+        keep.update(t.i for t in child.subtree)
+    lo, hi = min(keep), max(keep)
+    return _text([t for t in token.doc[lo:hi + 1] if t.i in keep])
+
+
+def clause(token: Token) -> str:
+    """A whole clause or prepositional phrase: the token's full subtree."""
+    return _text(list(token.subtree))
+
+
+def _with_conjuncts(token: Token) -> list[Token]:
+    out, frontier = [token], [token]
+    while frontier:
+        node = frontier.pop()
+        for child in node.children:
+            if child.dep_ == "conj" and child.pos_ in ("NOUN", "PROPN", "PRON", "NUM"):
+                out.append(child)
+                frontier.append(child)
+    return out
+
+
+class _Roles:
+    """Roles and adjuncts of one predicate, spans in order of discovery, no duplicates."""
+
+    def __init__(self) -> None:
+        self.karakas: dict[str, list[str]] = {}
+        self.adjuncts: dict[str, list[str]] = {}
+        self.links: list[dict[str, Any]] = []
+        self.negated = False
+
+    def add(self, role: str, token: Token, prep: Token | None = None) -> None:
+        for tok in _with_conjuncts(token):
+            if tok.lower_ in RELATIVE and tok.tag_ in ("WDT", "WP", "WP$"):
+                continue  # a relative pronoun is never an entity; its noun comes in its place
+            text = span(tok)
+            self.put(role, f"{prep.text} {text}" if prep is not None and tok is token else text)
+
+    def put(self, role: str, text: str) -> None:
+        if text and text not in self.karakas.setdefault(role, []):
+            self.karakas[role].append(text)
+
+    def adjunct(self, kind: str, text: str) -> None:
+        if text and text not in self.adjuncts.setdefault(kind, []):
+            self.adjuncts[kind].append(text)
+
+
+def _prep_role(prep: Token, obj: Token) -> str | None:
+    word = prep.lower_
+    if word == "by" and prep.dep_ != "agent":
+        if is_temporal(obj):
+            return "ADHIKARANA_TEMPORAL"
+        return "KARANA" if not is_animate(obj) else None
+    role = PREP_ROLES.get(word)
+    if role is None:
+        return "ADHIKARANA_TEMPORAL" if is_temporal(obj) else None
+    if role == "SAMPRADANA":
+        if is_animate(obj):
+            return role
+        return "ADHIKARANA_TEMPORAL" if is_temporal(obj) else None
+    if role == "ADHIKARANA_SPATIAL" and is_temporal(obj):
+        return "ADHIKARANA_TEMPORAL"
+    return role
+
+
+def _pobj(prep: Token) -> Token | None:
+    for child in prep.children:
+        if child.dep_ in ("pobj", "pcomp") and child.pos_ != "VERB":
+            return child
+        if child.dep_ == "prep":  # "out of", "because of", "by means of"
+            return _pobj(child)
+    return None
+
+
+def _is_predicate(token: Token) -> bool:
+    if token.pos_ == "VERB":
+        return token.dep_ not in ("aux", "auxpass", "amod")
+    return token.pos_ == "AUX" and token.dep_ in ("ROOT", "conj", "ccomp", "advcl", "relcl") and any(
+        c.dep_ in ("attr", "acomp") for c in token.children
+    )
+
+
+def _copula_subject(noun: Token) -> Token | None:
+    """For the attr of "X is a film directed by Y", the X."""
+    head = noun.head
+    if noun.dep_ == "attr" and head.lemma_ == "be":
+        return next((c for c in head.children if c.dep_ == "nsubj"), None)
+    return None
+
+
+def _prep_phrase(roles: _Roles, prep: Token) -> None:
+    word = prep.lower_
+    obj = _pobj(prep)
+    comp = next((c for c in prep.children if c.dep_ == "pcomp" and c.pos_ in ("VERB", "AUX")), None)
+    if word in CAUSAL_PREPS:
+        roles.adjunct("CAUSE", clause(prep))
+        return
+    if word == "in" and obj is not None and obj.lower_ in ("attempt", "order", "response"):
+        roles.adjunct("CAUSE" if obj.lower_ == "response" else "PURPOSE", clause(prep))
+        return
+    if comp is not None:  # "by sending", "after leaving", "in investigating"
+        kind = "MANNER" if word in ("by", "with", "without") else "TIME" if word in ("after", "before", "since",
+                                                                                  "while", "upon") else None
+        if kind:
+            roles.adjunct(kind, clause(prep))
+        elif obj is None:
+            roles.put("KARMA" if word in ("in", "on", "of", "about") else "ADHIKARANA_SPATIAL", clause(prep)[len(prep.text):].strip())
+        return
+    if obj is None:
+        return
+    role = _prep_role(prep, obj)
+    if role:
+        roles.add(role, obj, prep if role in PREPOSITIONAL_ROLES and role != "SAMPRADANA" else None)
+    elif word == "for":
+        roles.adjunct("PURPOSE", clause(prep))
+    elif word not in ("of",):
+        roles.adjunct("OTHER", clause(prep))
+
+
+def _clause_adjunct(roles: _Roles, verb: Token, sub: Token) -> None:
+    marks = {c.lower_ for c in sub.children if c.dep_ in ("mark", "advmod") and c.i < sub.i}
+    to_inf = any(c.dep_ == "aux" and c.tag_ == "TO" for c in sub.children)
+    text = clause(sub)
+    if marks & CAUSAL_MARKS - {"as"} or ("as" in marks and not marks & TIME_MARKS):
+        roles.adjunct("CAUSE", text)
+        roles.links.append({"from": sub.i, "to": verb.i, "kind": "reason"})
+    elif marks & PURPOSE_MARKS or (to_inf and not marks):
+        roles.adjunct("PURPOSE", text)
+        roles.links.append({"from": verb.i, "to": sub.i, "kind": "purpose"})
+    elif marks & TIME_MARKS:
+        roles.adjunct("TIME", text)
+    elif "where" in marks:
+        roles.adjunct("PLACE", text)
+    elif sub.tag_ == "VBG" and not marks:
+        roles.adjunct("MANNER", text)
+    elif marks:
+        roles.adjunct("OTHER", text)
+
+
+def _roles_of(verb: Token) -> _Roles:
+    roles = _Roles()
+    for child in verb.children:
+        dep = child.dep_
+        if dep == "neg":
+            roles.negated = True
+        elif dep in ("nsubj", "csubj") and child.pos_ != "VERB":
+            roles.add("KARTA", child)
+        elif dep == "csubj":
+            roles.put("KARTA", clause(child))
+        elif dep == "nsubjpass":
+            roles.add("KARMA", child)
+        elif dep == "agent":
+            obj = _pobj(child)
+            if obj is not None:
+                roles.add("KARTA", obj)
+        elif dep in ("dobj", "obj", "attr", "oprd") and child.pos_ != "VERB":
+            roles.add("KARMA", child)
+        elif dep == "ccomp":
+            roles.put("KARMA", clause(child))
+        elif dep in ("dative", "iobj"):
+            obj = _pobj(child) if child.pos_ == "ADP" else child
+            if obj is not None:
+                roles.add("SAMPRADANA", obj)
+        elif dep == "prep":
+            _prep_phrase(roles, child)
+        elif dep == "advcl":
+            _clause_adjunct(roles, verb, child)
+        elif dep in ("npadvmod", "advmod", "obl") and is_temporal(child):
+            if child.lower_ in TEMPORAL_WORDS or child.ent_type_ in ("DATE", "TIME") or child.pos_ in ("NOUN", "PROPN"):
+                roles.put("ADHIKARANA_TEMPORAL", span(child))
+        elif dep == "advmod" and child.pos_ == "ADV" and child.lower_ not in NOT_MANNER and child.lower_ not in TEMPORAL_WORDS:
+            if child.lower_.endswith("ly") or child.lower_ in ("well", "hard", "fast", "together", "alone", "back", "up",
+                                                                 "down", "away", "again", "abroad", "home"):
+                roles.adjunct("MANNER", span(child))
+        elif dep == "acomp":
+            roles.adjunct("MANNER", span(child))
+    return roles
+
+
+def _modified_noun(verb: Token, roles: _Roles) -> None:
+    """A relative clause or participle takes the noun it modifies in the role its gap stands for."""
+    if verb.dep_ not in ("relcl", "acl"):
+        return
+    noun = verb.head
+    subject = _copula_subject(noun)
+    target = span(subject) if subject is not None else span(noun)
+    relative = next((c for c in verb.children if c.lower_ in RELATIVE and c.tag_ in ("WDT", "WP", "WP$")), None)
+    if verb.dep_ == "relcl":
+        gap = relative.dep_ if relative is not None else ("dobj" if "KARTA" in roles.karakas else "nsubj")
+        if gap in ("nsubj",) and "KARTA" not in roles.karakas:
+            roles.put("KARTA", target)
+        elif gap in ("nsubjpass", "dobj", "pobj") and "KARMA" not in roles.karakas:
+            roles.put("KARMA", target)
+    elif verb.tag_ == "VBN" and "KARMA" not in roles.karakas:
+        roles.put("KARMA", target)
+    elif verb.tag_ == "VBG" and "KARTA" not in roles.karakas:
+        roles.put("KARTA", target)
+
+
+def analyze(text: str) -> list[dict[str, Any]]:
+    """Kriyās of one sentence: ``[{verb, karakas, adjuncts, negated, links, token}]``."""
+    return analyze_doc(parse(text))
+
+
+def analyze_doc(doc: Doc) -> list[dict[str, Any]]:
+    """Kriyās of a parsed sentence."""
+    found: list[dict[str, Any]] = []
+    karta_of: dict[int, list[str] | None] = {}
+    for token in doc:
+        if not _is_predicate(token):
+            continue
+        roles = _roles_of(token)
+        _modified_noun(token, roles)
+        if "KARTA" not in roles.karakas and token.dep_ in ("xcomp", "advcl", "conj", "pcomp"):
+            # Clauses inherit the kartā of the verb they hang on ("used it to kill").
+            inherited = karta_of.get(token.head.i) or _roles_of(token.head).karakas.get("KARTA")
+            passive = any(c.dep_ == "nsubjpass" for c in token.children)
+            if inherited and not (token.dep_ == "conj" and passive):
+                roles.karakas["KARTA"] = list(inherited)
+        karta_of[token.i] = roles.karakas.get("KARTA")
+        if not roles.karakas and not roles.adjuncts:
+            continue
+        verb = "be" if token.pos_ == "AUX" else token.lemma_.lower()
+        item: dict[str, Any] = {
+            "verb": verb, "karakas": {r: (v[0] if len(v) == 1 else v) for r, v in roles.karakas.items()},
+            "negated": roles.negated, "coreferences": [], "token": token.i,
+        }
+        if roles.adjuncts:
+            item["adjuncts"] = roles.adjuncts
+        if roles.links:
+            item["links"] = roles.links
+        found.append(item)
+    return found
+
+
+def analyze_window(lines: dict[int, str]) -> dict[str, Any]:
+    """The parser's extraction of numbered sentences, in the GSV kriya schema (parsed in one batch)."""
+    numbers = sorted(lines)
+    kriyas = []
+    for number, doc in zip(numbers, parse_many(lines[n] for n in numbers), strict=True):
+        kriyas += [{**item, "line": number} for item in analyze_doc(doc)]
+    return {"kriyas": kriyas}
+
+
+def seed_candidate(analysis: dict[str, Any]) -> dict[str, Any]:
+    """The parser's analysis as a GSV candidate: kāraka roles only, in the LLM's schema."""
+    return {"kriyas": [{k: v for k, v in item.items() if k in ("line", "verb", "karakas", "negated", "coreferences")}
+                       for item in analysis["kriyas"]]}

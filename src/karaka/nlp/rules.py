@@ -1,0 +1,114 @@
+"""Rule checks of an extracted Kriyā against its line, and confirmation of a verifier's objections.
+
+The line and a span are cut into words the same way (letters and digits, apostrophes kept), so a
+span copied from the line always passes: "Dr. Aris", "( about US$ 49 million )". A verb may also
+match a lemma of the line ("give" for "gave").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from karaka.nlp import parse
+from karaka.nlp.roles import analyze
+
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
+_STOP = frozenset("the a an of to in on at by for with and or his her its their s".split())
+_QUOTED = re.compile(r"[\"'“‘`]([^\"'”’`]{2,80})[\"'”’`]")
+
+
+def words(text: str) -> list[str]:
+    """The words of a text, lower-cased (the one tokenisation for lines and spans)."""
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def content_words(text: str) -> list[str]:
+    """Words that must occur in the line (function words may be paraphrased)."""
+    return [w for w in words(text) if w not in _STOP]
+
+
+def mentions(value: Any) -> list[str]:
+    """A role's value as a list of spans."""
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return [str(v) for v in value if v]
+    return [str(value)]
+
+
+def line_words(line: str) -> set[str]:
+    """The words of a line plus the lemmas of its tokens."""
+    return set(words(line)) | {t.lemma_.lower() for t in parse(line)}
+
+
+def rule_violations(item: dict[str, Any], line: str) -> list[str]:
+    """Hard checks of one Kriyā: every word in its line, kartā and karma not swapped.
+
+    Each problem names the offending words, so retry feedback can say exactly what to fix.
+    """
+    vocabulary = line_words(line)
+    problems = []
+    verb = str(item.get("verb", "")).lower().strip()
+    unknown_verb = [w for w in words(verb) if w not in vocabulary and w != "be"]
+    if unknown_verb:
+        problems.append(f"verb {item.get('verb')!r} does not occur in the line (not in it: {', '.join(unknown_verb)})")
+    for role, value in (item.get("karakas") or {}).items():
+        for text in mentions(value):
+            missing = [w for w in content_words(text) if w not in vocabulary]
+            if missing:
+                problems.append(f"{role} {text!r} is not in the line (not in it: {', '.join(missing)})")
+    return problems + swap_problems(item, line)
+
+
+def _head_words(value: Any) -> set[str]:
+    return {w for text in mentions(value) for w in content_words(text)}
+
+
+def swap_problems(item: dict[str, Any], line: str) -> list[str]:
+    """KARTA and KARMA exchanged against the parse of the line."""
+    karakas = item.get("karakas") or {}
+    karta, karma = _head_words(karakas.get("KARTA")), _head_words(karakas.get("KARMA"))
+    if not karta:
+        return []
+    verb = str(item.get("verb", "")).lower()
+    for parsed in analyze(line):
+        if parsed["verb"] != verb:
+            continue
+        p_karta = _head_words(parsed["karakas"].get("KARTA"))
+        p_karma = _head_words(parsed["karakas"].get("KARMA"))
+        if p_karta and p_karma and karta & p_karma and not karta & p_karta and (not karma or karma & p_karta):
+            return [f"KARTA and KARMA of {verb!r} are swapped against the parse "
+                    f"(the doer is {' '.join(sorted(p_karta))})"]
+    return []
+
+
+def confirm_violations(claims: list[str], candidates: list[dict[str, Any]], lines: dict[int, str]) -> list[str]:
+    """The verifier's objections that the checker can confirm against the text.
+
+    A claim is confirmed when a phrase it quotes is a word sequence of the line that no candidate
+    holds (an omission every candidate shares), or is held by a candidate but does not occur in the
+    line (a hallucination), or when it names a swap that the parse shows.
+    """
+    text = " ".join(lines.values())
+    line_seq = " ".join(words(text))
+    held = {" ".join(words(span)) for data in candidates for item in data.get("kriyas", [])
+            for value in (item.get("karakas") or {}).values() for span in mentions(value)}
+    held_words = {w for phrase in held for w in phrase.split()}
+    confirmed = []
+    for claim in claims:
+        for quote in _QUOTED.findall(claim):
+            phrase = " ".join(words(quote))
+            if not phrase or not content_words(quote):
+                continue
+            in_line = f" {phrase} " in f" {line_seq} "
+            if in_line and not set(content_words(quote)) <= held_words:
+                confirmed.append(f"{quote!r} is in the text but no candidate holds it")
+            elif not in_line and any(phrase == h or phrase in h for h in held):
+                confirmed.append(f"{quote!r} is held by a candidate but is not in the text")
+        if "swap" in claim.lower():
+            for data in candidates:
+                for item in data.get("kriyas", []):
+                    line = lines.get(item.get("line")) or (next(iter(lines.values())) if len(lines) == 1 else "")
+                    confirmed += swap_problems(item, line) if line else []
+    return list(dict.fromkeys(confirmed))

@@ -1,0 +1,68 @@
+"""Node and unit ids, built and parsed here and nowhere else.
+
+A document is a list of sentences numbered 1..N (``seq``). Each sentence remembers the file line
+it starts on and, when that line holds several sentences, its place in the line. Document nodes
+are named after the file line (``{doc}_L{line}``, or ``{doc}_L{line}.{sentence}`` when a line
+holds several sentences) so that the id says what the citation says; Kriyā nodes hang off their
+Document node (``{doc}_L{line}_K{k}``).
+"""
+
+from __future__ import annotations
+
+import re
+
+_DOCUMENT = re.compile(r"^(?P<doc>.+)_L(?P<line>\d+)(?:\.(?P<sentence>\d+))?$")
+_KRIYA = re.compile(r"^(?P<node>.+_L\d+(?:\.\d+)?)_K(?P<k>\d+)$")
+_UNIT = re.compile(r"^(?P<doc>.+):(?P<first>\d+)-(?P<last>\d+)$")
+
+
+def document_node(doc_id: str, line: int, sentence: int = 0) -> str:
+    """Document node id of one sentence: ``{doc}_L{line}`` or ``{doc}_L{line}.{sentence}``."""
+    return f"{doc_id}_L{line}" + (f".{sentence}" if sentence else "")
+
+
+def kriya_node(document: str, k: int) -> str:
+    """Kriyā node id: the ``k``-th action of a Document node."""
+    return f"{document}_K{k}"
+
+
+def parse_document_node(node: str) -> tuple[str, int, int]:
+    """``(doc_id, line, sentence)`` of a Document node id (sentence 0 when the line holds one)."""
+    match = _DOCUMENT.match(node)
+    if match is None:
+        raise ValueError(f"not a Document node id: {node!r}")
+    return match["doc"], int(match["line"]), int(match["sentence"] or 0)
+
+
+def document_of_kriya(node: str) -> str:
+    """The Document node id a Kriyā id hangs off."""
+    match = _KRIYA.match(node)
+    if match is None:
+        raise ValueError(f"not a Kriyā node id: {node!r}")
+    return match["node"]
+
+
+def kriya_number(node: str) -> int:
+    """The ``k`` of a Kriyā id."""
+    match = _KRIYA.match(node)
+    if match is None:
+        raise ValueError(f"not a Kriyā node id: {node!r}")
+    return int(match["k"])
+
+
+def unit_id(doc_id: str, first: int, last: int) -> str:
+    """Stable id of a window of sentences ``first..last`` (by ``seq``)."""
+    return f"{doc_id}:{first}-{last}"
+
+
+def parse_unit_id(unit: str) -> tuple[str, int, int]:
+    """``(doc_id, first, last)`` of a unit id."""
+    match = _UNIT.match(unit)
+    if match is None:
+        raise ValueError(f"not a unit id: {unit!r}")
+    return match["doc"], int(match["first"]), int(match["last"])
+
+
+def cite(doc_id: str, line: int, sentence: int = 0) -> str:
+    """How a citation reads: ``[doc, Line 11]`` or ``[doc, Line 11, sentence 2]``."""
+    return f"[{doc_id}, Line {line}" + (f", sentence {sentence}" if sentence else "") + "]"
