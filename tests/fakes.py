@@ -7,7 +7,8 @@ import uuid
 from typing import Any
 
 from karaka.config import Context
-from karaka.models import ScriptedChatModel, register
+from karaka.models import register
+from tests.scripted import ScriptedChatModel
 
 GIVE = {"line": 1, "verb": "give", "karakas": {"KARTA": "Rama", "KARMA": "bow", "SAMPRADANA": "Lakshmana"}}
 USE_KILL = [

@@ -267,5 +267,21 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def entry() -> None:
+    """The ``karaka`` console script: run, flush, and leave without the interpreter's slow teardown.
+
+    Everything a command writes is saved atomically before it returns; what is left at exit is only
+    the freeing of loaded models and graphs (about 0.35 s on a 2-core machine), which the OS does
+    faster when the process ends.
+    """
+    import logging
+
+    code = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    logging.shutdown()
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

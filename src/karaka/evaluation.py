@@ -121,22 +121,33 @@ def evaluate(gold_csv: str | Path, sentences_csv: str | Path, *, extractor: str 
              ctx: Context | None = None, limit: int | None = None) -> dict[str, Any]:
     """Precision, recall and F1 per kāraka and micro-averaged, with the counts behind them."""
     items = load_gold(gold_csv, sentences_csv, limit)
-    counts = {role: {"tp": 0, "fp": 0, "fn": 0} for role in ROLES}
-    seen = {"sentences": len(items), "gold_predicates": 0, "matched_predicates": 0, "gold_arguments": 0,
-            "llm_calls": 0}
+    predictions: dict[str, list[dict[str, Any]]] = {}
+    calls = 0
     for item in items:
         tokens = item["tokens"]
         if extractor == "parser":
-            predicted = _predict_parser(tokens)
-        else:
-            predicted, calls = _predict_llm(tokens, ctx or Context(), extractor == "gsv")
-            seen["llm_calls"] += calls
-            taken: set[int] = set()
-            for kriya in predicted:
-                kriya["token"] = _locate(str(kriya.get("verb", "")), tokens, taken)
-                if kriya["token"] is not None:
-                    taken.add(kriya["token"])
-        by_token = {k["token"]: k for k in predicted if k.get("token") is not None}
+            predictions[item["id"]] = _predict_parser(tokens)
+            continue
+        predicted, used = _predict_llm(tokens, ctx or Context(), extractor == "gsv")
+        calls += used
+        taken: set[int] = set()
+        for kriya in predicted:
+            kriya["token"] = _locate(str(kriya.get("verb", "")), tokens, taken)
+            if kriya["token"] is not None:
+                taken.add(kriya["token"])
+        predictions[item["id"]] = predicted
+    scores = score(items, predictions)
+    scores.update(extractor=extractor, llm_calls_per_sentence=round(calls / len(items), 3) if items else 0.0)
+    scores["counts"]["llm_calls"] = calls
+    return scores
+
+
+def score(items: list[dict[str, Any]], predictions: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """Score predicted kriyas (``{verb, karakas, token}`` per sentence id) against the gold items."""
+    counts = {role: {"tp": 0, "fp": 0, "fn": 0} for role in ROLES}
+    seen = {"sentences": len(items), "gold_predicates": 0, "matched_predicates": 0, "gold_arguments": 0}
+    for item in items:
+        by_token = {k["token"]: k for k in predictions.get(item["id"], []) if k.get("token") is not None}
         for verb_idx, roles in item["predicates"].items():
             seen["gold_predicates"] += 1
             match: dict[str, Any] | None = by_token.get(verb_idx)
@@ -160,9 +171,8 @@ def evaluate(gold_csv: str | Path, sentences_csv: str | Path, *, extractor: str 
                         used.add(hit)
                         counts[role]["tp"] += 1
                 counts[role]["fn"] += len(golds) - len(used)
-    return {"extractor": extractor, "counts": seen, "roles": {r: _prf(c) for r, c in counts.items()},
+    return {"counts": seen, "roles": {r: _prf(c) for r, c in counts.items()},
             "micro": _prf({k: sum(c[k] for c in counts.values()) for k in ("tp", "fp", "fn")}),
-            "llm_calls_per_sentence": round(seen["llm_calls"] / len(items), 3) if items else 0.0,
             "unscored": "why/how questions; to/for gaps asked with 'what' (destinations) are left out"}
 
 

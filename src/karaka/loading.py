@@ -120,10 +120,23 @@ def split_long(line: str, limit: int) -> list[str]:
     return parts
 
 
+def _one_per_line(text: str) -> bool:
+    """A file whose lines (nearly all) end a sentence holds one sentence, or one paragraph, per line."""
+    lines = [" ".join(raw.split()) for raw in text.split("\n")]
+    lines = [line for line in lines if line and not _MD_LINE.match(line)]
+    ended = sum(1 for line in lines if _TERMINAL.search(line) or _TERMINAL.search(line.rstrip("'\"` ")))
+    return len(lines) >= 3 and ended >= 0.8 * len(lines)
+
+
 def _blocks(text: str, markdown: bool) -> Iterator[list[tuple[int, str]]]:
-    """Runs of (file line, text) that belong together: a wrapped paragraph, or a single line."""
+    """Runs of (file line, text) that belong together: a wrapped paragraph, or a single line.
+
+    In a file whose lines nearly all end a sentence, every line is its own block: nothing there
+    was wrapped, and a line without a full stop (a title, a quotation) must not swallow the next.
+    """
     block: list[tuple[int, str]] = []
     fence = False
+    keep_lines = _one_per_line(text)
     for number, raw in enumerate(text.split("\n"), 1):
         line = " ".join(raw.split())
         if markdown:
@@ -146,7 +159,7 @@ def _blocks(text: str, markdown: bool) -> Iterator[list[tuple[int, str]]]:
                 yield block
             block = []
             continue
-        if block and not _wrapped(block[-1][1], line):
+        if block and (keep_lines or not _wrapped(block[-1][1], line)):
             yield block
             block = []
         block.append((number, line))
@@ -155,10 +168,20 @@ def _blocks(text: str, markdown: bool) -> Iterator[list[tuple[int, str]]]:
 
 
 def _wrapped(previous: str, line: str) -> bool:
-    """True when ``line`` continues ``previous`` (the text was wrapped) rather than starting anew."""
+    """True when ``line`` continues ``previous`` (the text was wrapped) rather than starting anew.
+
+    A line that ends a sentence ends its block; a line that ends mid-phrase (a comma, a lowercase
+    next word) continues. A long line continues into the next one unless it reads as a title
+    (most of its words capitalised), so "Margaret of Bavaria, Marchioness of Mantua" above its
+    text stays a line of its own.
+    """
     if _TERMINAL.search(previous):
         return False
-    return len(previous) >= WRAP_WIDTH or bool(_CONTINUES.search(previous)) or line[:1].islower()
+    if line[:1].islower() or _CONTINUES.search(previous):
+        return True
+    words = previous.split()
+    titled = sum(1 for w in words if w[:1].isupper() or not w[:1].isalpha()) / len(words)
+    return len(previous) >= WRAP_WIDTH and titled < 0.6
 
 
 def refine(text: str, markdown: bool = False, max_line_chars: int = 1000,

@@ -12,14 +12,13 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
-
-from langgraph.checkpoint.sqlite import SqliteSaver
+from typing import TYPE_CHECKING, Any
 
 from karaka.config import Context, check_ingest_settings, context_from, remember_models
-from karaka.graphs.ingest import RECURSION_LIMIT, build_ingest_graph
-from karaka.graphs.query import build_query_graph
 from karaka.services import get_services
+
+if TYPE_CHECKING:
+    from langgraph.checkpoint.sqlite import SqliteSaver
 
 Listener = Callable[[dict[str, Any]], None]
 STAGES = ("load", "embed", "extract", "progress", "write", "post_process", "report")
@@ -29,6 +28,8 @@ _savers_lock = threading.Lock()
 
 def checkpointer(ctx: Context) -> SqliteSaver:
     """The workspace's SQLite checkpointer (one per process: WAL, waits when the file is busy)."""
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
     path = str(get_services(ctx).workspace.checkpoints_path)
     with _savers_lock:
         saver = _savers.get(path)
@@ -83,6 +84,8 @@ def run_ingest(ctx: Context, path: str | Path, on_event: Listener | None = None,
         raise FileNotFoundError(f"{path}: no such file or directory")
     if stop_after is not None and stop_after not in STAGES:
         raise ValueError(f"stop_after must be one of {STAGES}, got {stop_after!r}")
+    from karaka.graphs.ingest import RECURSION_LIMIT, build_ingest_graph  # a question never loads the ingestion side
+
     ctx = context_from(ctx)
     check_ingest_settings(ctx)
     remember_models(ctx)
@@ -121,6 +124,8 @@ def stream_query(ctx: Context, question: str, thread_id: str | None = None) -> I
     With a thread id the conversation is kept in the workspace checkpointer (its newest
     checkpoint only), so a follow-up ("and who gave it to him?") can refer to the previous turn.
     """
+    from karaka.graphs.query import build_query_graph
+
     ctx = context_from(ctx)
     if thread_id is None:
         graph = build_query_graph().compile()

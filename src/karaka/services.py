@@ -6,14 +6,17 @@ import logging
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-
-from langchain_core.embeddings import Embeddings
-from langchain_core.language_models import BaseChatModel
+from typing import TYPE_CHECKING
 
 from karaka.config import Context
 from karaka.models import load_embeddings, load_llm
+from karaka.models.embeddings import LazyEmbeddings
 from karaka.prompts import Prompts, load_prompts
 from karaka.store.workspace import Workspace
+
+if TYPE_CHECKING:
+    from langchain_core.embeddings import Embeddings
+    from langchain_core.language_models import BaseChatModel
 
 notice = logging.getLogger("karaka.notice")
 _lock = threading.Lock()
@@ -52,10 +55,19 @@ def _prompts_for(path: str) -> Prompts:
     return _prompts[key]
 
 
+_lazy: dict[str, LazyEmbeddings] = {}
+
+
 def get_services(ctx: Context) -> Services:
-    """Resolve a context to live objects, reusing whatever this process already loaded."""
-    embeddings = load_embeddings(ctx.embeddings, announce=False)
+    """Resolve a context to live objects, reusing whatever this process already loaded.
+
+    Models load on first use: a question the graph answers never loads the embeddings or the LLM.
+    """
     with _lock:
+        embeddings = _lazy.get(ctx.embeddings)
+        if embeddings is None:
+            spec = ctx.embeddings
+            embeddings = _lazy[spec] = LazyEmbeddings(lambda: load_embeddings(spec, announce=False))
         prompts = _prompts_for(ctx.prompts)
         key = (str(Path(ctx.workspace).resolve()), ctx.embeddings, ctx.resolver_threshold)
         workspace = _workspaces.get(key)

@@ -70,8 +70,19 @@ class KriyaExtraction(BaseModel):
     kriyas: list[KriyaItem]
 
 
+RELATIONS = ("director", "composer", "producer", "writer", "author", "founder", "performer", "publisher", "creator",
+             "father", "mother", "spouse", "brother", "sister", "sibling", "son", "daughter", "child", "birth_date",
+             "death_date", "birth_place", "death_place", "burial_place", "nationality", "country", "release_date",
+             "founding_date", "employer")
+
+
 class QueryStep(BaseModel):
-    """One traversal step of a plan."""
+    """One step of a plan: an action with kāraka constraints, or a relation of a subject.
+
+    An action step names a verb and the roles the question fills, and asks for one role. A relation
+    step ("director of Blood Street", "birth_date of $1") names a subject (an entity of the question,
+    or "$n", the answers of step n) and one of ``RELATIONS``.
+    """
 
     goal: str = ""
     verb: str | None = None
@@ -79,6 +90,18 @@ class QueryStep(BaseModel):
     extract: str | None = None
     follow_causes: bool = False
     follow_same_as: bool = True
+    relation: str | None = None
+    subject: str | None = None
+
+    @field_validator("relation")
+    @classmethod
+    def _relation(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        key = value.strip().lower().replace(" ", "_")
+        if key not in RELATIONS:
+            raise ValueError(f"relation must be one of {', '.join(RELATIONS)}, got {value!r}")
+        return key
 
     @field_validator("karakas")
     @classmethod
@@ -97,10 +120,20 @@ class QueryStep(BaseModel):
         return key
 
 
+class Comparison(BaseModel):
+    """Compare one attribute of two options (through a relation first when ``via`` names one)."""
+
+    attribute: str
+    pick: str = Field(pattern="^(earliest|latest|same)$")
+    options: list[str] = Field(min_length=2, max_length=2)
+    via: list[str] = Field(default_factory=list)
+
+
 class QueryPlan(BaseModel):
     """A verified traversal plan."""
 
     steps: list[QueryStep] = Field(min_length=1, max_length=5)
+    compare: Comparison | None = None
     reasoning: str = ""
 
 
@@ -182,13 +215,23 @@ def kriya_confirm(claims: list[str], candidates: list[dict[str, Any]], source: s
 
 
 def query_checks(data: dict[str, Any], source: str) -> list[str]:
-    """Every constraint entity of a plan must be named in the question."""
+    """Every constraint entity and subject of a plan must be named in the question (or be a step's answer)."""
     lowered = source.lower()
     problems = []
+
+    def named(value: str) -> bool:
+        low = value.lower().strip()
+        return low in lowered or low.startswith(("step", "$"))
+
     for i, step in enumerate(data.get("steps", []), 1):
         for role, entity in step.get("karakas", {}).items():
-            if entity and entity.lower() not in lowered and not entity.lower().startswith("step"):
+            if entity and not named(entity):
                 problems.append(f"step {i}: {role} {entity!r} is not in the question")
+        if step.get("subject") and not named(step["subject"]):
+            problems.append(f"step {i}: subject {step['subject']!r} is not in the question")
+    for option in (data.get("compare") or {}).get("options", []):
+        if not named(option):
+            problems.append(f"compare: option {option!r} is not in the question")
     return problems
 
 

@@ -3,10 +3,10 @@ import json
 import pytest
 
 from karaka.config import Context
-from karaka.models import ScriptedChatModel
 from karaka.runner import run_ingest
 from karaka.services import forget_workspace, get_services
 from tests.fakes import fake_context, script, write_doc
+from tests.scripted import ScriptedChatModel
 
 SPEC = ("Rama gave the bow to Lakshmana.", "He used it to kill Ravana.")
 

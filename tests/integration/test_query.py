@@ -1,9 +1,9 @@
 import json
 
 from karaka.config import Context
-from karaka.models import ScriptedChatModel
 from karaka.runner import run_ingest, run_query
 from tests.fakes import fake_context, script, write_doc
+from tests.scripted import ScriptedChatModel
 
 SPEC = ("Rama gave the bow to Lakshmana.", "He used it to kill Ravana.")
 

@@ -12,9 +12,9 @@ import pytest
 
 from karaka.api import create_app
 from karaka.config import Context
-from karaka.models import ScriptedChatModel
 from karaka.runner import run_ingest
 from tests.fakes import fake_context, script, write_doc
+from tests.scripted import ScriptedChatModel
 from tests.server_util import free_port, serve_in_thread, sse_events, wait_http
 
 pytestmark = pytest.mark.server

@@ -1,8 +1,8 @@
 import csv
 
 from karaka.evaluation import evaluate, gold_role, token_f1
-from karaka.models import ScriptedChatModel
 from tests.fakes import fake_context, script
+from tests.scripted import ScriptedChatModel
 
 HEADER = ["qasrl_id", "verb_idx", "verb", "question", "answer_range", "answer", "wh", "subj", "obj",
           "obj2", "aux", "prep", "is_passive"]

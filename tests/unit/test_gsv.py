@@ -4,10 +4,10 @@ import pytest
 
 from karaka.config import Context
 from karaka.graphs.gsv import build_gsv_graph, run_gsv
-from karaka.models import ScriptedChatModel
 from karaka.nodes.gsv import ALL_INVALID_FEEDBACK, DISAGREE_FEEDBACK, read_score, top_labels
 from karaka.services import get_services
 from tests.fakes import fake_context
+from tests.scripted import ScriptedChatModel
 
 SOURCE = "[L1] Rama gave the bow to Lakshmana."
 GOOD = {"kriyas": [{"line": 1, "verb": "give", "karakas": {"KARTA": "Rama", "KARMA": "bow"}}]}

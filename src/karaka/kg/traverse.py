@@ -44,7 +44,7 @@ PREFERENCES: dict[str, list[tuple[str, str]]] = {
                             ("adj", "OTHER")],
     "CAUSE": [("adj", "CAUSE"), ("adj", "PURPOSE"), ("adj", "TIME"), ("adj", "MANNER")],
     "PURPOSE": [("adj", "PURPOSE"), ("adj", "CAUSE")],
-    "MANNER": [("adj", "MANNER"), ("role", "KARANA"), ("adj", "OTHER"), ("adj", "PURPOSE")],
+    "MANNER": [("adj", "MANNER"), ("role", "KARANA"), ("role", "APADANA"), ("adj", "OTHER"), ("adj", "PURPOSE")],
     "VERB": [],
 }
 _STEP_REF = re.compile(r"^\$?\{?(?:step|answer)?\s*_?(\d+)\}?$", re.IGNORECASE)
@@ -246,6 +246,15 @@ def run_step(store: Store, step: dict[str, Any], previous: list[list[Answer]], l
         answers += [a for a in found if all(a.text != b.text for b in answers)]
         if not answers and len(chosen) >= 3:
             break
+    if not answers and scored:  # the action fits but lacks the asked role: its sentence's other actions may hold it
+        best = scored[0][1]
+        lines = store.graph.neighbors(best, "CITED_IN")
+        siblings = [k for k in store.graph.neighbors(lines[0], "CITED_IN", "in") if k != best] if lines else []
+        spans = [s for k in siblings for s in spans_of(store, k)]
+        answers = [Answer(a.text, best, f"sentence:{a.source}", a.entity) for a in pick_answers(spans, step, named, best)]
+        if answers:
+            chosen = [best]
+            out.trace.append(f"read {answers[0].source} off the best action's sentence")
     if step.get("follow_causes") and chosen:
         chosen = _expand_causes(store, chosen, out)
     out.kriyas += [k for k in chosen if k not in out.kriyas]

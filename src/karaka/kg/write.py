@@ -104,6 +104,8 @@ def _write_kriya(store: Store, document: str, k: int, item: dict[str, Any]) -> s
             planned.append(("OCCURS_AT" if temporal else relation, role, text))
     attrs: dict[str, Any] = {"negated": bool(item.get("negated")),
                              "provenance": str(item.get("provenance") or "gsv")}
+    if isinstance(item.get("char"), int):
+        attrs["char"] = item["char"]  # where the verb starts in its sentence (parser extraction)
     adjuncts = {k: [str(v) for v in vs if str(v).strip()] for k, vs in (item.get("adjuncts") or {}).items()}
     if any(adjuncts.values()):
         attrs["adjuncts"] = {k: v for k, v in adjuncts.items() if v}

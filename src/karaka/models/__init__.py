@@ -12,19 +12,15 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.embeddings import Embeddings
-from langchain_core.language_models import BaseChatModel
+from karaka.models.call import set_concurrency
 
-from karaka.models.call import LLMCallError, LLMReply, call_llm_isolated, set_concurrency
-from karaka.models.fake import ScriptedChatModel
-from karaka.models.simulated import SimulatedChatModel
+if TYPE_CHECKING:  # the provider libraries load with the provider a spec names, not at import
+    from langchain_core.embeddings import Embeddings
+    from langchain_core.language_models import BaseChatModel
 
-__all__ = [
-    "LLMCallError", "LLMReply", "ScriptedChatModel", "SimulatedChatModel", "call_llm_isolated",
-    "load_embeddings", "load_llm", "register",
-]
+__all__ = ["load_embeddings", "load_llm", "register"]
 
 log = logging.getLogger("karaka.models")
 notice = logging.getLogger("karaka.notice")
@@ -55,6 +51,8 @@ def _build_llm(spec: str, max_tokens: int, timeout: float) -> BaseChatModel | No
     if kind == "none":
         return None
     if kind == "simulated":
+        from karaka.models.simulated import SimulatedChatModel
+
         opts = _options(rest)
         unknown = set(opts) - {"latency", "score"}
         if unknown:

@@ -9,12 +9,13 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessageChunk, HumanMessage, SystemMessage
+from typing import TYPE_CHECKING, Any
 
 from karaka.jsonparse import strip_think
+
+if TYPE_CHECKING:  # langchain_core's model classes load with the first call, not at import
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.messages import AIMessageChunk
 
 log = logging.getLogger("karaka.llm")
 
@@ -99,6 +100,8 @@ class ThinkFilter:
 
 def _streamed(llm: BaseChatModel, messages: list, config: dict, max_tokens: int,
               on_token: Callable[[str], None]) -> AIMessageChunk:
+    from langchain_core.messages import AIMessageChunk
+
     sink = ThinkFilter(on_token)
     total: AIMessageChunk | None = None
     for chunk in llm.stream(messages, config=config, max_tokens=max_tokens):  # type: ignore[arg-type]
@@ -159,6 +162,8 @@ def call_llm_isolated(
     Raises:
         LLMCallError: the call still failed after the retries, or failed for good.
     """
+    from langchain_core.messages import HumanMessage, SystemMessage
+
     messages = [SystemMessage(content=system_prompt), HumanMessage(content=user_prompt)]
     config = {"metadata": {"prompt_key": prompt_key}, "callbacks": []}
     name = model_name(llm)

@@ -3,11 +3,31 @@
 from __future__ import annotations
 
 import functools
+import sys
 import threading
 from collections.abc import Iterable
 
-from spacy.language import Language
-from spacy.tokens import Doc
+
+def _import_spacy_without_torch() -> None:
+    """Import spaCy without letting thinc import torch (about 1.8 s of every start).
+
+    thinc probes for torch when it is imported; spaCy's small CPU pipeline never uses it. When
+    torch is not loaded yet (the huggingface provider loads it), thinc is imported with torch
+    hidden, then torch is importable again as usual.
+    """
+    if "spacy" in sys.modules or "torch" in sys.modules:
+        return
+    sys.modules["torch"] = None  # type: ignore[assignment]
+    try:
+        import spacy  # noqa: F401
+    finally:
+        del sys.modules["torch"]
+
+
+_import_spacy_without_torch()
+
+from spacy.language import Language  # noqa: E402
+from spacy.tokens import Doc  # noqa: E402
 
 _lock = threading.RLock()
 BATCH = 256

@@ -4,8 +4,11 @@ The wh-word's place in the question decides the role asked for, with voice taken
 "Who killed Ravana?" asks for the kartā, "Who was killed?" and "What was published?" for the karma,
 "Who was it given to?" for the sampradāna, "What did they cut it with?" for the karaṇa; where and
 when ask for the place and time, why for a cause or purpose, how for a manner or instrument. The
-other arguments named in the question become constraints in their own roles. When spaCy reads
-the question's verb as a noun, a second reading takes the word the graph knows as a verb.
+other arguments named in the question become constraints in their own roles.
+
+A second reading covers spaCy's slips: when it reads the question's verb as a noun ("What did Will
+Hailer voice?" parsed around "did"), the word the graph knows as a verb is taken, and the words
+before and after it are its subject and object.
 """
 
 from __future__ import annotations
@@ -15,26 +18,36 @@ from typing import Any
 
 from spacy.tokens import Doc, Token
 
-from karaka.nlp import parse
+from karaka.nlp import parse, verb_lemma
 from karaka.nlp.roles import _pobj, _prep_role, clause, span
 
 WH = frozenset({"who", "whom", "what", "which", "where", "when", "why", "how", "whose"})
+AUXILIARIES = frozenset("do does did is are was were be been being has have had will would can could shall should "
+                        "may might must".split())
+LIGHT_VERBS = frozenset({"do", "be", "have"})
 WH_EXTRACT = {"where": "ADHIKARANA_SPATIAL", "when": "ADHIKARANA_TEMPORAL", "why": "CAUSE", "how": "MANNER"}
 STRANDED = {"with": "KARANA", "using": "KARANA", "by": "KARTA", "to": "SAMPRADANA", "for": "SAMPRADANA",
             "from": "APADANA", "in": "ADHIKARANA_SPATIAL", "at": "ADHIKARANA_SPATIAL", "on": "ADHIKARANA_SPATIAL",
             "into": "ADHIKARANA_SPATIAL", "during": "ADHIKARANA_TEMPORAL", "after": "ADHIKARANA_TEMPORAL",
             "before": "ADHIKARANA_TEMPORAL", "about": "KARMA", "of": "KARMA", "as": "KARMA", "through": "KARANA"}
-SUBJECT_DEPS = {"nsubj": "KARTA", "nsubjpass": "KARMA", "csubj": "KARTA", "expl": None}
+SUBJECT_DEPS = {"nsubj": "KARTA", "nsubjpass": "KARMA", "csubj": "KARTA"}
 OBJECT_DEPS = {"dobj": "KARMA", "obj": "KARMA", "attr": "KARMA", "oprd": "KARMA", "dative": "SAMPRADANA",
                "iobj": "SAMPRADANA"}
+KnownVerb = Callable[[str], bool]
 
 
 def _is_wh(token: Token) -> bool:
     return token.lower_ in WH or any(t.lower_ in WH and t.dep_ in ("det", "poss") for t in token.children)
 
 
-def _wh_word(doc: Doc) -> Token | None:
-    return next((t for t in doc if t.lower_ in WH), None)
+def _clean(text: str) -> str:
+    """A named argument without the question's wh-word and auxiliaries ("When did the cartoons" → "the cartoons")."""
+    words = text.split()
+    while words and (words[0].lower() in WH or words[0].lower() in AUXILIARIES):
+        words = words[1:]
+    while words and words[-1] in "?.!":
+        words = words[:-1]
+    return " ".join(words)
 
 
 def _passive(verb: Token) -> bool:
@@ -42,74 +55,117 @@ def _passive(verb: Token) -> bool:
         verb.tag_ == "VBN" and any(c.dep_ in ("aux", "auxpass") and c.lemma_ == "be" for c in verb.children))
 
 
-def _choose_verb(doc: Doc, known_verb: Callable[[str], bool] | None) -> Token | None:
-    verbs = [t for t in doc if t.pos_ == "VERB"]
+def _choose_verb(doc: Doc, known: KnownVerb | None) -> tuple[Token | None, bool]:
+    """The question's predicate, and whether it came from the second reading."""
+    verbs = [t for t in doc if t.pos_ == "VERB" and t.lower_ not in AUXILIARIES]
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    chosen = None
     if verbs:
-        return next((t for t in verbs if t.dep_ == "ROOT"), None) or next(
+        chosen = next((t for t in verbs if t.dep_ == "ROOT"), None) or next(
             (t for t in verbs if t.head.dep_ == "ROOT" and t.dep_ in ("xcomp", "ccomp", "conj")), verbs[0])
-    if known_verb is not None:  # second reading: spaCy took the verb for a noun ("quarantine")
-        for token in doc:
-            if token.lower_ not in WH and not token.is_stop and token.pos_ in ("NOUN", "ADJ", "PROPN", "ADV") and (
-                    known_verb(token.lemma_.lower()) or known_verb(token.lower_)):
-                return token
-    return root
+    elif root is not None and root.lemma_.lower() not in LIGHT_VERBS:
+        chosen = root
+    if known is not None and (chosen is None or chosen.lemma_.lower() in LIGHT_VERBS):
+        for token in reversed(list(doc)):
+            if token is chosen or token.lower_ in WH or token.lower_ in AUXILIARIES or not token.is_alpha:
+                continue
+            if known(verb_lemma(token.lower_)) and token.pos_ in ("NOUN", "VERB", "ADJ", "PROPN", "ADV"):
+                return token, True
+    return chosen or root, False
 
 
-def question_step(question: str, known_verb: Callable[[str], bool] | None = None) -> dict[str, Any] | None:
+def _linear(doc: Doc, verb: Token) -> tuple[dict[str, str], str | None]:
+    """Arguments by position around a verb the parse missed: "[wh] [aux] SUBJECT verb OBJECT [prep]?"."""
+    words = [t for t in doc if not t.is_punct]
+    before = [t for t in words[: words.index(verb)] if t.lower_ not in WH and t.lower_ not in AUXILIARIES]
+    after = [t for t in words[words.index(verb) + 1:]]
+    prep = after[-1].lower_ if after and after[-1].pos_ == "ADP" else None
+    if prep:
+        after = after[:-1]
+    known = {}
+    if before:
+        known["KARTA"] = " ".join(t.text for t in before)
+    if after:
+        known["KARMA"] = " ".join(t.text for t in after)
+    return known, prep
+
+
+def _wh_is_object(doc: Doc, wh: Token, verb: Token) -> bool:
+    """True for "Who will the troops protect?": a subject stands between the auxiliary and the verb."""
+    between = [t for t in doc[wh.i + 1: verb.i]]
+    if not between or between[0].lower_ not in AUXILIARIES:
+        return False
+    return any(t.pos_ in ("NOUN", "PROPN", "PRON", "NUM") and t.dep_ in ("nsubj", "nsubjpass", "compound", "det",
+                                                                          "amod", "nummod", "poss")
+               for t in between[1:])
+
+
+def question_step(question: str, known_verb: KnownVerb | None = None) -> dict[str, Any] | None:
     """One traversal step for a single-hop question, or None when no predicate can be found."""
     doc = parse(question.strip())
-    wh = _wh_word(doc)
-    verb = _choose_verb(doc, known_verb)
+    wh = next((t for t in doc if t.lower_ in WH), None)
+    verb, second = _choose_verb(doc, known_verb)
     if verb is None:
         return None
-    passive = _passive(verb)
     wh_text = wh.lower_ if wh is not None else ""
     extract: str | None = WH_EXTRACT.get(wh_text)
-    if wh_text == "how" and wh is not None and wh.i + 1 < len(doc) and doc[wh.i + 1].lower_ in ("much", "many", "long",
-                                                                                                  "far", "old"):
-        extract = "KARMA"
+    if wh_text == "how" and wh is not None and wh.i + 1 < len(doc) and doc[wh.i + 1].lower_ in (
+            "much", "many", "long", "far", "old", "often"):
+        extract = "ADHIKARANA_TEMPORAL" if doc[wh.i + 1].lower_ in ("long", "often") else "KARMA"
     known: dict[str, str] = {}
     prep_asked: str | None = None
-    for child in verb.children:
-        dep = child.dep_
-        if dep in ("prep", "agent") or (dep == "dative" and child.pos_ == "ADP"):
-            obj = _pobj(child)
-            if obj is None or obj.lower_ in WH:  # a stranded preposition: "what did they cut it with?"
-                if extract is None or obj is not None:
-                    prep_asked = child.lower_
-                    extract = "KARTA" if dep == "agent" else STRANDED.get(child.lower_, "KARMA")
-                continue
-            role = "KARTA" if dep == "agent" else _prep_role(child, obj)
-            if role is None and child.lower_ in STRANDED:
-                role = STRANDED[child.lower_]
-            if role:
-                known.setdefault(role, clause(child) if role.startswith("ADHIKARANA") else span(obj))
-            continue
-        role = SUBJECT_DEPS.get(dep) or OBJECT_DEPS.get(dep)
-        if role is None:
-            continue
-        if passive and dep == "nsubj":
-            role = "KARMA"
-        if _is_wh(child):
-            if extract is None or extract == "MANNER" and child.lower_ != "how":
-                extract = role
-        elif child.lower_ not in ("it", "there") or dep not in ("nsubj", "expl"):
-            known.setdefault(role, span(child))
-    if extract is None:
-        if wh is not None and wh.head.i != verb.i and wh.head.dep_ == "pobj":  # "in what city…"
-            extract = "ADHIKARANA_SPATIAL"
-        elif passive and "KARMA" not in known:
-            extract = "KARMA"
-        else:
+    fronted = doc[wh.i - 1] if wh is not None and wh.i > 0 and doc[wh.i - 1].pos_ == "ADP" else None
+    if fronted is not None:  # "With what did they cut it?", "To whom was it given?"
+        prep_asked = fronted.lower_
+        extract = STRANDED.get(prep_asked, extract or "KARMA")
+    passive = _passive(verb)
+    if second:
+        known, prep_asked = _linear(doc, verb)
+        if prep_asked:
+            extract = STRANDED.get(prep_asked, extract)
+        elif extract is None:
             extract = "KARMA" if "KARTA" in known else "KARTA"
-    lemma = "be" if verb.pos_ == "AUX" else verb.lemma_.lower()
+    else:
+        for child in verb.children:
+            dep = child.dep_
+            if dep in ("prep", "agent") or (dep == "dative" and child.pos_ == "ADP"):
+                obj = _pobj(child)
+                if obj is None or obj.lower_ in WH:  # a stranded preposition: "what did they cut it with?"
+                    prep_asked = child.lower_
+                    if extract is None or wh_text in ("where", "what", "who", "whom", "which"):
+                        extract = "KARTA" if dep == "agent" else STRANDED.get(child.lower_, extract or "KARMA")
+                    continue
+                role = "KARTA" if dep == "agent" else _prep_role(child, obj)
+                if role is None and child.lower_ in STRANDED:
+                    role = STRANDED[child.lower_]
+                if role:
+                    known.setdefault(role, _clean(clause(child) if role.startswith("ADHIKARANA") else span(obj)))
+                continue
+            role = SUBJECT_DEPS.get(dep) or OBJECT_DEPS.get(dep)
+            if role is None:
+                continue
+            if passive and dep == "nsubj":
+                role = "KARMA"
+            if _is_wh(child):
+                if extract is None and fronted is None:
+                    extract = "KARMA" if role == "KARTA" and wh is not None and _wh_is_object(doc, wh, verb) else role
+            elif child.lower_ not in ("it", "there") or dep != "nsubj":
+                text = _clean(span(child))
+                if text:
+                    known.setdefault(role, text)
+        if extract is None:
+            if wh is not None and wh.head.i != verb.i and wh.head.dep_ == "pobj":  # "in what city…"
+                extract = "ADHIKARANA_SPATIAL"
+            elif passive and "KARMA" not in known:
+                extract = "KARMA"
+            else:
+                extract = "KARMA" if "KARTA" in known else "KARTA"
+    lemma = "be" if verb.pos_ == "AUX" else verb_lemma(verb.lower_) if second else verb.lemma_.lower()
     return {"goal": question.strip(), "verb": lemma, "karakas": known, "extract": extract,
-            "wh": wh_text or None, "prep": prep_asked, "follow_causes": wh_text == "why",
-            "follow_same_as": True}
+            "wh": wh_text or None, "prep": prep_asked, "follow_causes": wh_text == "why", "follow_same_as": True}
 
 
-def question_plan(question: str, known_verb: Callable[[str], bool] | None = None) -> dict[str, Any] | None:
+def question_plan(question: str, known_verb: KnownVerb | None = None) -> dict[str, Any] | None:
     """A plan from a question's parse: "What did Rama give?" → give, KARTA Rama, extract KARMA."""
     step = question_step(question, known_verb)
     if step is None:

@@ -42,15 +42,33 @@ TEMPORAL_WORDS = frozenset(
 )
 ANIMATE_PRONOUNS = frozenset("me you him her us them whom who someone everyone anyone".split())
 RELATIVE = frozenset({"who", "whom", "which", "that", "whose"})
+OBJECT_CONTROL = frozenset(
+    "ask tell order force persuade urge allow permit enable encourage require invite advise warn instruct compel "
+    "cause lead get want expect need help teach remind convince beg challenge forbid".split()
+)
 CAUSAL_MARKS = frozenset({"because", "since", "as", "for", "cause"})
 PURPOSE_MARKS = frozenset({"so", "order"})
 TIME_MARKS = frozenset({"when", "after", "before", "while", "until", "till", "once", "whenever", "as soon as"})
 CAUSAL_PREPS = frozenset({"because", "due", "owing", "thanks"})
-NOT_MANNER = frozenset(
-    "not n't never also only just even still already now then again too very so thus therefore however "
-    "here there yet ever more most less least rather quite almost nearly currently recently later earlier "
-    "soon first finally eventually originally previously subsequently meanwhile instead otherwise".split()
+TIME_ADVERBS = frozenset(
+    "sometimes often always usually frequently rarely seldom occasionally once twice now then soon later earlier "
+    "recently currently previously formerly originally eventually finally subsequently meanwhile already "
+    "afterwards afterward beforehand lately nowadays annually daily weekly monthly yearly initially "
+    "immediately again still ever".split()
 )
+SENTENCE_ADVERBS = frozenset(  # they comment on the whole statement; they say nothing of how it was done
+    "hopefully reportedly allegedly apparently supposedly specifically particularly especially mainly mostly largely "
+    "primarily partly partially simply actually really certainly probably possibly perhaps clearly obviously "
+    "fortunately unfortunately similarly additionally consequently generally typically essentially basically merely "
+    "solely likely unlikely indeed furthermore moreover accordingly thereby notably importantly arguably "
+    "ultimately overall".split()
+)
+NOT_MANNER = frozenset(
+    "not n't never also only just even too very so thus therefore however here there yet more most less least "
+    "rather quite almost nearly first instead otherwise".split()
+) | TIME_ADVERBS | SENTENCE_ADVERBS
+SPATIAL_PREPS = frozenset(PREP_ROLES[p] == "ADHIKARANA_SPATIAL" and p or "" for p in PREP_ROLES) - {""}
+TEMPORAL_PREPS = frozenset(p for p, r in PREP_ROLES.items() if r == "ADHIKARANA_TEMPORAL")
 _SPAN_EDGE = re.compile(r"^[\s,;:.!?]+|[\s,;:]+$")
 
 
@@ -69,8 +87,10 @@ def _text(tokens: list[Token]) -> str:
     return _SPAN_EDGE.sub("", text)
 
 
-def span(token: Token, skip: frozenset[str] = frozenset({"conj", "cc", "relcl", "appos", "punct", "acl", "advcl",
-                                                          "parataxis", "dep"})) -> str:
+SPAN_SKIP = frozenset({"conj", "cc", "relcl", "appos", "punct", "advcl", "parataxis", "dep"})
+
+
+def span(token: Token, skip: frozenset[str] = SPAN_SKIP) -> str:
     """The phrase headed by ``token``: its subtree without coordinated, relative and appositive parts."""
     keep = {token.i}
     for child in token.children:
@@ -124,6 +144,8 @@ class _Roles:
 
 def _prep_role(prep: Token, obj: Token) -> str | None:
     word = prep.lower_
+    if word in ("through", "via") and obj.ent_type_ not in ("GPE", "LOC", "FAC"):
+        return "KARANA"  # "through genetic engineering": a means, not a place
     if word == "by" and prep.dep_ != "agent":
         if is_temporal(obj):
             return "ADHIKARANA_TEMPORAL"
@@ -190,7 +212,7 @@ def _prep_phrase(roles: _Roles, prep: Token) -> None:
         roles.add(role, obj, prep if role in PREPOSITIONAL_ROLES and role != "SAMPRADANA" else None)
     elif word == "for":
         roles.adjunct("PURPOSE", clause(prep))
-    elif word not in ("of",):
+    else:  # "convicted of murder", "as players", "against the Netherlands"
         roles.adjunct("OTHER", clause(prep))
 
 
@@ -245,18 +267,64 @@ def _roles_of(verb: Token) -> _Roles:
         elif dep in ("npadvmod", "advmod", "obl") and is_temporal(child):
             if child.lower_ in TEMPORAL_WORDS or child.ent_type_ in ("DATE", "TIME") or child.pos_ in ("NOUN", "PROPN"):
                 roles.put("ADHIKARANA_TEMPORAL", span(child))
+        elif dep == "advmod" and child.lower_ in TIME_ADVERBS:
+            roles.adjunct("TIME", span(child))
         elif dep == "advmod" and child.pos_ == "ADV" and child.lower_ not in NOT_MANNER and child.lower_ not in TEMPORAL_WORDS:
             if child.lower_.endswith("ly") or child.lower_ in ("well", "hard", "fast", "together", "alone", "back", "up",
-                                                                 "down", "away", "again", "abroad", "home"):
+                                                                 "down", "away", "abroad", "home"):
                 roles.adjunct("MANNER", span(child))
+        elif dep == "prt":  # "turn it over again", "moved up three"
+            tail = [t for t in verb.doc[child.i + 1: child.i + 2] if t.head in (verb, child) and
+                    t.dep_ in ("advmod", "npadvmod", "nummod", "quantmod")]
+            roles.adjunct("MANNER", _text([*child.subtree, *(list(tail[0].subtree) if tail else [])]))
         elif dep == "acomp":
-            roles.adjunct("MANNER", span(child))
+            roles.adjunct("MANNER", span(child, skip=SPAN_SKIP | {"prep"}))
+    _nested(roles, verb)
     return roles
+
+
+def _nested(roles: _Roles, verb: Token) -> None:
+    """Places, times and purposes said inside the verb's own arguments ("a high rate in the UK").
+
+    They are kept as adjuncts, for questions the verb's direct dependents leave unanswered.
+    """
+    for child in verb.children:
+        if child.dep_ not in ("dobj", "nsubj", "nsubjpass", "attr", "pobj", "prep", "acomp"):
+            continue
+        for token in child.subtree:
+            if token is child or token.head is verb:
+                continue
+            if token.dep_ == "prep" and token.head.pos_ in ("NOUN", "PROPN", "NUM", "ADJ"):
+                obj = _pobj(token)
+                if obj is None:
+                    continue
+                word = token.lower_
+                if word in TEMPORAL_PREPS or (word in ("in", "on", "at", "by") and is_temporal(obj)):
+                    roles.adjunct("TIME", clause(token))
+                elif word in SPATIAL_PREPS and obj.ent_type_ in ("GPE", "LOC", "FAC", "ORG"):
+                    roles.adjunct("PLACE", clause(token))
+            elif token.dep_ in ("acl", "relcl", "advcl") and any(c.dep_ == "aux" and c.tag_ == "TO" for c in token.children):
+                roles.adjunct("PURPOSE", clause(token))
+
+
+def _relative_adverb(verb: Token, roles: _Roles) -> bool:
+    """The noun a when/where clause modifies is that clause's time or place.
+
+    "on February 10 when pictures were shared", "at the airport where it departed".
+    """
+    adverb = next((c for c in verb.children if c.lower_ in ("when", "where") and c.dep_ == "advmod"), None)
+    if adverb is None or verb.dep_ not in ("relcl", "advcl", "acl") or verb.head.pos_ not in ("NOUN", "PROPN", "NUM"):
+        return False
+    noun = verb.head
+    prep = noun.head if noun.dep_ == "pobj" and noun.head.dep_ == "prep" else None
+    text = span(noun) if prep is None else f"{prep.text} {span(noun)}"
+    roles.put("ADHIKARANA_TEMPORAL" if adverb.lower_ == "when" else "ADHIKARANA_SPATIAL", text)
+    return True
 
 
 def _modified_noun(verb: Token, roles: _Roles) -> None:
     """A relative clause or participle takes the noun it modifies in the role its gap stands for."""
-    if verb.dep_ not in ("relcl", "acl"):
+    if verb.dep_ not in ("relcl", "acl") or _relative_adverb(verb, roles):
         return
     noun = verb.head
     subject = _copula_subject(noun)
@@ -274,6 +342,34 @@ def _modified_noun(verb: Token, roles: _Roles) -> None:
         roles.put("KARTA", target)
 
 
+def _inherit(token: Token, roles: _Roles, karta_of: dict[int, list[str] | None]) -> None:
+    """Clauses take their missing kartā from the verb they hang on ("used it to kill").
+
+    An object-control verb lends its object ("asked the audience to remain"); a passive conjunct
+    takes the first verb's subject as its karma ("appeared in court and was remanded").
+    """
+    if token.dep_ not in ("xcomp", "advcl", "conj", "pcomp"):
+        return
+    head = token.head
+    passive = any(c.dep_ == "auxpass" for c in token.children) and not any(c.dep_ == "nsubjpass" for c in token.children)
+    if token.dep_ == "conj" and passive:
+        if "KARMA" not in roles.karakas:
+            subject = karta_of.get(head.i) or _roles_of(head).karakas.get("KARTA")
+            if subject:
+                roles.karakas["KARMA"] = list(subject)
+        return
+    if "KARTA" in roles.karakas or (token.dep_ == "conj" and any(c.dep_ == "nsubjpass" for c in token.children)):
+        return
+    if token.dep_ == "xcomp" and head.lemma_.lower() in OBJECT_CONTROL:
+        controller = next((c for c in head.children if c.dep_ in ("dobj", "nsubjpass")), None)
+        if controller is not None and controller.lower_ not in RELATIVE:
+            roles.karakas["KARTA"] = [span(controller)]
+            return
+    inherited = karta_of.get(head.i) or _roles_of(head).karakas.get("KARTA")
+    if inherited:
+        roles.karakas["KARTA"] = list(inherited)
+
+
 def analyze(text: str) -> list[dict[str, Any]]:
     """Kriyās of one sentence: ``[{verb, karakas, adjuncts, negated, links, token}]``."""
     return analyze_doc(parse(text))
@@ -288,19 +384,15 @@ def analyze_doc(doc: Doc) -> list[dict[str, Any]]:
             continue
         roles = _roles_of(token)
         _modified_noun(token, roles)
-        if "KARTA" not in roles.karakas and token.dep_ in ("xcomp", "advcl", "conj", "pcomp"):
-            # Clauses inherit the kartā of the verb they hang on ("used it to kill").
-            inherited = karta_of.get(token.head.i) or _roles_of(token.head).karakas.get("KARTA")
-            passive = any(c.dep_ == "nsubjpass" for c in token.children)
-            if inherited and not (token.dep_ == "conj" and passive):
-                roles.karakas["KARTA"] = list(inherited)
+        _relative_adverb(token, roles) if token.dep_ == "advcl" else None
+        _inherit(token, roles, karta_of)
         karta_of[token.i] = roles.karakas.get("KARTA")
         if not roles.karakas and not roles.adjuncts:
             continue
         verb = "be" if token.pos_ == "AUX" else token.lemma_.lower()
         item: dict[str, Any] = {
             "verb": verb, "karakas": {r: (v[0] if len(v) == 1 else v) for r, v in roles.karakas.items()},
-            "negated": roles.negated, "coreferences": [], "token": token.i,
+            "negated": roles.negated, "coreferences": [], "token": token.i, "char": token.idx,
         }
         if roles.adjuncts:
             item["adjuncts"] = roles.adjuncts

@@ -11,11 +11,13 @@ from langgraph.runtime import Runtime
 from karaka.config import Context
 from karaka.kg.answer import answer_from_context
 from karaka.kg.calls import Loop, run_loop
+from karaka.kg.facts import execute, titles
 from karaka.kg.followup import resolve_follow_up
 from karaka.kg.reading import read_lines
 from karaka.kg.retrieval import hybrid_search, lexical
 from karaka.kg.traverse import display, referent, traverse
 from karaka.nlp.questions import question_plan
+from karaka.nlp.relations import relation_plan
 from karaka.nodes.common import emit, services_of
 from karaka.services import Services
 from karaka.state.query import Citation, QueryState
@@ -57,7 +59,8 @@ def make_plan(loop: Loop) -> Callable[[QueryState, Runtime[Context]], dict[str, 
         if services.llm is None:
             with services.workspace.reading():
                 graph = services.workspace.graph
-                parsed = question_plan(state["question"], known_verb=lambda v: bool(graph.kriyas_by_verb(v)))
+                parsed = relation_plan(state["question"], titles(services.workspace)[0]) or question_plan(
+                    state["question"], known_verb=lambda v: bool(graph.kriyas_by_verb(v)))
             info = {"status": "accepted" if parsed else "exhausted", "attempts": 0, "llm_calls": 0, "method": "parser",
                     "cause": None if parsed else "the parser found no verb"}
             trace = state["trace"] + ["plan: parser (no LLM)"]
@@ -104,13 +107,42 @@ def citations(services: Services, documents: list[str]) -> list[Citation]:
     return out
 
 
+def _relational(services: Services, state: QueryState, ranked: dict[str, int]) -> dict[str, Any]:
+    """A relational or comparative plan: facts read hop by hop.
+
+    The citations are each hop's line, then the question's best lexical lines from other documents.
+    """
+    ws = services.workspace
+    facts, cited, trace = execute(ws, state["plan"] or {})
+    documents = list(cited)
+    seen_docs = {str((ws.graph.node(d) or {}).get("doc_id")) for d in documents}
+    for line in ranked:
+        doc_id = str((ws.graph.node(line) or {}).get("doc_id"))
+        if doc_id not in seen_docs:
+            documents.append(line)
+            seen_docs.add(doc_id)
+    answers = [f.value for f in facts][:3]
+    return {"kriyas": [], "context": citations(services, documents), "answers": answers, "referents": answers,
+            "trace": state["trace"] + trace, "retrieval": "graph"}
+
+
 def traverse_graph(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Walk the plan over the graph; no LLM."""
     services = services_of(runtime)
     ws = services.workspace
     with ws.reading():
         ranked = {d: rank for rank, (d, _) in enumerate(lexical(ws, state["question"], LEXICAL_LINES))}
-        found = traverse(ws, state["plan"] or {}, ranked)
+        plan_ = state["plan"] or {}
+        if plan_.get("compare") or any(step.get("relation") for step in plan_.get("steps", [])):
+            relational = _relational(services, state, ranked)
+            if relational["answers"] or services.llm is not None or len(plan_.get("steps", [])) > 1 \
+                    or plan_.get("compare"):
+                return relational
+            simple = question_plan(state["question"], known_verb=lambda v: bool(ws.graph.kriyas_by_verb(v)))
+            if simple is None:
+                return relational
+            plan_ = simple  # the relations were not in the text: read the question as one action
+        found = traverse(ws, plan_, ranked)
         answers = found.answers[: services.ctx.max_citations]
         context = citations(services, found.documents)
         names = [display(ws, a) for a in answers]
@@ -132,7 +164,8 @@ def hybrid(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     ws = services.workspace
     with ws.reading():
         hits = hybrid_search(services, state["question"], k=max(10, services.ctx.max_citations))
-        documents = [h.document for h in hits]
+        near = [d for k in state.get("kriyas") or [] for d in ws.graph.neighbors(k, "CITED_IN")]
+        documents = list(dict.fromkeys(near[:2] + [h.document for h in hits]))  # the graph's closest lines first
         step = ((state.get("plan") or {}).get("steps") or [None])[-1]
         found = read_lines(ws, step, documents[:10])
         if found:

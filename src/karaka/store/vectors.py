@@ -4,11 +4,25 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
-import faiss
 import numpy as np
 
 from karaka.store.atomic import atomic_write
+
+
+def _faiss() -> Any:
+    import faiss  # loaded with the first vector operation: a question the graph answers never needs it
+
+    return faiss
+
+
+def saved_dim(path: str | Path) -> int | None:
+    """The dimension of the vectors saved at ``path`` (None when there is no file)."""
+    if not Path(path).exists():
+        return None
+    with np.load(path, allow_pickle=False) as data:
+        return int(data["meta"][0])
 
 
 class LineVectors:
@@ -16,7 +30,7 @@ class LineVectors:
 
     def __init__(self, dim: int):
         self.dim = dim
-        self.index = faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
+        self.index = _faiss().IndexIDMap2(_faiss().IndexFlatIP(dim))
         self.refs: dict[int, tuple[str, int]] = {}
         self._by_doc: dict[str, dict[int, int]] = {}  # doc_id -> line -> vector id
         self._next = 0
@@ -41,7 +55,7 @@ class LineVectors:
         stale = [known[ln] for ln in lines if ln in known]
         if stale:
             self._remove_ids(stale)
-        faiss.normalize_L2(vectors)
+        _faiss().normalize_L2(vectors)
         ids = np.arange(self._next, self._next + len(lines), dtype=np.int64)
         self._next += len(lines)
         self.index.add_with_ids(vectors, ids)
@@ -69,7 +83,7 @@ class LineVectors:
         if not self.refs:
             return []
         query = np.ascontiguousarray(np.asarray(vector, dtype=np.float32).reshape(1, -1))
-        faiss.normalize_L2(query)
+        _faiss().normalize_L2(query)
         scores, ids = self.index.search(query, min(k, len(self.refs)))
         return [
             (*self.refs[int(i)], float(s))
@@ -88,7 +102,7 @@ class LineVectors:
 
     def save(self, path: str | Path) -> None:
         """One atomic file holding the index and the id map."""
-        blob = faiss.serialize_index(self.index)
+        blob = _faiss().serialize_index(self.index)
         ids = np.fromiter(self.refs, dtype=np.int64, count=len(self.refs))
         docs = np.array([self.refs[i][0] for i in ids.tolist()], dtype=object)
         lines = np.array([self.refs[i][1] for i in ids.tolist()], dtype=np.int64)
@@ -115,7 +129,7 @@ class LineVectors:
                     "use the embeddings this workspace was built with"
                 )
             vec = cls(dim)
-            vec.index = faiss.deserialize_index(data["index"])  # type: ignore[assignment]
+            vec.index = _faiss().deserialize_index(data["index"])  # type: ignore[assignment]
             for vid, doc, line in zip(data["ids"].tolist(), data["docs"].tolist(), data["lines"].tolist(), strict=True):
                 vec._map(vid, doc, line)
             vec._next = next_id

@@ -24,7 +24,7 @@ from karaka.store.graph import KnowledgeGraph
 from karaka.store.lock import WorkspaceLock, file_lock
 from karaka.store.records import Records
 from karaka.store.resolver import EntityResolver
-from karaka.store.vectors import LineVectors
+from karaka.store.vectors import LineVectors, saved_dim
 
 log = logging.getLogger("karaka.workspace")
 
@@ -53,12 +53,28 @@ class Workspace:
         self._mutex = threading.RLock()
         self.writer = WorkspaceLock(self.root / WRITER_LOCK, on_wait or (lambda text: log.warning("%s", text)))
         self.records = Records(self.root / RECORDS_FILE)
-        self.dim = len(embeddings.embed_query("dimension probe"))
+        self._dim: int | None = None
         self._generation = -1
         self.graph = KnowledgeGraph()
-        self.vectors = LineVectors(self.dim)
+        self._vectors: LineVectors | None = None
         self.resolver = EntityResolver(embeddings, threshold)
         self._refresh()
+
+    @property
+    def dim(self) -> int:
+        """The vectors' dimension: as saved, else as the embeddings give (which loads them)."""
+        if self._dim is None:
+            self._dim = saved_dim(self.root / VECTORS_FILE) or len(self.embeddings.embed_query("dimension probe"))
+        return self._dim
+
+    @property
+    def vectors(self) -> LineVectors:
+        """The line vectors, loaded on first use (a question answered from the graph never needs them)."""
+        with self._mutex:
+            if self._vectors is None:
+                with file_lock(self.root / FILES_LOCK, shared=True):
+                    self._vectors = LineVectors.load(self.root / VECTORS_FILE, self.dim)
+            return self._vectors
 
     # -- freshness ------------------------------------------------------------------------------
     def _refresh(self) -> bool:
@@ -69,11 +85,10 @@ class Workspace:
         with file_lock(self.root / FILES_LOCK, shared=True):
             generation = self.records.generation()
             graph = KnowledgeGraph.load(self.root / GRAPH_FILE)
-            vectors = LineVectors.load(self.root / VECTORS_FILE, self.dim)
         resolver = EntityResolver(self.embeddings, self.threshold)
         for node in graph.nodes_of("Entity"):
             resolver.known(node, graph.node(node)["canonical_name"])  # type: ignore[index]
-        self.graph, self.vectors, self.resolver = graph, vectors, resolver
+        self.graph, self._vectors, self.resolver = graph, None, resolver
         if self._generation >= 0:
             log.info("workspace %s: reloaded generation %d", self.root, generation)
         self._generation = generation
@@ -108,7 +123,8 @@ class Workspace:
         """Save the graph and the vectors (each atomically), then bump the generation."""
         with self._mutex, file_lock(self.root / FILES_LOCK, shared=False):
             self.graph.save(self.root / GRAPH_FILE)
-            self.vectors.save(self.root / VECTORS_FILE)
+            if self._vectors is not None:
+                self._vectors.save(self.root / VECTORS_FILE)
             self._generation = self.records.bump_generation()
 
     # -- consistency ----------------------------------------------------------------------------

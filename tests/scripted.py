@@ -1,4 +1,4 @@
-"""Scripted chat models for unit tests of Karaka's own logic."""
+"""Scripted chat models for tests of Karaka's own logic (never shipped in the package)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,227 @@
+"""Answers against real questions: Karaka (parser mode, or LLM mode with --llm) beside plain bm25s.
+
+    python benchmarks/qa.py [--set action|multihop|both] [--limit N] [--llm SPEC] [--data DIR] [--json OUT]
+
+Action questions (QA-SRL GS dev, 300): the corpus is every dev sentence of both domains, one per
+line. Multi-hop questions (2WikiMultihopQA dev, 100): one document per passage, its title the
+first line. Metrics exactly as ../shared/data/qa/README.md defines them: SQuAD normalisation,
+answer contains gold / exact match / token F1 on the answer text a user sees (the extracted spans
+for extractive answers), gold line cited / cited first / cited lines, passage recall@2 and @5
+(HippoRAG's definition), query latency p50/p95 and ingestion ms/line. The bm25s baseline ranks the
+same lines (passages) with English stopwords; its answer is its top line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import re
+import statistics
+import string
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+ARTICLES = re.compile(r"\b(a|an|the)\b")
+
+
+def normalize(text: str) -> str:
+    """SQuAD normalisation: lowercase, punctuation to spaces, no articles, single spaces."""
+    text = text.lower()
+    text = "".join(" " if ch in string.punctuation else ch for ch in text)
+    return " ".join(ARTICLES.sub(" ", text).split())
+
+
+def contains(answer: str, golds: list[str]) -> float:
+    norm = f" {normalize(answer)} "
+    return float(any(normalize(g) and f" {normalize(g)} " in norm for g in golds))
+
+
+def exact(answer: str, golds: list[str]) -> float:
+    return float(any(normalize(answer) == normalize(g) for g in golds))
+
+
+def f1(answer: str, golds: list[str]) -> float:
+    best = 0.0
+    pred = normalize(answer).split()
+    for gold in golds:
+        ref = normalize(gold).split()
+        common = sum(min(pred.count(w), ref.count(w)) for w in set(pred))
+        if common:
+            p, r = common / len(pred), common / len(ref)
+            best = max(best, 2 * p * r / (p + r))
+    return best
+
+
+def shown_answer(result: dict[str, Any]) -> str:
+    """The answer text a user sees: the extracted spans for extractive answers."""
+    if result.get("answer_mode") == "extractive":
+        return "; ".join(result.get("answers") or [])
+    return str(result.get("answer", ""))
+
+
+def pct(values: list[float]) -> float:
+    return round(100 * sum(values) / len(values), 1) if values else 0.0
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1)))], 1) if ordered else 0.0
+
+
+def bm25_rank(texts: list[str], queries: list[str], k: int) -> list[list[int]]:
+    """bm25s over ``texts`` with English stopwords: the top ``k`` indices per query."""
+    import bm25s
+
+    retriever = bm25s.BM25()
+    retriever.index(bm25s.tokenize(texts, stopwords="en", show_progress=False), show_progress=False)
+    ids, _ = retriever.retrieve(bm25s.tokenize(queries, stopwords="en", show_progress=False), k=k,
+                                show_progress=False)
+    return [list(map(int, row)) for row in ids]
+
+
+def ingest(docs: Path, workspace: Path, llm: str | None) -> tuple[Any, float, int]:
+    from karaka.config import resolve_context
+    from karaka.runner import run_ingest
+
+    flags: dict[str, Any] = {"workspace": str(workspace), "llm": llm or "none"}
+    if not llm:
+        flags["extractor"] = "parser"
+    ctx = resolve_context(flags)
+    start = time.perf_counter()
+    report = run_ingest(ctx, docs)
+    seconds = time.perf_counter() - start
+    return ctx, seconds, int(report.get("lines") or 0)
+
+
+def ask_all(ctx: Any, questions: list[str]) -> tuple[list[dict[str, Any]], list[float]]:
+    from karaka.runner import run_query
+
+    results, latency = [], []
+    for question in questions:
+        start = time.perf_counter()
+        results.append(run_query(ctx, question))
+        latency.append((time.perf_counter() - start) * 1000)
+    return results, latency
+
+
+def action_set(args: argparse.Namespace, root: Path) -> dict[str, Any]:
+    questions = json.loads((args.data / "qa" / "qa_srl_dev_questions.json").read_text())[: args.limit or None]
+    sentences: dict[str, str] = {}
+    for domain in ("wikinews", "wikipedia"):
+        with open(args.data / "qasrl-gs" / f"{domain}.dev.full.csv", encoding="utf-8") as handle:
+            for row in csv.DictReader(handle):
+                sentences[row["qasrl_id"]] = row["sentence"].strip()
+    docs = root / "docs"
+    docs.mkdir()
+    ids = list(sentences)
+    (docs / "qasrl_dev.txt").write_text("\n\n".join(sentences[i] for i in ids) + "\n", encoding="utf-8")
+    by_text: dict[str, list[str]] = defaultdict(list)
+    for sid, text in sentences.items():
+        by_text[" ".join(text.split())].append(sid)
+    ctx, ingest_seconds, lines = ingest(docs, root / "ws", args.llm)
+    results, latency = ask_all(ctx, [q["question"] for q in questions])
+    texts = [sentences[i] for i in ids]
+    top = bm25_rank(texts, [q["question"] for q in questions], k=5)
+    rows = []
+    for q, result, ranked in zip(questions, results, top, strict=True):
+        cited = [sid for c in result.get("citations", []) for sid in by_text.get(" ".join(c["text"].split()), [])]
+        answer = shown_answer(result)
+        rows.append({
+            "qid": q["qid"], "wh": q["wh"], "status": result.get("status"), "retrieval": result.get("retrieval"),
+            "answer": answer, "gold": q["gold"], "contains": contains(answer, q["gold"]),
+            "em": exact(answer, q["gold"]), "f1": f1(answer, q["gold"]),
+            "cited": float(q["qasrl_id"] in cited), "cited_first": float(bool(cited) and cited[0] == q["qasrl_id"]),
+            "n_cited": len(result.get("citations", [])),
+            "bm25_contains": contains(texts[ranked[0]], q["gold"]), "bm25_top1": float(ids[ranked[0]] == q["qasrl_id"]),
+            "bm25_top5": float(q["qasrl_id"] in [ids[i] for i in ranked]),
+        })
+    by_wh = {wh: {"n": len(r), "contains": pct([x["contains"] for x in r]), "em": pct([x["em"] for x in r]),
+                  "f1": pct([x["f1"] for x in r]), "bm25_top1_contains": pct([x["bm25_contains"] for x in r])}
+             for wh in sorted({x["wh"] for x in rows}) if (r := [x for x in rows if x["wh"] == wh])}
+    graph_rows = [x for x in rows if x["retrieval"] == "graph" and x["status"] == "GROUNDED"]
+    return {
+        "set": "action", "questions": len(rows), "ingest_ms_per_line": round(1000 * ingest_seconds / max(lines, 1), 2),
+        "karaka": {"contains": pct([x["contains"] for x in rows]), "em": pct([x["em"] for x in rows]),
+                   "f1": pct([x["f1"] for x in rows]), "gold_line_cited": pct([x["cited"] for x in rows]),
+                   "gold_line_cited_first": pct([x["cited_first"] for x in rows]),
+                   "mean_cited_lines": round(statistics.mean(x["n_cited"] for x in rows), 2),
+                   "median_cited_lines_graph_answers": statistics.median([x["n_cited"] for x in graph_rows] or [0]),
+                   "graph_answers": len(graph_rows), "fallback": sum(x["retrieval"] == "hybrid" for x in rows),
+                   "status": {s: sum(x["status"] == s for x in rows) for s in sorted({x["status"] for x in rows})},
+                   "latency_ms_p50": percentile(latency, 0.5), "latency_ms_p95": percentile(latency, 0.95)},
+        "bm25": {"top1_line_contains": pct([x["bm25_contains"] for x in rows]),
+                 "gold_line_top1": pct([x["bm25_top1"] for x in rows]), "gold_line_top5": pct([x["bm25_top5"] for x in rows])},
+        "by_wh": by_wh, "rows": rows,
+    }
+
+
+def multihop_set(args: argparse.Namespace, root: Path) -> dict[str, Any]:
+    data = json.loads((args.data / "qa" / "2wiki_dev.json").read_text())
+    questions = data["questions"][: args.limit or None]
+    passages = data["passages"]
+    docs = root / "docs"
+    docs.mkdir()
+    names: dict[str, str] = {}
+    for i, passage in enumerate(passages):
+        name = f"p{i:04d}"
+        names[name] = passage["title"]
+        (docs / f"{name}.txt").write_text(f"{passage['title']}\n{passage['text']}\n", encoding="utf-8")
+    ctx, ingest_seconds, lines = ingest(docs, root / "ws", args.llm)
+    results, latency = ask_all(ctx, [q["question"] for q in questions])
+    top = bm25_rank([f"{p['title']} {p['text']}" for p in passages], [q["question"] for q in questions], k=5)
+    rows = []
+    for q, result, ranked in zip(questions, results, top, strict=True):
+        titles = list(dict.fromkeys(names.get(c["doc_id"].split("-")[0], c["doc_id"]) for c in result.get("citations", [])))
+        gold = set(q["supporting_titles"])
+        answer = shown_answer(result)
+        bm25_titles = [passages[i]["title"] for i in ranked]
+        rows.append({
+            "id": q["id"], "type": q["type"], "answer": answer, "gold": q["answer"], "status": result.get("status"),
+            "contains": contains(answer, [q["answer"]]), "em": exact(answer, [q["answer"]]), "f1": f1(answer, [q["answer"]]),
+            "recall2": len(gold & set(titles[:2])) / len(gold), "recall5": len(gold & set(titles[:5])) / len(gold),
+            "bm25_recall2": len(gold & set(bm25_titles[:2])) / len(gold),
+            "bm25_recall5": len(gold & set(bm25_titles[:5])) / len(gold), "n_cited": len(result.get("citations", [])),
+        })
+    by_type = {t: {"n": len(r), "contains": pct([x["contains"] for x in r]), "recall5": pct([x["recall5"] for x in r]),
+                   "bm25_recall5": pct([x["bm25_recall5"] for x in r])}
+               for t in sorted({x["type"] for x in rows}) if (r := [x for x in rows if x["type"] == t])}
+    return {
+        "set": "multihop", "questions": len(rows), "ingest_ms_per_line": round(1000 * ingest_seconds / max(lines, 1), 2),
+        "karaka": {"contains": pct([x["contains"] for x in rows]), "em": pct([x["em"] for x in rows]),
+                   "f1": pct([x["f1"] for x in rows]), "recall@2": pct([x["recall2"] for x in rows]),
+                   "recall@5": pct([x["recall5"] for x in rows]),
+                   "mean_cited_lines": round(statistics.mean(x["n_cited"] for x in rows), 2),
+                   "latency_ms_p50": percentile(latency, 0.5), "latency_ms_p95": percentile(latency, 0.95)},
+        "bm25": {"recall@2": pct([x["bm25_recall2"] for x in rows]), "recall@5": pct([x["bm25_recall5"] for x in rows])},
+        "by_type": by_type, "rows": rows,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--set", choices=["action", "multihop", "both"], default="both")
+    parser.add_argument("--limit", type=int, help="first N questions of each set")
+    parser.add_argument("--llm", help="LLM spec for LLM mode (default: parser mode, no LLM)")
+    parser.add_argument("--data", type=Path, default=DATA, help="the shared data folder")
+    parser.add_argument("--json", type=Path, help="also write every row to this JSON file")
+    args = parser.parse_args()
+    out = []
+    for name, run in (("action", action_set), ("multihop", multihop_set)):
+        if args.set in (name, "both"):
+            with tempfile.TemporaryDirectory() as tmp:
+                result = run(args, Path(tmp))
+            out.append(result)
+            print(json.dumps({k: v for k, v in result.items() if k != "rows"}, indent=1))
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=1, ensure_ascii=False))
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()

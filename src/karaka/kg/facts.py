@@ -1,0 +1,327 @@
+"""Relations and attributes of an entity, read off the graph and the lines of the entity's own document.
+
+A relational plan step ("director of Blood Street", "birth_date of $1") names a subject and a
+relation. The subject's documents are found by title (a document whose first line is a short title,
+its parenthetical qualifier optional), else through the entity's uses in the graph. Agent relations
+(director, composer, founder…) are Kriyās whose verb the noun names ("direct") and whose karma is
+the subject; kinship, dates, places and nationality are read off the subject's lines: the
+life-span parenthesis "(7 March 1934 – 12 July 1995)", "born in Madrid", "the son of A and B",
+"married to C", "a Scottish director". Every value keeps the Document node it was read from,
+which becomes a citation.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from karaka.nlp import parse
+from karaka.nlp.relations import AGENT_NOUNS, normalize
+from karaka.store.base import Store
+
+AGENT_VERBS = {
+    "director": ["direct"], "composer": ["compose", "score"], "producer": ["produce"], "writer": ["write", "pen"],
+    "author": ["write", "author"], "founder": ["found", "establish", "create"], "performer": ["perform", "record", "sing"],
+    "singer": ["sing", "perform", "record"], "publisher": ["publish"], "creator": ["create"], "editor": ["edit"],
+    "designer": ["design"], "architect": ["design"], "screenwriter": ["write"], "owner": ["own"],
+    "developer": ["develop"], "manufacturer": ["manufacture", "make"], "inventor": ["invent"], "painter": ["paint"],
+}
+NAME = (r"(?:[A-Z][\w'’.-]*|al-[A-Z][\w'’.-]*)(?:\s+(?:[A-Z][\w'’.-]*|of|de|von|van|der|mac|mc|ap|the|la|le|y|da|di|"
+        r"del|du|bin|ibn|al|ó|ua|dos|das)\b)*(?:\s+[IVX]+\b)?")
+RANKED = (r"(?:,\s+(?:\d+\w*\s+)?(?:Duke|Duchess|Count|Countess|King|Queen|Prince|Princess|Earl|Lord|Lady|Marquess|"
+          r"Marchioness|Baron|Baroness|Emperor|Empress|Archduke|Archduchess|Grand Duke|Margrave|Landgrave|Elector|"
+          r"Abbess|Bishop|Viscount|Sultan|Caliph)\s+(?:of\s+)?[A-Z][\w'’-]*(?:[\s-]+[A-Z][\w'’-]*)*)?")
+PERSON = NAME + RANKED
+_DATE = re.compile(
+    r"(?:(?:\d{1,2}\s+)?(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+    r"(?:\s+\d{1,2})?,?\s+)?(?:c\.\s*)?\d{3,4}(?:\s*(?:BC|BCE|AD|CE)\b)?")
+_MONTHS = {m: i for i, m in enumerate("january february march april may june july august september october november "
+                                      "december".split(), 1)}
+_titles: dict[int, tuple[tuple[int, int], dict[str, str], dict[str, list[str]]]] = {}
+_lock = threading.Lock()
+
+
+@dataclass
+class Fact:
+    """A value read for a subject, with the line it was read from."""
+
+    value: str
+    document: str
+    entity: str | None = None
+
+
+def titles(store: Store) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """(normalised title → title, normalised title → doc ids) of documents whose first line is a title.
+
+    A title's parenthetical qualifier is optional: "Bert Nelson" finds "Bert Nelson (publisher)".
+    """
+    key = (store.records.generation(), len(store.graph))
+    with _lock:
+        cached = _titles.get(id(store))
+        if cached and cached[0] == key:
+            return cached[1], cached[2]
+        names: dict[str, str] = {}
+        docs: dict[str, list[str]] = {}
+        for doc_id in store.graph.doc_ids():
+            first = store.graph.document_at(doc_id, 1)
+            text = str((store.graph.node(first) or {}).get("text", "")) if first else ""
+            if not text or len(text.split()) > 15 or text.endswith("."):
+                continue
+            for variant in (text, re.sub(r"\s*\([^)]*\)\s*$", "", text)):
+                norm = normalize(variant)
+                if norm:
+                    names.setdefault(norm, text)
+                    docs.setdefault(norm, [])
+                    if doc_id not in docs[norm]:
+                        docs[norm].append(doc_id)
+        _titles[id(store)] = (key, names, docs)
+        return names, docs
+
+
+def subject_documents(store: Store, subject: str) -> list[str]:
+    """The documents about a subject: by title, else where the entity is the kartā of its first lines."""
+    _, docs = titles(store)
+    norm = normalize(subject)
+    found = list(docs.get(norm) or docs.get(normalize(re.sub(r"\s*\([^)]*\)\s*$", "", subject))) or [])
+    if found:
+        return found
+    longer = [key for key in docs if key.startswith(norm + " ")] if len(norm.split()) >= 2 else []
+    if len(longer) == 1:  # "Humphrey Sturt" → "Humphrey Sturt, 2nd Baron Alington"
+        return list(docs[longer[0]])
+    out: list[str] = []
+    for entity in store.resolver.candidates(subject)[:3]:
+        for kriya, _ in store.graph.uses(entity)[:20]:
+            doc_id = str((store.graph.node(kriya) or {}).get("doc_id"))
+            if doc_id not in out:
+                out.append(doc_id)
+    return out
+
+
+def _lines(store: Store, doc_ids: list[str], limit: int = 12) -> list[tuple[str, str]]:
+    """(Document node, text) of a subject's documents, title line skipped, in reading order."""
+    out = []
+    for doc_id in doc_ids[:3]:
+        for node in store.graph.document_nodes(doc_id)[:limit]:
+            attrs = store.graph.node(node) or {}
+            if attrs.get("seq") == 1 and len(str(attrs.get("text", "")).split()) <= 15 \
+                    and not str(attrs.get("text", "")).endswith("."):
+                continue
+            out.append((node, str(attrs.get("text", ""))))
+    return out
+
+
+def date_key(text: str) -> tuple[int, int, int] | None:
+    """A sortable (year, month, day) from a date expression; BC years are negative."""
+    year = re.search(r"\b(\d{3,4})\b", text)
+    if year is None:
+        return None
+    value = int(year.group(1)) * (-1 if re.search(r"\b(BC|BCE)\b", text) else 1)
+    month = next((n for name, n in _MONTHS.items() if name in text.lower()), 0)
+    day = re.search(r"\b(\d{1,2})\b(?!\d)", text.replace(year.group(1), ""))
+    return value, month, int(day.group(1)) if day and month else 0
+
+
+def _lifespan(text: str) -> tuple[str | None, str | None]:
+    """(birth, death) from the parenthesis after a name: "(7 March 1934 – 12 July 1995)", "(born 1948)", "(died 678)"."""
+    match = re.search(r"\(([^()]*\d{3,4}[^()]*)\)", text[:400])
+    if match is None:
+        return None, None
+    inside = match.group(1)
+    dates = [d.group().strip() for d in _DATE.finditer(inside)]
+    if not dates:
+        return None, None
+    if re.search(r"\b(died|d\.)\s", inside) and not re.search(r"\bborn\b|[–-]", inside.split("died")[0]):
+        return None, dates[0]
+    if re.search(r"\bborn\b", inside) and len(dates) == 1:
+        return dates[0], None
+    if len(dates) >= 2 and re.search(r"[–-]", inside):
+        return dates[0], dates[1]
+    return (dates[0], None) if re.search(r"\bborn\b", inside) else (None, None)
+
+
+def _after(pattern: str, text: str, what: str = PERSON) -> str | None:
+    match = re.search(pattern + r"\s*(" + what + ")", text)
+    return match.group(1).strip(" ,") if match else None
+
+
+def _entity_after(text: str, anchor: str, labels: tuple[str, ...]) -> str | None:
+    """The first named entity of the given kinds after the anchor word."""
+    at = text.lower().find(anchor)
+    if at < 0:
+        return None
+    for ent in parse(text).ents:
+        if ent.start_char > at and ent.label_ in labels:
+            return ent.text
+    return None
+
+
+def _kin(text: str, relation: str) -> str | None:
+    """A kinship relation of a document's subject, read from one line."""
+    if relation in ("father", "mother", "parent"):
+        match = re.search(r"\b(?:son|daughter|child|heir)\s+of\s+(?:the\s+)?(?:[a-z]+\s+)*?(" + PERSON + r")"
+                          r"(?:\s+and\s+(?:of\s+)?(?:[a-z]+\s+)*?(" + PERSON + r"))?", text)
+        match = match or re.search(r"\bborn\b[^.]*?\bto\s+(" + PERSON + r")(?:\s+and\s+(" + PERSON + r"))?", text)
+        if match:
+            return match.group(1) if relation != "mother" else match.group(2)
+        return _after(rf"\b(?:his|her|their)\s+{relation}(?:,|\s+is|\s+was)?\s+(?:the\s+)?(?:[a-z-]+\s+)*?", text)
+    if relation == "spouse":
+        return (_after(r"\bmarried\s+(?:to\s+)?(?:the\s+)?(?:[a-z]+\s+)*?", text)
+                or _after(r"\b(?:his|her)\s+(?:wife|husband|spouse)(?:,|\s+was|\s+is)?\s+(?:the\s+)?(?:[a-z]+\s+)*?", text)
+                or _after(r"\b(?:wife|husband|widow|consort)\s+of\s+(?:the\s+)?(?:[a-z]+\s+)*?", text))
+    if relation in ("brother", "sister", "sibling"):
+        word = "(?:brother|sister)" if relation == "sibling" else relation
+        return (_after(rf"\b{word}\s+of\s+(?:the\s+)?(?:[a-z]+\s+)*?", text)
+                or _after(rf"\b(?:his|her)\s+(?:younger\s+|elder\s+|older\s+|half-)?{word}(?:,)?\s+", text))
+    if relation in ("son", "daughter", "child"):
+        word = "(?:son|daughter)" if relation == "child" else relation
+        return (_after(rf"\b(?:his|her)\s+(?:eldest\s+|younger\s+|only\s+)?{word}(?:,)?\s+", text)
+                or _after(r"\b(?:father|mother)\s+of\s+", text))
+    return None
+
+
+def _attribute(text: str, relation: str, first: bool) -> str | None:
+    """A date, place or nationality of a document's subject, read from one line."""
+    birth, death = _lifespan(text) if first else (None, None)
+    if relation == "birth_date":
+        match = re.search(r"\bborn\b[^.;]*?(" + _DATE.pattern + ")", text)
+        return birth or (match.group(1) if match else None)
+    if relation == "death_date":
+        match = re.search(r"\b(?:died|death)\b[^.;]*?(" + _DATE.pattern + ")", text)
+        return death or (match.group(1) if match else None)
+    if relation == "birth_place" and re.search(r"\b[Bb]orn\b", text):
+        return _entity_after(text, "born", ("GPE", "LOC", "FAC"))
+    if relation == "death_place" and re.search(r"\bdied\b", text):
+        return _entity_after(text, "died", ("GPE", "LOC", "FAC"))
+    if relation == "burial_place" and "buried" in text:
+        return _entity_after(text, "buried", ("GPE", "LOC", "FAC", "ORG"))
+    if relation == "employer" and re.search(r"\bwork(?:s|ed)?\b", text):
+        return _entity_after(text, "work", ("ORG", "FAC"))
+    if relation == "nationality" and first:
+        return next((e.text for e in parse(text).ents if e.label_ == "NORP"), None) or next(
+            (e.text for e in parse(text).ents if e.label_ == "GPE"), None)
+    if relation == "country" and first:
+        places = [e.text for e in parse(text).ents if e.label_ == "GPE"]
+        return places[-1] if places else None
+    if relation in ("release_date", "founding_date"):
+        verbs = r"\b(?:released|premiered|published|founded|established|launched|aired|opened)\b"
+        match = re.search(verbs + r"[^.;]*?(" + _DATE.pattern + ")", text)
+        if match:
+            return match.group(1)
+        year = re.search(r"\b(1[0-9]{3}|20[0-9]{2})\b", text) if first else None
+        return year.group(1) if year else None
+    return None
+
+
+def _agent(store: Store, subject: str, documents: list[str], relation: str) -> list[Fact]:
+    """Who did what the agent noun names to the subject.
+
+    First the subject's own lines ("directed and produced by Kenneth Branagh", "film by Carlo
+    Campogalliani"), then the graph: the kartā of "direct" whose karma is the film.
+    """
+    verbs = AGENT_VERBS.get(relation, [relation[:-2], relation[:-1]])
+    done = "|".join(f"{v}e?d" if not v.endswith("e") else f"{v}d" for v in verbs)
+    for node, text in _lines(store, documents, limit=4):
+        found = _after(rf"\b(?:{done})(?:\s*,?\s+(?:and\s+)?\w+ed)*\s+by\s+(?:[a-z]+\s+)*?", text)
+        if found:
+            return [Fact(part.strip(), node) for part in re.split(r"\s+and\s+", found) if part.strip()][:2]
+    out: list[Fact] = []
+    wanted = normalize(subject)
+    for verb in verbs:
+        for kriya in sorted(store.graph.kriyas_by_verb(verb)):
+            attrs = store.graph.node(kriya) or {}
+            in_own = attrs.get("doc_id") in documents
+            karmas = [str(e.attrs.get("span", "")) for e in store.graph.edges_out(kriya, "HAS_KARMA")]
+            if not (in_own or any(wanted and wanted in normalize(k) for k in karmas)):
+                continue
+            line = (store.graph.neighbors(kriya, "CITED_IN") or [""])[0]
+            for edge in store.graph.edges_out(kriya, "HAS_KARTĀ"):
+                name = str(edge.attrs.get("span") or edge.target)
+                if any(c.isupper() for c in name[:1]) and normalize(name) != wanted:
+                    out += [Fact(part.strip(), line, edge.target) for part in re.split(r"\s+and\s+|,\s+", name)
+                            if part.strip()]
+        if out:
+            break
+    if not out:  # "a 1952 Italian comedy film by Carlo Campogalliani"
+        for node, text in _lines(store, documents, limit=2):
+            found = _after(r"\b(?:film|song|album|book|novel|play|work|painting)\s+by\s+", text)
+            if found:
+                out.append(Fact(found, node))
+                break
+    return out
+
+
+def read(store: Store, subject: str, relation: str) -> list[Fact]:
+    """The values of a relation of a subject, best first, each with the line it was read from."""
+    documents = subject_documents(store, subject)
+    if relation in AGENT_NOUNS:
+        return _agent(store, subject, documents, relation)
+    facts: list[Fact] = []
+    for index, (node, text) in enumerate(_lines(store, documents)):
+        value = _kin(text, relation) if relation in ("father", "mother", "parent", "spouse", "brother", "sister",
+                                                     "sibling", "son", "daughter", "child") \
+            else _attribute(text, relation, first=index == 0)
+        if value and normalize(value) != normalize(subject):
+            facts.append(Fact(value.strip(" ,."), node))
+            break
+    return facts
+
+
+def execute(store: Store, plan: dict[str, Any]) -> tuple[list[Fact], list[str], list[str]]:
+    """Run a relational plan: (answers, cited Document nodes in order, trace)."""
+    trace: list[str] = []
+    cited: list[str] = []
+    compare = plan.get("compare")
+    if compare:
+        return _compare(store, compare, trace)
+    previous: list[Fact] = []
+    for i, step in enumerate(plan.get("steps", []), 1):
+        subject = str(step.get("subject") or "")
+        subjects = [f.value for f in previous] if subject.startswith("$") else [subject]
+        found: list[Fact] = []
+        for name in subjects[:3]:
+            found += read(store, name, str(step.get("relation")))
+        trace.append(f"step {i}: {step.get('relation')} of {subjects[:3]} → {[f.value for f in found][:3]}")
+        cited += [f.document for f in found if f.document and f.document not in cited]
+        if not found:  # cite where the subject is described, so the lines a reader needs are there
+            cited += [d for name in subjects[:3] for d in _subject_line(store, name) if d not in cited]
+            return [], cited, trace
+        previous = found
+    return previous, cited, trace
+
+
+def _subject_line(store: Store, subject: str) -> list[str]:
+    """The first line that describes a subject (after its title)."""
+    return [node for node, _ in _lines(store, subject_documents(store, subject)[:1], limit=2)[:1]]
+
+
+def _compare(store: Store, compare: dict[str, Any], trace: list[str]) -> tuple[list[Fact], list[str], list[str]]:
+    attribute, pick = str(compare.get("attribute")), str(compare.get("pick"))
+    cited: list[str] = []
+    values: dict[str, Fact] = {}
+    for option in compare.get("options", [])[:2]:
+        subjects = [option]
+        for relation in compare.get("via") or []:
+            found = [f for s in subjects for f in read(store, s, relation)]
+            cited += [f.document for f in found if f.document not in cited]
+            subjects = [f.value for f in found[:1]]
+        facts = [f for s in subjects for f in read(store, s, attribute)]
+        cited += [f.document for f in facts if f.document not in cited]
+        if not facts:
+            cited += [d for d in _subject_line(store, option) if d not in cited]
+        if facts:
+            values[option] = facts[0]
+        trace.append(f"compare {attribute} of {option} (via {compare.get('via') or '-'}): "
+                     f"{facts[0].value if facts else 'not found'}")
+    options = list(compare.get("options", [])[:2])
+    if len(values) < 2:
+        return [], cited, trace
+    if pick == "same":
+        same = normalize(values[options[0]].value) == normalize(values[options[1]].value)
+        return [Fact("yes" if same else "no", values[options[0]].document)], cited, trace
+    keys = {o: date_key(values[o].value) for o in options}
+    if any(k is None for k in keys.values()):
+        return [], cited, trace
+    chosen = (min if pick == "earliest" else max)(options, key=lambda o: keys[o])  # type: ignore[arg-type, return-value]
+    return [Fact(chosen, values[chosen].document)], cited, trace
