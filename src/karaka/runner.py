@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,10 +36,23 @@ def checkpointer(ctx: Context) -> SqliteSaver:
         saver = _savers.get(path)
         if saver is None:
             conn = sqlite3.connect(path, check_same_thread=False, timeout=30)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA busy_timeout=30000")
+            _wal(conn)
             saver = _savers[path] = SqliteSaver(conn)
         return saver
+
+
+def _wal(conn: sqlite3.Connection, seconds: float = 30.0) -> None:
+    """WAL mode and a busy timeout; switching to WAL waits while another process holds the file."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            conn.execute("PRAGMA busy_timeout=30000")
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 def close_checkpointers() -> None:
@@ -94,8 +108,10 @@ def run_ingest(ctx: Context, path: str | Path, on_event: Listener | None = None,
         workspace.requeue_incomplete()
         interrupt: Any = [stop_after] if stop_after else None
         graph = build_ingest_graph().compile(checkpointer=checkpointer(ctx), interrupt_after=interrupt)
+        # LangGraph hangs when max_concurrency is 1 and a step has several tasks (the GSV loop always
+        # has: three scores), so it gets at least 2; --concurrency 1 sends one unit task per round.
         config: Any = {"configurable": {"thread_id": thread_id or ingest_thread(ctx, path)},
-                       "recursion_limit": RECURSION_LIMIT, "max_concurrency": ctx.concurrency}
+                       "recursion_limit": RECURSION_LIMIT, "max_concurrency": max(2, ctx.concurrency)}
         snapshot = graph.get_state(config)
         pending = snapshot.next
         if pending and stop_after and min(STAGES.index(n) for n in pending) > STAGES.index(stop_after):

@@ -215,3 +215,12 @@ def test_parser_extractor_needs_no_llm(tmp_path):
     assert {kg.node(k)["provenance"] for k in kg.nodes_of("Kriya")} == {"parser"}
     assert report["post_processing"]["metaphors"] == "skipped: needs an LLM"
     assert report["llm_calls"]["extraction"] == 0
+
+
+def test_concurrency_one_does_not_hang(tmp_path):
+    # LangGraph hangs with max_concurrency=1 and several tasks in a step; --concurrency 1 must still finish
+    docs = tmp_path / "docs"
+    write_doc(docs, "c.txt", *[f"Sita followed Rama on day {i}." for i in range(1, 6)])
+    ctx, model = fake_context(tmp_path / "ws", concurrency=1)
+    report = run_ingest(ctx, docs)
+    assert report["lines"] == 5 and report["gsv"]["accepted"] == 5

@@ -17,6 +17,7 @@ from typing import Any
 
 from karaka.jsonparse import JSONRecoveryError, recover_json
 from karaka.kg.calls import Loop, ask, run_loop
+from karaka.kg.write import NER_TYPES
 from karaka.models.call import LLMCallError
 from karaka.nlp import parse
 from karaka.services import Services
@@ -26,9 +27,7 @@ from karaka.store.schema import SchemaError
 log = logging.getLogger("karaka.postprocess")
 
 ENTITY_TYPES = ("Person", "Location", "Organisation", "AI", "Object", "Time", "Event", "Concept")
-_NER_TYPES = {"PERSON": "Person", "GPE": "Location", "LOC": "Location", "FAC": "Location",
-              "ORG": "Organisation", "NORP": "Organisation", "DATE": "Time", "TIME": "Time",
-              "EVENT": "Event", "PRODUCT": "Object", "WORK_OF_ART": "Object"}
+ANTECEDENT_WINDOW = 12  # a pronoun's antecedent is among the nearest preceding actions
 _EPITHET = re.compile(r"^(?:[A-Z][\w'-]*\s+)+(?:of|of the)\s+(?:the\s+)?[A-Z][\w'-]*", re.UNICODE)
 _CAUSAL_NEXT = re.compile(r"^(so|therefore|thus|hence|consequently|as a result)\b", re.IGNORECASE)
 _PERSONAL = {"he", "she", "him", "her", "his", "hers", "who", "whom"}
@@ -124,7 +123,7 @@ def _antecedents(services: Services, before: list[str], pronoun: str) -> list[st
     personal = _name(services, pronoun).lower() in _PERSONAL
     order = ["HAS_KARTĀ", "TARGETS_SAMPRADĀNA", "HAS_KARMA"] if personal else ["HAS_KARMA", "USES_KARANA", "HAS_KARTĀ"]
     seen: list[str] = []
-    for kriya in reversed(before):
+    for kriya in reversed(before[-ANTECEDENT_WINDOW:]):
         roles = _roles(services, kriya)
         for rel in order:
             for entity in roles.get(rel, []):
@@ -139,11 +138,15 @@ def _antecedents(services: Services, before: list[str], pronoun: str) -> list[st
 
 
 def _ner_type(services: Services, entity: str) -> str | None:
+    """The named-entity type of an entity: as the parse labelled it at extraction, else by parsing a line."""
+    stored = (services.workspace.graph.node(entity) or {}).get("ner_type")
+    if stored:
+        return str(stored)
     name = _name(services, entity)
     for kriya, _ in services.workspace.graph.uses(entity)[:3]:
         for ent in parse(_text_of(services, kriya)).ents:
             if ent.text == name or name in ent.text:
-                return _NER_TYPES.get(ent.label_)
+                return NER_TYPES.get(ent.label_)
     return None
 
 
@@ -208,7 +211,7 @@ def type_entities(services: Services, doc_id: str, run_id: str, loop: Loop) -> i
     typed = 0
     for entity in _doc_entities(services, doc_id, untyped=True):
         if services.llm is None:
-            kind = _ner_type(services, entity) or "Object"
+            kind = str((graph.node(entity) or {}).get("ner_type") or "Object")
         else:
             context = "\n".join(_text_of(services, k) for k, _ in graph.uses(entity)[:3])
             answer = _decide(services, "entity_types", doc_id, _key("type", entity, context), run_id,

@@ -19,6 +19,9 @@ from karaka.store.ids import document_node
 from karaka.store.schema import SchemaError, karaka_relation
 
 log = logging.getLogger("karaka.write")
+NER_TYPES = {"PERSON": "Person", "GPE": "Location", "LOC": "Location", "FAC": "Location", "ORG": "Organisation",
+             "NORP": "Organisation", "DATE": "Time", "TIME": "Time", "EVENT": "Event", "PRODUCT": "Object",
+             "WORK_OF_ART": "Object"}
 
 _TEMPORAL_VALUE = re.compile(
     r"\b(\d{1,2}:\d{2}|\d{4}|\d{1,2}(st|nd|rd|th)?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*|"
@@ -48,13 +51,14 @@ def unit_kriyas(store: Store, doc_id: str, window: int) -> Iterator[dict[str, An
     row = records.document(doc_id)
     if row is None:
         return
+    stored = {r["unit_id"]: r for r in records.results([doc_id])}  # one read for the document
     for unit in plan_units(doc_id, row["n_lines"], window):
-        result = records.result(unit.unit_id)
+        result = stored.get(unit.unit_id)
         if result is None:
             continue
         parts = [result]
         if result["status"] == UnitStatus.FALLBACK:
-            parts = [r for r in (records.result(u) for u in result["payload"]["lines"]) if r]
+            parts = [r for r in (stored.get(u) for u in result["payload"]["lines"]) if r]
         for part in parts:
             if part["status"] in WRITTEN_STATUSES:
                 yield from part["payload"]["kriyas"]
@@ -113,6 +117,7 @@ def _write_kriya(store: Store, document: str, k: int, item: dict[str, Any]) -> s
     graph.add_edge(kriya, document, "CITED_IN")
     hints = {h["pronoun"].lower(): h.get("refers_to") for h in item.get("coreferences") or []
              if isinstance(h, dict) and h.get("pronoun")}
+    types = item.get("types") or {}
     doc = graph.node(document) or {}
     for relation, role, text in planned:
         found = resolver.resolve(text, scope=document, prepositional=role in PREPOSITIONAL_ROLES)
@@ -122,6 +127,9 @@ def _write_kriya(store: Store, document: str, k: int, item: dict[str, Any]) -> s
             hint = hints.get(found.canonical_name.lower())
             if hint:
                 entity_attrs["coref_hint"] = str(hint)
+        label = NER_TYPES.get(str(types.get(text, "")))
+        if label and not found.pronoun and not (graph.node(found.entity_id) or {}).get("ner_type"):
+            entity_attrs["ner_type"] = label  # the parse's label: typing needs no second parse
         graph.add_entity(found.entity_id, found.canonical_name, **entity_attrs)
         graph.add_edge(kriya, found.entity_id, relation, span=text, doc_id=doc.get("doc_id"),
                        line_number=doc.get("line_number"))

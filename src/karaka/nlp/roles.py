@@ -124,6 +124,7 @@ class _Roles:
         self.karakas: dict[str, list[str]] = {}
         self.adjuncts: dict[str, list[str]] = {}
         self.links: list[dict[str, Any]] = []
+        self.types: dict[str, str] = {}  # span → its head's named-entity label (PERSON, GPE, DATE…)
         self.negated = False
 
     def add(self, role: str, token: Token, prep: Token | None = None) -> None:
@@ -131,7 +132,10 @@ class _Roles:
             if tok.lower_ in RELATIVE and tok.tag_ in ("WDT", "WP", "WP$"):
                 continue  # a relative pronoun is never an entity; its noun comes in its place
             text = span(tok)
-            self.put(role, f"{prep.text} {text}" if prep is not None and tok is token else text)
+            text = f"{prep.text} {text}" if prep is not None and tok is token else text
+            self.put(role, text)
+            if tok.ent_type_:
+                self.types[text] = tok.ent_type_
 
     def put(self, role: str, text: str) -> None:
         if text and text not in self.karakas.setdefault(role, []):
@@ -398,6 +402,8 @@ def analyze_doc(doc: Doc) -> list[dict[str, Any]]:
             item["adjuncts"] = roles.adjuncts
         if roles.links:
             item["links"] = roles.links
+        if roles.types:
+            item["types"] = roles.types
         found.append(item)
     return found
 

@@ -60,7 +60,7 @@ def _tag(data: dict[str, Any], unit: Unit, provenance: Provenance,
         out = {**item, "line": line, "provenance": provenance.value}
         extra = extras.get((line, str(item.get("verb", "")).lower()))
         if extra is not None:
-            for key in ("adjuncts", "links", "token", "char"):
+            for key in ("adjuncts", "links", "token", "char", "types"):
                 if key in extra and key not in out:
                     out[key] = extra[key]
         kriyas.append(out)
@@ -108,16 +108,26 @@ def gsv_unit(services: Services, unit: Unit, run_id: str, run: RunLoop) -> dict[
 
 
 def parser_units(services: Services, units: list[Unit], run_id: str) -> list[dict[str, Any]]:
-    """The analyzer's extraction of one-sentence units, parsed in one batch, with no LLM call."""
+    """The analyzer's extraction of one-sentence units: one read, one parse batch, one write, no LLM."""
     started = time.perf_counter()
-    texts = [_lines(services, unit)[unit.first] for unit in units]
-    outcomes = []
-    for unit, doc in zip(units, parse_many(texts), strict=True):
+    records = services.workspace.records
+    texts: dict[tuple[str, int], str] = {}
+    for doc_id in {u.doc_id for u in units}:
+        seqs = [u.first for u in units if u.doc_id == doc_id]
+        texts.update({(doc_id, s.seq): s.text for s in records.lines(doc_id, min(seqs), max(seqs))})
+    missing = [u for u in units if (u.doc_id, u.first) not in texts]
+    if missing:
+        raise ValueError(f"{missing[0].doc_id}: sentence {missing[0].first} is missing from the records")
+    rows, outcomes = [], []
+    docs = parse_many(texts[(u.doc_id, u.first)] for u in units)
+    seconds = (time.perf_counter() - started) / max(len(units), 1)
+    for unit, doc in zip(units, docs, strict=True):
         data = {"kriyas": [{**item, "line": unit.first, "provenance": Provenance.PARSER.value}
                            for item in analyze_doc(doc)]}
         status = UnitStatus.GOLDEN if data["kriyas"] else UnitStatus.EMPTY
-        outcomes.append(_store(services, unit, status, data, run_id=run_id, started=started))
-        started = time.perf_counter()
+        rows.append((unit.unit_id, unit.doc_id, unit.first, unit.last, status, data, 0, 0, 0, False, seconds, run_id))
+        outcomes.append({"unit_id": unit.unit_id, "status": str(status.value), "llm_calls": 0})
+    records.put_results(rows)
     return outcomes
 
 

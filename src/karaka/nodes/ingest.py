@@ -35,7 +35,7 @@ log = logging.getLogger("karaka.ingest")
 notice = logging.getLogger("karaka.notice")
 EMBED_BATCH = 256
 BATCH_UNITS = 8  # units per worker under --strategy batched
-PARSER_UNITS = 64  # sentences per worker under --extractor parser (parsed in one nlp.pipe batch)
+PARSER_UNITS = 128  # sentences per worker under --extractor parser (parsed in one nlp.pipe batch)
 
 
 def window(ctx: Context) -> int:
@@ -136,12 +136,16 @@ def _per_worker(ctx: Context) -> int:
     return BATCH_UNITS if ctx.strategy == "batched" else 1
 
 
+def _round(ctx: Context) -> int:
+    """Units sent per round: a few tasks per allowed worker, one task when only one may run."""
+    return _per_worker(ctx) * (ctx.concurrency * 4 if ctx.concurrency > 1 else 1)
+
+
 def route_extract(state: IngestState, runtime: Runtime[Context]) -> list[Send] | Literal["write"]:
     """Send the next round of units (from the run's cursor) to workers, or move on to writing."""
     ctx = services_of(runtime).ctx
     per_worker = _per_worker(ctx)
-    start, end = state.get("cursor", 0), min(state.get("cursor", 0) + per_worker * ctx.concurrency * 4,
-                                              state.get("units_total", 0))
+    start, end = state.get("cursor", 0), min(state.get("cursor", 0) + _round(ctx), state.get("units_total", 0))
     if start >= end:
         return "write"
     ids = []
@@ -156,7 +160,7 @@ def route_extract(state: IngestState, runtime: Runtime[Context]) -> list[Send] |
 def progress(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Join point after each round: advance the cursor and report progress."""
     ctx = services_of(runtime).ctx
-    cursor = min(state.get("cursor", 0) + _per_worker(ctx) * ctx.concurrency * 4, state.get("units_total", 0))
+    cursor = min(state.get("cursor", 0) + _round(ctx), state.get("units_total", 0))
     emit(runtime, {"event": "progress", "done": state.get("units_done", 0), "total": state.get("units_total", 0)})
     return {"cursor": cursor}
 

@@ -46,14 +46,26 @@ class Records:
         self._lock = threading.RLock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
                                    timeout=busy_seconds)
+        deadline = time.monotonic() + busy_seconds
+        while True:  # another process may be creating or changing the file this very moment
+            try:
+                self._open()
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
+    def _open(self) -> None:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         if version not in (0, SCHEMA_VERSION) or (version == 0 and self._has_table("lines")):
             raise ValueError(f"{self.path}: made by an older Karaka (records schema {version}); "
                              f"ingest into a new workspace")
-        self._db.executescript(_SCHEMA)
-        self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        if version == 0:
+            self._db.executescript(_SCHEMA)
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def _has_table(self, name: str) -> bool:
         return bool(self._db.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (name,)).fetchone())
@@ -168,11 +180,16 @@ class Records:
                    payload: Any, *, llm_calls: int, prompt_tokens: int, attempts: int,
                    fast_path: bool, seconds: float, run_id: str) -> None:
         """Store one unit's outcome (idempotent on unit_id)."""
+        self.put_results([(unit_id, doc_id, first, last, status, payload, llm_calls, prompt_tokens, attempts,
+                           fast_path, seconds, run_id)])
+
+    def put_results(self, rows: list[tuple[Any, ...]]) -> None:
+        """Store many units' outcomes in one transaction (rows in ``put_result``'s argument order)."""
         self._write([(
             "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (unit_id, doc_id, first, last, str(status), json.dumps(payload, ensure_ascii=False),
-             llm_calls, prompt_tokens, attempts, int(fast_path), seconds, run_id),
-        )])
+            (unit, doc, first, last, str(status), json.dumps(payload, ensure_ascii=False), calls, tokens, attempts,
+             int(fast), seconds, run_id),
+        ) for unit, doc, first, last, status, payload, calls, tokens, attempts, fast, seconds, run_id in rows])
 
     def results(self, doc_ids: list[str] | None = None) -> list[dict[str, Any]]:
         """Unit results, optionally for some documents, ordered by position."""
