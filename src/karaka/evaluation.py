@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import csv
 import re
+import time
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 from karaka.config import Context
+from karaka.state.gsv import Attempt
 
 ROLES = ("KARTA", "KARMA", "KARANA", "SAMPRADANA", "APADANA", "ADHIKARANA_SPATIAL", "ADHIKARANA_TEMPORAL")
 PREP_ROLE = {"to": "SAMPRADANA", "for": "SAMPRADANA", "from": "APADANA", "out of": "APADANA",
@@ -90,22 +92,55 @@ def _predict_parser(tokens: list[str]) -> list[dict[str, Any]]:
     return analyze_doc(parse_tokens(tokens))
 
 
-def _predict_llm(tokens: list[str], ctx: Context, full_loop: bool) -> tuple[list[dict[str, Any]], int]:
+def _predict_llm(tokens: list[str], ctx: Context, full_loop: bool) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """One sentence through the single pass or the GSV loop (with ingestion's parser fallback); kriyas and costs."""
     from karaka.graphs.gsv import run_gsv
     from karaka.kg.calls import ask
+    from karaka.models.call import LLMCallError
+    from karaka.nlp.roles import analyze_window, seed_candidate
+    from karaka.nodes.extract import parser_fallback
     from karaka.services import get_services
     from karaka.tasks import get_task
 
     source = f"[L1] {' '.join(tokens)}"
-    if full_loop:  # as ingestion does: with --parser-candidate the analysis is Candidate_A
-        from karaka.nlp.roles import analyze_window, seed_candidate
+    started = time.perf_counter()
+    task = get_task("kriya")
+    if not full_loop:
+        try:
+            reply = ask(get_services(ctx), task.generate_key, lines=source, schema=task.llm_schema(source))
+        except LLMCallError as exc:
+            return [], {"outcome": "failed", "llm_calls": 1, "prompt_tokens": 0, "completion_tokens": 0,
+                        "seconds": time.perf_counter() - started, "error": str(exc)}
+        data, errors = task.parse(reply.text)
+        outcome = "schema-invalid" if errors else "valid"
+        return (data or {"kriyas": []})["kriyas"], {
+            "outcome": outcome, "raw": reply.text[:400], "errors": errors, "llm_calls": 1, "prompt_tokens": reply.prompt_tokens,
+            "completion_tokens": reply.completion_tokens, "seconds": time.perf_counter() - started}
+    analysis = analyze_window({1: " ".join(tokens)})
+    seed = seed_candidate(analysis) if ctx.parser_candidate else None
+    out = run_gsv({"task": "kriya", "source": source, "ref": {"eval": True}, "seed": seed}, ctx)
+    golden = out["golden"]
+    if golden is not None:
+        outcome = "fast-path" if out["fast_path"] else "accepted"
+    else:
+        golden, _ = parser_fallback(analysis, source, ctx.rule_checks)
+        outcome = "parser-fallback" if golden is not None else "failed"
+    generated = [c for h in out["history"] for c in h["candidates"] if c.get("origin") == "llm"]
+    stats = {"outcome": outcome, "origin": out["origin"], "attempts": out["attempt"], "llm_calls": out["llm_calls"],
+             "prompt_tokens": out["prompt_tokens"], "completion_tokens": out["completion_tokens"],
+             "generated": len(generated), "schema_valid": sum(1 for c in generated if c.get("data") is not None),
+             "seconds": time.perf_counter() - started, "trace": [_trace(h) for h in out["history"]]}
+    return (golden or {"kriyas": []})["kriyas"], stats
 
-        seed = seed_candidate(analyze_window({1: " ".join(tokens)})) if ctx.parser_candidate else None
-        out = run_gsv({"task": "kriya", "source": source, "ref": {"eval": True}, "seed": seed}, ctx)
-        return (out["golden"] or {"kriyas": []})["kriyas"], out["llm_calls"]
-    reply = ask(get_services(ctx), "kriya_extraction_prompt", lines=source)
-    data, _ = get_task("kriya").parse(reply.text)
-    return (data or {"kriyas": []})["kriyas"], 1
+
+def _trace(attempt: Attempt) -> dict[str, Any]:
+    """One attempt, short: each candidate's origin, raw reply and errors, the mean scores, the verdict."""
+    verdict: dict[str, Any] = dict(attempt.get("verdict") or {})
+    return {"attempt": attempt["attempt"], "accepted": attempt.get("accepted"), "feedback": attempt["feedback"],
+            "candidates": [{"label": c["label"], "origin": c.get("origin"), "raw": c["raw"][:400], "errors": c["errors"]}
+                           for c in attempt["candidates"]],
+            "scores": attempt["scores"], "verdict": {k: verdict.get(k) for k in ("choice", "violations", "reasoning",
+                                                                                "confirmed", "asks")}}
 
 
 def _locate(verb: str, tokens: list[str], taken: set[int]) -> int | None:
@@ -122,14 +157,16 @@ def evaluate(gold_csv: str | Path, sentences_csv: str | Path, *, extractor: str 
     """Precision, recall and F1 per kāraka and micro-averaged, with the counts behind them."""
     items = load_gold(gold_csv, sentences_csv, limit)
     predictions: dict[str, list[dict[str, Any]]] = {}
-    calls = 0
+    runs: list[dict[str, Any]] = []
     for item in items:
         tokens = item["tokens"]
         if extractor == "parser":
+            started = time.perf_counter()
             predictions[item["id"]] = _predict_parser(tokens)
+            runs.append({"outcome": "parser", "llm_calls": 0, "seconds": time.perf_counter() - started})
             continue
-        predicted, used = _predict_llm(tokens, ctx or Context(), extractor == "gsv")
-        calls += used
+        predicted, stats = _predict_llm(tokens, ctx or Context(), extractor == "gsv")
+        runs.append({"id": item["id"], **stats})
         taken: set[int] = set()
         for kriya in predicted:
             kriya["token"] = _locate(str(kriya.get("verb", "")), tokens, taken)
@@ -137,7 +174,9 @@ def evaluate(gold_csv: str | Path, sentences_csv: str | Path, *, extractor: str 
                 taken.add(kriya["token"])
         predictions[item["id"]] = predicted
     scores = score(items, predictions)
-    scores.update(extractor=extractor, llm_calls_per_sentence=round(calls / len(items), 3) if items else 0.0)
+    calls = sum(r["llm_calls"] for r in runs)
+    scores.update(extractor=extractor, llm_calls_per_sentence=round(calls / len(items), 3) if items else 0.0,
+                  runs=runs)
     scores["counts"]["llm_calls"] = calls
     return scores
 

@@ -70,6 +70,76 @@ class KriyaExtraction(BaseModel):
     kriyas: list[KriyaItem]
 
 
+_SPAN = {"type": "string", "minLength": 1, "maxLength": 80}
+MAX_SPAN_WORDS = 20
+MAX_ENUM_WORDS = 80  # a longer line's spans are free strings (capped), not an enumeration
+
+
+def _kriya_output(lines: list[int], span: dict[str, Any], verb: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "object", "required": ["kriyas"], "additionalProperties": False,
+        "properties": {"kriyas": {"type": "array", "maxItems": 8, "items": {
+            "type": "object", "required": ["line", "verb", "karakas"], "additionalProperties": False,
+            "properties": {
+                "line": {"type": "integer", "enum": lines} if lines else {"type": "integer", "minimum": 1},
+                "verb": verb,
+                "karakas": {"type": "object", "additionalProperties": False,
+                            "properties": {role: {"$ref": "#/$defs/span"} for role in KARAKAS}},
+                "negated": {"type": "boolean"},
+            }}}},
+        "$defs": {"span": span},
+    }
+
+
+KRIYA_OUTPUT = _kriya_output([], _SPAN, {"type": "string", "minLength": 1, "maxLength": 30})
+"""What a model writes for a kriya candidate when the source is not known: bounded spans and actions."""
+
+
+_NOT_FIRST = frozenset(",;:.!?)]}")
+_NOT_LAST = frozenset(",;:([{")
+
+
+def kriya_output(source: str, seed: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``_kriya_spans`` plus the spans of the parser's draft (so a correction can keep every one of them)."""
+    extra = tuple(sorted({str(v) for item in (seed or {}).get("kriyas", [])
+                          for v in (item.get("karakas") or {}).values() if isinstance(v, str) and v}))
+    return _kriya_spans(source, extra)
+
+
+@functools.lru_cache(maxsize=256)
+def _kriya_spans(source: str, extra: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Build the candidate schema for one source.
+
+    ``line`` is one of its numbers, ``verb`` the base form of one of its verbs, and every role a run of
+    its words (up to MAX_SPAN_WORDS), copied as written.
+
+    Constrained decoding then cannot write a word that is not in the line, a phrase for a verb, or a
+    line that does not exist: the failure classes a small model shows most. Pronoun hints and
+    adjuncts are left to the parser and the post-processing passes.
+    """
+    from karaka.nlp import parse_many
+
+    lines = source_lines(source)
+    if not lines:
+        return KRIYA_OUTPUT
+    spans: set[str] = set()
+    verbs: set[str] = set()
+    long_line = False
+    for doc in parse_many(lines[n] for n in sorted(lines)):
+        tokens = [t for t in doc if not t.is_space]
+        long_line = long_line or len(tokens) > MAX_ENUM_WORDS
+        for i, first in enumerate(tokens):
+            if first.text not in _NOT_FIRST:
+                spans.update(doc.text[first.idx:last.idx + len(last.text)] for last in tokens[i:i + MAX_SPAN_WORDS]
+                             if last.text not in _NOT_LAST and any(t.is_alpha or t.is_digit for t in tokens[i:last.i + 1]))
+            if first.pos_ in ("VERB", "AUX") or first.tag_.startswith("VB"):
+                verbs.add(first.lemma_.lower())
+    span = _SPAN if long_line or not spans else {"type": "string", "enum": sorted(spans | set(extra))}
+    verb = {"type": "string", "enum": sorted(verbs)} if verbs else KRIYA_OUTPUT["properties"]["kriyas"]["items"][
+        "properties"]["verb"]
+    return _kriya_output(sorted(lines), span, verb)
+
+
 RELATIONS = ("director", "composer", "producer", "writer", "author", "founder", "performer", "publisher", "creator",
              "father", "mother", "spouse", "brother", "sister", "sibling", "son", "daughter", "child", "birth_date",
              "death_date", "birth_place", "death_place", "burial_place", "nationality", "country", "release_date",
@@ -166,6 +236,14 @@ class GSVTask:
     checks: Check | None = None
     confirm: Confirm | None = None
     correction_key: str | None = None
+    output: Callable[[str, dict[str, Any] | None], dict[str, Any]] | None = None
+
+    def llm_schema(self, source: str, seed: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Return the JSON schema a candidate for ``source`` (correcting ``seed``) must fit.
+
+        Providers with constrained decoding decode into it.
+        """
+        return self.output(source, seed) if self.output is not None else json_schema(self.schema)
 
     def parse(self, raw: str) -> tuple[dict[str, Any] | None, list[str]]:
         """Recover and validate a candidate; returns (data, errors)."""
@@ -239,6 +317,7 @@ TASKS: dict[str, GSVTask] = {
     "kriya": GSVTask(
         "kriya", "kriya_extraction_prompt", "lines", "kriya_scoring_prompt",
         "kriya_verification_prompt", KriyaExtraction, kriya_checks, kriya_confirm, "kriya_correction_prompt",
+        kriya_output,
     ),
     "query": GSVTask(
         "query", "query_decomposition_prompt", "question", "query_scoring_prompt",

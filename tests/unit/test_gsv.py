@@ -12,6 +12,15 @@ from tests.scripted import ScriptedChatModel
 SOURCE = "[L1] Rama gave the bow to Lakshmana."
 GOOD = {"kriyas": [{"line": 1, "verb": "give", "karakas": {"KARTA": "Rama", "KARMA": "bow"}}]}
 OTHER = {"kriyas": [{"line": 1, "verb": "give", "karakas": {"KARTA": "Rama", "KARMA": "Lakshmana"}}]}
+FULL = {"kriyas": [{"line": 1, "verb": "give", "karakas": {"KARTA": "Rama", "KARMA": "bow", "SAMPRADANA": "Lakshmana"}}]}
+PARTIAL = {"kriyas": [{"line": 1, "verb": "give", "karakas": {"KARMA": "the bow"}}]}
+BARE = {"kriyas": [{"line": 1, "verb": "give", "karakas": {"KARTA": "Rama"}}]}
+DISTINCT = [json.dumps(GOOD), json.dumps(FULL), json.dumps(PARTIAL)]
+
+
+def distinct(user, n):
+    """Three different valid candidates per attempt (GOOD, FULL, PARTIAL in turn)."""
+    return DISTINCT[n % 3]
 
 
 def inputs():
@@ -34,7 +43,7 @@ def run(tmp_path, script, **settings):
 
 def test_full_attempt_agreement_uses_13_calls(tmp_path):
     out, model = run(tmp_path, {
-        "kriya_extraction_prompt": [json.dumps(GOOD)],
+        "kriya_extraction_prompt": distinct,
         "kriya_scoring_prompt": ['{"reasoning": "fine", "score": 80}'],
         "kriya_verification_prompt": ['{"choice": "Candidate_B", "reasoning": "ok"}'],
     }, fast_path=False)
@@ -46,7 +55,7 @@ def test_full_attempt_agreement_uses_13_calls(tmp_path):
 
 def test_verifier_never_sees_scores(tmp_path):
     _, model = run(tmp_path, {
-        "kriya_extraction_prompt": [json.dumps(GOOD)],
+        "kriya_extraction_prompt": distinct,
         "kriya_scoring_prompt": ['{"reasoning": "SCORE-REASON", "score": 80}'],
         "kriya_verification_prompt": ['{"choice": "Candidate_A", "reasoning": "ok"}'],
     }, fast_path=False)
@@ -75,7 +84,7 @@ def test_disagreement_retries_with_exact_feedback(tmp_path):
     assert out["status"] == "accepted" and out["attempt"] == 2
     assert out["history"][0]["feedback"] == DISAGREE_FEEDBACK
     assert DISAGREE_FEEDBACK in generated[-1] and DISAGREE_FEEDBACK not in generated[0]
-    assert out["llm_calls"] == 26
+    assert out["llm_calls"] == 20  # per attempt 3 generations, 2 distinct candidates scored 3 times, 1 verdict
 
 
 def test_all_invalid_feedback_carries_reasoning(tmp_path):
@@ -83,7 +92,7 @@ def test_all_invalid_feedback_carries_reasoning(tmp_path):
     verdicts = ['{"choice": "ALL_INVALID", "reasoning": "the recipient \'Lakshmana\' is missing"}',
                 '{"choice": "Candidate_A", "reasoning": "ok"}']
     out, model = run(tmp_path, {
-        "kriya_extraction_prompt": [json.dumps(GOOD)],
+        "kriya_extraction_prompt": [json.dumps(GOOD), json.dumps(PARTIAL), json.dumps(BARE)],
         "kriya_scoring_prompt": ['{"reasoning": "x", "score": 70}'],
         "kriya_verification_prompt": verdicts,
     }, fast_path=False)
@@ -100,7 +109,7 @@ def test_invalid_scores_are_asked_again_boundedly(tmp_path):
         return ['{"score": 0}', '{"score": "high"}'][n] if n < 2 else '{"reasoning": "ok", "score": 88}'
 
     out, model = run(tmp_path, {
-        "kriya_extraction_prompt": [json.dumps(GOOD)],
+        "kriya_extraction_prompt": distinct,
         "kriya_scoring_prompt": scorer,
         "kriya_verification_prompt": ['{"choice": "Candidate_A", "reasoning": "ok"}'],
     }, fast_path=False)
@@ -112,7 +121,7 @@ def test_invalid_scores_are_asked_again_boundedly(tmp_path):
 
 def test_scoring_slot_gives_up_after_max_asks(tmp_path):
     out, model = run(tmp_path, {
-        "kriya_extraction_prompt": [json.dumps(GOOD)],
+        "kriya_extraction_prompt": distinct,
         "kriya_scoring_prompt": ['{"score": 250}'],
         "kriya_verification_prompt": ['{"choice": "Candidate_A", "reasoning": "ok"}'],
     }, fast_path=False, max_retries=1)
@@ -122,7 +131,7 @@ def test_scoring_slot_gives_up_after_max_asks(tmp_path):
 
 def test_exhaustion_returns_none_with_diagnostics(tmp_path):
     out, model = run(tmp_path, {
-        "kriya_extraction_prompt": [json.dumps(GOOD)],
+        "kriya_extraction_prompt": distinct,
         "kriya_scoring_prompt": ['{"reasoning": "x", "score": 60}'],
         "kriya_verification_prompt": ['{"choice": "ALL_INVALID", "reasoning": "nope"}'],
     }, fast_path=False, max_retries=2)
@@ -159,7 +168,7 @@ def test_fast_path_with_free_parser_candidate_uses_exactly_4_calls(tmp_path):
 
 def test_fast_path_miss_continues_to_full_attempt(tmp_path):
     out, model = run(tmp_path, {
-        "kriya_extraction_prompt": [json.dumps(GOOD)],
+        "kriya_extraction_prompt": distinct,
         "kriya_scoring_prompt": ['{"reasoning": "x", "score": 90}'],
         "kriya_verification_prompt": ['{"choice": "Candidate_C", "reasoning": "ok"}'],
     })
@@ -181,7 +190,10 @@ def test_rule_check_failure_is_in_trace_and_feedback(tmp_path):
 
 def test_malformed_output_never_crashes(tmp_path):
     out, model = run(tmp_path, {
-        "kriya_extraction_prompt": ["<think>hmm</think> Sure! ```json\n{'kriyas': [{'line': 1, 'verb': 'give', 'karakas': {'KARTA': 'Rama', 'KARMA': 'bow',},}]\n```"],
+        "kriya_extraction_prompt": [
+            "<think>hmm</think> Sure! ```json\n{'kriyas': [{'line': 1, 'verb': 'give', 'karakas': {'KARTA': 'Rama', 'KARMA': 'bow',},}]\n```",
+            "Here: {'kriyas': [{'line': 1, 'verb': 'give', 'karakas': {'KARMA': 'bow'}}]",
+            "```json\n{\"kriyas\": [{\"verb\": \"give\", \"karakas\": {\"KARTA\": \"Rama\"}}]}\n```"],
         "kriya_scoring_prompt": ['Score: {"reasoning": "x", "score": 85'],
         "kriya_verification_prompt": ["I pick candidate B because it is complete."],
     }, fast_path=False)
@@ -195,7 +207,7 @@ def test_tie_rule_accepts_verifier_choice_among_tied_top():
 
 def test_tie_accepts_verifier_pick(tmp_path):
     out, _ = run(tmp_path, {
-        "kriya_extraction_prompt": [json.dumps(GOOD)],
+        "kriya_extraction_prompt": distinct,
         "kriya_scoring_prompt": ['{"reasoning": "x", "score": 75}'],
         "kriya_verification_prompt": ['{"choice": "Candidate_C", "reasoning": "ok"}'],
     }, fast_path=False)

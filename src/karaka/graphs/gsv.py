@@ -21,14 +21,12 @@ def build_gsv_graph() -> StateGraph[GSVState, Context, GSVInput, GSVOutput]:
     builder = StateGraph(GSVState, context_schema=Context, input_schema=GSVInput, output_schema=GSVOutput)
     builder.add_node("start_attempt", n.start_attempt)
     builder.add_node("generate", n.generate)  # type: ignore[call-overload]  # a Send target takes GenerateArgs
-    builder.add_node("collect", n.collect)
     builder.add_node("score", n.score)  # type: ignore[call-overload, arg-type]  # a Send target takes ScoreArgs
     builder.add_node("verify", n.verify)
     builder.add_node("cross_validate", n.cross_validate)
     builder.add_edge(START, "start_attempt")
     builder.add_conditional_edges("start_attempt", n.route_start, ["generate", "score", "verify"])
-    builder.add_conditional_edges("generate", n.route_generated, ["score", "verify", "collect"])
-    builder.add_conditional_edges("collect", n.route_collected, ["score", "verify"])
+    builder.add_conditional_edges("generate", n.route_generated, ["score", "verify"])
     builder.add_edge("score", "verify")
     builder.add_edge("verify", "cross_validate")
     builder.add_conditional_edges("cross_validate", n.route_after_cross,

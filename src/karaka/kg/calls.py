@@ -8,7 +8,7 @@ from typing import Any
 from langgraph.graph.state import CompiledStateGraph
 
 from karaka.config import Context
-from karaka.models.call import LLMReply, call_llm_isolated
+from karaka.models.call import LLMReply, call_llm_isolated, call_llm_samples
 from karaka.services import Services
 from karaka.state.gsv import GSVInput, GSVOutput
 
@@ -31,6 +31,16 @@ def ask(services: Services, key: str, suffix: str = "", on_token: Callable[[str]
     return call_llm_isolated(
         services.require_llm(), prompts["system_prompt"], prompts.render(key, **fields) + suffix,
         prompt_key=key, max_tokens=max_tokens or services.ctx.max_tokens, on_token=on_token, schema=schema,
+    )
+
+
+def ask_samples(services: Services, key: str, n: int, suffix: str = "", schema: dict[str, Any] | None = None,
+                max_tokens: int | None = None, **fields: Any) -> tuple[list[LLMReply], int]:
+    """``n`` independent replies to prompt ``key`` (one request where the server takes ``n``), and the requests made."""
+    prompts = services.prompts
+    return call_llm_samples(
+        services.require_llm(), prompts["system_prompt"], prompts.render(key, **fields) + suffix,
+        prompt_key=key, n=n, max_tokens=max_tokens or services.ctx.max_tokens, schema=schema,
     )
 
 

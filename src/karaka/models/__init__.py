@@ -1,7 +1,8 @@
 """Model providers chosen by a spec string; one load per process.
 
 LLM specs: ``huggingface:MODEL`` (hub id, local dir, .gguf path or ``smollm2``),
-``openai:MODEL@BASE_URL``, ``llamacpp:PATH.gguf``, ``simulated[:latency=S,score=N]``,
+``openai:MODEL@BASE_URL``, ``llamacpp:PATH.gguf[:threads=N,ctx=N,parallel=N]`` (or
+``llamacpp:smollm2``; llama.cpp's server in-process on loopback), ``simulated[:latency=S,score=N]``,
 ``none`` (no LLM: parser extraction and extractive answers), or ``registered:NAME``
 for an object passed in from Python. Embedding specs: ``wordllama``,
 ``huggingface[:MODEL]``, ``registered:NAME``.
@@ -78,13 +79,9 @@ def _build_llm(spec: str, max_tokens: int, timeout: float) -> BaseChatModel | No
             temperature=0.7, max_retries=0, timeout=timeout,
         )
     if kind == "llamacpp":
-        try:
-            from langchain_community.chat_models import ChatLlamaCpp
-        except ImportError as exc:
-            raise ValueError("the llamacpp provider needs the 'llamacpp' extra") from exc
-        if not rest or not os.path.exists(rest):
-            raise ValueError(f"llamacpp: GGUF file not found: {rest!r}")
-        return ChatLlamaCpp(model_path=rest, n_ctx=4096, max_tokens=max_tokens, verbose=False)
+        from karaka.models.llamacpp import load_llamacpp_chat
+
+        return load_llamacpp_chat(rest, max_tokens, timeout)
     if kind == "registered":
         if rest not in _registered:
             raise ValueError(f"no model registered as {rest!r}")

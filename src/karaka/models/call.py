@@ -111,32 +111,59 @@ def _streamed(llm: BaseChatModel, messages: list, config: dict, max_tokens: int,
     return total if total is not None else AIMessageChunk(content="")
 
 
-# The number comes first and the reasoning is capped, so a judge cannot spend its budget before
-# it says what counts (and a cut-off reply still carries its score).
-SCORE_SCHEMA: dict[str, Any] = {
-    "type": "object", "required": ["score", "reasoning"], "additionalProperties": False,
-    "properties": {"score": {"type": "integer", "minimum": 1, "maximum": 100},
-                   "reasoning": {"type": "string", "maxLength": 160}},
-}
-CHOICE_SCHEMA: dict[str, Any] = {
-    "type": "object", "required": ["choice", "violations", "reasoning"], "additionalProperties": False,
-    "properties": {"choice": {"type": "string", "enum": ["Candidate_A", "Candidate_B", "Candidate_C", "ALL_INVALID"]},
-                   "violations": {"type": "array", "maxItems": 4, "items": {"type": "string", "maxLength": 120}},
-                   "reasoning": {"type": "string", "maxLength": 160}},
-}
-
-
 def structured_kwargs(llm: BaseChatModel, schema: dict[str, Any] | None) -> dict[str, Any]:
     """Per-call arguments that make the provider decode JSON that fits ``schema``.
 
-    OpenAI-compatible servers (vLLM, Ollama, llama.cpp server, NIM) take ``response_format``
-    with a JSON schema (vLLM and llama.cpp enforce it with a grammar). Other providers get
-    nothing and their output goes through JSON recovery.
+    A model with a ``karaka_structured(schema)`` method says for itself (the llamacpp provider
+    sends a compact llguidance grammar; the huggingface provider masks logits with one). Other
+    OpenAI-compatible servers (vLLM, Ollama, llama.cpp server, NIM) take ``response_format`` with
+    a JSON schema. Anything else gets nothing and its output goes through JSON recovery.
     """
-    if schema is None or not getattr(llm, "karaka_json_schema", type(llm).__name__ == "ChatOpenAI"):
+    if schema is None:
+        return {}
+    own = getattr(llm, "karaka_structured", None)
+    if callable(own):
+        return dict(own(schema))
+    if type(llm).__name__ != "ChatOpenAI":
         return {}
     return {"response_format": {"type": "json_schema",
                                 "json_schema": {"name": "karaka_output", "schema": schema, "strict": False}}}
+
+
+def _retrying(llm: BaseChatModel, prompt_key: str, backoff: Sequence[float], sleep: Callable[[float], None],
+              request: Callable[[], Any]) -> Any:
+    """Make ``request`` under the model's concurrency slot, retrying transient errors after each wait."""
+    name = model_name(llm)
+    attempts = len(backoff) + 1
+    for attempt in range(1, attempts + 1):
+        try:
+            with _slot(llm):
+                return request()
+        except Exception as exc:  # noqa: BLE001 - classified below, re-raised typed
+            transient = is_transient(exc)
+            log.warning(
+                "llm call failed: prompt=%s model=%s attempt=%d/%d transient=%s error=%r",
+                prompt_key, name, attempt, attempts, transient, exc,
+            )
+            if transient and attempt < attempts:
+                sleep(backoff[attempt - 1])
+                continue
+            raise LLMCallError(f"{prompt_key} on {name} failed after {attempt} attempt(s): {exc}") from exc
+    raise LLMCallError(f"{prompt_key} on {name}: no attempt made")  # pragma: no cover
+
+
+def _reply(message: Any, system_prompt: str, user_prompt: str) -> LLMReply:
+    raw = message.content if isinstance(message.content, str) else str(message.content)
+    usage = getattr(message, "usage_metadata", None) or {}
+    prompt_tokens = int(usage.get("input_tokens") or approx_tokens(system_prompt + user_prompt))
+    completion_tokens = int(usage.get("output_tokens") or approx_tokens(raw))
+    return LLMReply(strip_think(raw), prompt_tokens, completion_tokens)
+
+
+def _messages(system_prompt: str, user_prompt: str) -> list[Any]:
+    from langchain_core.messages import HumanMessage, SystemMessage
+
+    return [SystemMessage(content=system_prompt), HumanMessage(content=user_prompt)]
 
 
 def call_llm_isolated(
@@ -162,34 +189,67 @@ def call_llm_isolated(
     Raises:
         LLMCallError: the call still failed after the retries, or failed for good.
     """
-    from langchain_core.messages import HumanMessage, SystemMessage
-
-    messages = [SystemMessage(content=system_prompt), HumanMessage(content=user_prompt)]
+    messages = _messages(system_prompt, user_prompt)
     config = {"metadata": {"prompt_key": prompt_key}, "callbacks": []}
-    name = model_name(llm)
     extra = structured_kwargs(llm, schema)
-    attempts = len(backoff) + 1
-    for attempt in range(1, attempts + 1):
-        try:
-            with _slot(llm):
-                if on_token is None:
-                    message = llm.invoke(messages, config=config, max_tokens=max_tokens, **extra)  # type: ignore[arg-type]
-                else:
-                    message = _streamed(llm, messages, config, max_tokens, on_token)
-        except Exception as exc:  # noqa: BLE001 - classified below, re-raised typed
-            transient = is_transient(exc)
-            log.warning(
-                "llm call failed: prompt=%s model=%s attempt=%d/%d transient=%s error=%r",
-                prompt_key, name, attempt, attempts, transient, exc,
-            )
-            if transient and attempt < attempts:
-                sleep(backoff[attempt - 1])
-                continue
-            raise LLMCallError(f"{prompt_key} on {name} failed after {attempt} attempt(s): {exc}") from exc
-        raw = message.content if isinstance(message.content, str) else str(message.content)
-        text = strip_think(raw)
-        usage = getattr(message, "usage_metadata", None) or {}
-        prompt_tokens = int(usage.get("input_tokens") or approx_tokens(system_prompt + user_prompt))
-        completion_tokens = int(usage.get("output_tokens") or approx_tokens(raw))
-        return LLMReply(text, prompt_tokens, completion_tokens)
-    raise LLMCallError(f"{prompt_key} on {name}: no attempt made")  # pragma: no cover
+
+    def request() -> Any:
+        if on_token is None:
+            return llm.invoke(messages, config=config, max_tokens=max_tokens, **extra)  # type: ignore[arg-type]
+        return _streamed(llm, messages, config, max_tokens, on_token)
+
+    return _reply(_retrying(llm, prompt_key, backoff, sleep, request), system_prompt, user_prompt)
+
+
+def takes_n(llm: BaseChatModel) -> bool:
+    """Whether one request can ask for several completions (``n``): OpenAI-compatible servers can."""
+    return any(cls.__name__ == "BaseChatOpenAI" for cls in type(llm).__mro__)
+
+
+def call_llm_samples(
+    llm: BaseChatModel,
+    system_prompt: str,
+    user_prompt: str,
+    *,
+    prompt_key: str,
+    n: int,
+    max_tokens: int = 512,
+    backoff: Sequence[float] = BACKOFF_SECONDS,
+    sleep: Callable[[float], None] = time.sleep,
+    schema: dict[str, Any] | None = None,
+) -> tuple[list[LLMReply], int]:
+    """``n`` independent replies to one prompt, and the number of requests that made them.
+
+    An OpenAI-compatible server (llama.cpp, vLLM) gets one request with ``n`` completions: it reads
+    the prompt once and decodes the replies together. Other providers get ``n`` isolated calls.
+    The prompt's tokens are counted once per request (on the first reply of that request).
+
+    Raises:
+        LLMCallError: a request still failed after the retries, or failed for good.
+    """
+    if n <= 1 or not takes_n(llm):
+        return [call_llm_isolated(llm, system_prompt, user_prompt, prompt_key=prompt_key, max_tokens=max_tokens,
+                                  backoff=backoff, sleep=sleep, schema=schema) for _ in range(max(n, 1))], max(n, 1)
+    messages = _messages(system_prompt, user_prompt)
+    config = {"metadata": {"prompt_key": prompt_key}, "callbacks": []}
+    extra = structured_kwargs(llm, schema)
+
+    def request() -> Any:
+        return llm.generate([messages], config, max_tokens=max_tokens, n=n, **extra)  # type: ignore[arg-type]
+
+    result = _retrying(llm, prompt_key, backoff, sleep, request)
+    raws = [str(g.message.content) for g in result.generations[0]]
+    usage = (result.llm_output or {}).get("token_usage") or {}
+    prompt_tokens = int(usage.get("prompt_tokens") or approx_tokens(system_prompt + user_prompt))
+    completions = ([int(usage["completion_tokens"]) // len(raws)] * len(raws) if usage.get("completion_tokens")
+                   else [approx_tokens(raw) for raw in raws])
+    replies = [LLMReply(strip_think(raw), prompt_tokens if i == 0 else 0, completions[i])
+               for i, raw in enumerate(raws)]
+    missing = n - len(replies)
+    requests = 1
+    if missing > 0:  # a server that ignores n: the rest one by one
+        more, used = call_llm_samples(llm, system_prompt, user_prompt, prompt_key=prompt_key, n=missing,
+                                      max_tokens=max_tokens, backoff=backoff, sleep=sleep, schema=schema)
+        replies += more
+        requests += used
+    return replies[:n], requests

@@ -38,9 +38,13 @@ def packaged_smollm2() -> Path:
 
 
 class KarakaChatHuggingFace(ChatHuggingFace):
-    """ChatHuggingFace plus Nemotron's reasoning switch, think-stripping and max_tokens."""
+    """ChatHuggingFace plus Nemotron's reasoning switch, think-stripping, max_tokens and JSON-schema decoding."""
 
     thinking: bool = False
+
+    def karaka_structured(self, schema: dict[str, Any]) -> dict[str, Any]:
+        """Per-call arguments that constrain decoding to compact JSON fitting ``schema`` (llguidance)."""
+        return {"json_schema": schema}
 
     def _is_nemotron(self) -> bool:
         return "nemotron" in (self.model_id or "").lower()
@@ -54,8 +58,17 @@ class KarakaChatHuggingFace(ChatHuggingFace):
         **kwargs: Any,
     ) -> ChatResult:
         max_tokens = kwargs.pop("max_tokens", None)
+        schema = kwargs.pop("json_schema", None)
+        pipeline_kwargs: dict[str, Any] = {"do_sample": False}
         if max_tokens:
-            kwargs["pipeline_kwargs"] = {"max_new_tokens": int(max_tokens), "do_sample": False}
+            pipeline_kwargs["max_new_tokens"] = int(max_tokens)
+        if schema is not None:
+            from transformers import LogitsProcessorList
+
+            from karaka.models.grammar import GrammarLogitsProcessor
+
+            pipeline_kwargs["logits_processor"] = LogitsProcessorList([GrammarLogitsProcessor(self.tokenizer, schema)])
+        kwargs["pipeline_kwargs"] = pipeline_kwargs
         if self._is_nemotron():
             # Nemotron reads its reasoning switch from the system prompt alone.
             instructions = "\n".join(str(m.content) for m in messages if isinstance(m, SystemMessage))

@@ -67,6 +67,15 @@ def _tag(data: dict[str, Any], unit: Unit, provenance: Provenance,
     return {"kriyas": kriyas}
 
 
+def parser_fallback(analysis: dict[str, Any], source: str, rule_checks: bool) -> tuple[dict[str, Any] | None, list[str]]:
+    """The parser's candidate for an exhausted line, when it found an action and passes the rule checks."""
+    fallback = seed_candidate(analysis)
+    problems = kriya_checks(fallback, source) if rule_checks else []
+    if not fallback["kriyas"]:
+        return None, ["no action found"]
+    return (None, problems) if problems else (fallback, [])
+
+
 def gsv_unit(services: Services, unit: Unit, run_id: str, run: RunLoop) -> dict[str, Any]:
     """Run the loop on one window, with fallbacks.
 
@@ -88,15 +97,13 @@ def gsv_unit(services: Services, unit: Unit, run_id: str, run: RunLoop) -> dict[
         return _store(services, unit, UnitStatus.GOLDEN, _tag(out["golden"], unit, provenance, analysis),
                       run_id=run_id, started=started, **cost)
     if unit.single:
-        fallback = seed_candidate(analysis)
-        problems = kriya_checks(fallback, numbered(lines)) if ctx.rule_checks else []
-        if fallback["kriyas"] and not problems:
+        fallback, problems = parser_fallback(analysis, numbered(lines), ctx.rule_checks)
+        if fallback is not None:
             log.info("GSV exhausted at %s; the parser's candidate passed the rule checks: written as parser-fallback",
                      unit.unit_id)
             payload = {**_tag(fallback, unit, Provenance.PARSER_FALLBACK, analysis), "cause": out["cause"]}
             return _store(services, unit, UnitStatus.PARSER_FALLBACK, payload, run_id=run_id, started=started, **cost)
-        return _store(services, unit, UnitStatus.FAILED, {"cause": out["cause"] or "exhausted",
-                                                          "parser": problems or ["no action found"]},
+        return _store(services, unit, UnitStatus.FAILED, {"cause": out["cause"] or "exhausted", "parser": problems},
                       run_id=run_id, started=started, **cost)
     singles = []
     for n in lines:
@@ -142,7 +149,7 @@ def batched_units(services: Services, units: list[Unit], run_id: str, run: RunLo
         lines = _lines(services, unit)
         calls[unit.unit_id], tokens[unit.unit_id] = 1, 0
         try:
-            reply = ask(services, task.generate_key, lines=numbered(lines))
+            reply = ask(services, task.generate_key, lines=numbered(lines), schema=task.llm_schema(numbered(lines)))
         except LLMCallError as exc:
             log.warning("batched generation failed for %s: %s", unit.unit_id, exc)
             continue

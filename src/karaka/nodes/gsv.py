@@ -1,7 +1,11 @@
 """Nodes of the GSV-Retry loop: generate ×3, score ×3 each, blind verify, cross-validate, retry.
 
-Supersteps on the fast path: start_attempt → score ×3 → verify → cross_validate when the parser's
-candidate is Candidate_A (4 LLM calls), with one generate step more when the LLM writes it.
+Supersteps on the fast path: start_attempt → score → verify → cross_validate when the parser's
+candidate is Candidate_A, with one generate step more when the LLM writes it. Samples of one
+prompt (the candidates of a phase, a candidate's three scores) are one request with ``n`` where
+the server takes it (llama.cpp, vLLM): the prompt is read once and the replies decoded together;
+other providers get one isolated call per sample. A candidate identical to an earlier one is
+neither scored nor shown again.
 """
 
 from __future__ import annotations
@@ -17,11 +21,11 @@ from langgraph.types import Send
 
 from karaka.config import Context
 from karaka.jsonparse import JSONRecoveryError, recover_json
-from karaka.kg.calls import ask
-from karaka.models.call import CHOICE_SCHEMA, SCORE_SCHEMA, LLMCallError
+from karaka.kg.calls import ask, ask_samples
+from karaka.models.call import LLMCallError
 from karaka.nodes.common import emit, services_of
 from karaka.state.gsv import Attempt, Candidate, GenerateArgs, GSVState, Label, Score, ScoreArgs, Verdict
-from karaka.tasks import get_task, json_schema
+from karaka.tasks import get_task
 
 log = logging.getLogger("karaka.gsv")
 
@@ -30,8 +34,9 @@ FAST_PATH_SCORE = 95.0
 SCORES_PER_CANDIDATE = 3
 MAX_SCORE_ASKS = 3
 MAX_VERIFIER_ASKS = 2
-SCORE_TOKENS = 128  # a score is short JSON (the schema caps its reasoning); a reply past this is cut
-VERDICT_TOKENS = 256
+# Budgets that cannot cut a judge's JSON: every character of the capped strings may be a token.
+SCORE_TOKENS = 160
+VERDICT_TOKENS = 512
 DISAGREE_FEEDBACK = "Retry: The quantitative score and qualitative verifier disagreed. Please re-evaluate."
 ALL_INVALID_FEEDBACK = (
     "Retry: All previous candidates were invalid. Verifier noted: {reasoning}. "
@@ -39,6 +44,25 @@ ALL_INVALID_FEEDBACK = (
 )
 UNCONFIRMED = ("Your previous verdict named no violation that can be checked against the text. Pick a "
                "candidate, or name a concrete violation: quote the exact words that are wrong or missing.")
+# The number comes first and the reasoning is capped, so a judge cannot spend its budget before it
+# says what counts (and a cut-off reply still carries its score); the budgets below fit the caps.
+SCORE_SCHEMA: dict[str, Any] = {
+    "type": "object", "required": ["score", "reasoning"], "additionalProperties": False,
+    "properties": {"score": {"type": "integer", "minimum": 1, "maximum": 100},
+                   "reasoning": {"type": "string", "maxLength": 120}},
+}
+
+
+def choice_schema(shown: list[Label]) -> dict[str, Any]:
+    """The verifier's reply: one of the labels it was shown or ALL_INVALID, then its violations and reasoning."""
+    return {
+        "type": "object", "required": ["choice", "violations", "reasoning"], "additionalProperties": False,
+        "properties": {"choice": {"type": "string", "enum": [*shown, "ALL_INVALID"]},
+                       "violations": {"type": "array", "maxItems": 3, "items": {"type": "string", "maxLength": 100}},
+                       "reasoning": {"type": "string", "maxLength": 120}},
+    }
+
+
 _CHOICE = re.compile(r"candidate[\s_-]*([abc])\b", re.IGNORECASE)
 
 
@@ -81,15 +105,34 @@ def _missing(state: GSVState) -> list[Label]:
 
 
 def _generation(state: GSVState, labels: list[Label]) -> list[Send]:
+    """One generation branch for all the labels this phase lacks (one request with ``n`` where the server takes it)."""
     return [Send("generate", GenerateArgs(
         task=state["task"], source=state["source"], attempt=state["attempt"], feedback=state.get("feedback", ""),
-        label=label, ref=state["ref"], seed=state.get("seed") if state["attempt"] == 1 else None,
-    )) for label in labels]
+        labels=labels, ref=state["ref"], seed=state.get("seed") if state["attempt"] == 1 else None,
+    ))]
+
+
+def same(data: dict[str, Any]) -> str:
+    """A candidate's identity for de-duplication: its JSON with case, spacing and empty values folded."""
+    def fold(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: fold(v) for k, v in value.items() if v not in (None, "", [], {}, False)}
+        if isinstance(value, list):
+            return [fold(v) for v in value]
+        return " ".join(value.lower().split()) if isinstance(value, str) else value
+    return json.dumps(fold(data), sort_keys=True)
 
 
 def _valid(state: GSVState, labels: tuple[Label, ...]) -> list[Candidate]:
-    return [c for c in sorted(state.get("candidates", []), key=lambda c: c["label"])
-            if c["label"] in labels and c["data"] is not None and not c["errors"]]
+    """Return this phase's usable candidates, each once: a copy of an earlier candidate is not scored or shown again."""
+    out, seen = [], set()
+    for c in sorted(state.get("candidates", []), key=lambda c: c["label"]):
+        if c["label"] in labels and c["data"] is not None and not c["errors"]:
+            key = same(c["data"])
+            if key not in seen:
+                seen.add(key)
+                out.append(c)
+    return out
 
 
 def _scoring(state: GSVState) -> list[Send] | Literal["verify"]:
@@ -98,7 +141,7 @@ def _scoring(state: GSVState) -> list[Send] | Literal["verify"]:
     if not todo:
         return "verify"
     return [Send("score", ScoreArgs(task=state["task"], source=state["source"], attempt=state["attempt"], candidate=c))
-            for c in todo for _ in range(SCORES_PER_CANDIDATE)]
+            for c in todo]
 
 
 def route_start(state: GSVState) -> list[Send] | Literal["verify"]:
@@ -107,46 +150,51 @@ def route_start(state: GSVState) -> list[Send] | Literal["verify"]:
     return _generation(state, missing) if missing else _scoring(state)
 
 
+def as_prompt(data: dict[str, Any] | None) -> str:
+    """A candidate as a model sees it: compact JSON without empty fields (``negated: false``, no hints)."""
+    def strip(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if v not in (None, "", [], {}, False)}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+    return json.dumps(strip(data or {}), ensure_ascii=False)
+
+
 def generate(args: GenerateArgs, runtime: Runtime[Context]) -> dict[str, Any]:
-    """One isolated generation call: the task prompt (a correction of the seed when there is one) plus feedback."""
+    """The candidates this phase lacks, from one prompt: the task's, or a correction of the seed, plus feedback."""
     services = services_of(runtime)
     task = get_task(args["task"])
     suffix = ""
     if args["feedback"]:
         suffix = services.prompts.render("kriya_extraction_feedback_prompt", feedback=args["feedback"])
-    candidate = Candidate(attempt=args["attempt"], label=args["label"], data=None, raw="", errors=[], origin="llm")
     fields: dict[str, Any] = {task.source_field: args["source"]}
     key = task.generate_key
     if args.get("seed") and task.correction_key:
         key = task.correction_key
-        fields["draft"] = json.dumps(args["seed"], ensure_ascii=False)
+        fields["draft"] = as_prompt(args["seed"])
+    labels = args["labels"]
     try:
-        reply = ask(services, key, suffix=suffix, schema=json_schema(task.schema), **fields)
+        replies, requests = ask_samples(services, key, len(labels), suffix=suffix, schema=task.llm_schema(args["source"], args.get("seed")), **fields)
     except LLMCallError as exc:
-        candidate["errors"] = [f"generation failed: {exc}"]
-        return {"candidates": [candidate], "llm_calls": 1}
-    data, errors = task.parse(reply.text)
-    if errors:
-        log.warning("unusable %s candidate at %s: %s; raw=%r", task.name, args["ref"], errors, reply.text[:500])
-    elif data is not None:
-        errors = _check(task.name, data, args["source"], services.ctx.rule_checks)
-    candidate["data"], candidate["raw"], candidate["errors"] = data, reply.text, errors
-    return {"candidates": [candidate], "llm_calls": 1, "prompt_tokens": reply.prompt_tokens,
-            "completion_tokens": reply.completion_tokens}
+        return {"candidates": [Candidate(attempt=args["attempt"], label=label, data=None, raw="", origin="llm",
+                                         errors=[f"generation failed: {exc}"]) for label in labels],
+                "llm_calls": 1}
+    candidates = []
+    for label, reply in zip(labels, replies, strict=False):
+        data, errors = task.parse(reply.text)
+        if errors:
+            log.warning("unusable %s candidate at %s: %s; raw=%r", task.name, args["ref"], errors, reply.text[:500])
+        elif data is not None:
+            errors = _check(task.name, data, args["source"], services.ctx.rule_checks)
+        candidates.append(Candidate(attempt=args["attempt"], label=label, data=data, raw=reply.text, errors=errors,
+                                    origin="llm"))
+    return {"candidates": candidates, "llm_calls": requests, "prompt_tokens": sum(r.prompt_tokens for r in replies),
+            "completion_tokens": sum(r.completion_tokens for r in replies)}
 
 
-def route_generated(state: GSVState) -> list[Send] | Literal["verify", "collect"]:
-    """The fast phase's single generation goes straight to scoring; the full phase's three meet first."""
-    return _scoring(state) if state["phase"] == "fast" else "collect"
-
-
-def collect(state: GSVState) -> dict[str, Any]:
-    """Join the full phase's parallel generations before scoring."""
-    return {}
-
-
-def route_collected(state: GSVState) -> list[Send] | Literal["verify"]:
-    """Score every valid, unscored candidate of this phase three times."""
+def route_generated(state: GSVState) -> list[Send] | Literal["verify"]:
+    """Score every valid, unscored candidate of this phase."""
     return _scoring(state)
 
 
@@ -170,31 +218,44 @@ def read_score(text: str) -> tuple[int | None, str]:
 
 
 def score(args: ScoreArgs, runtime: Runtime[Context]) -> dict[str, Any]:
-    """One scoring slot: ask until the score is valid, at most MAX_SCORE_ASKS times."""
+    """Score one candidate SCORES_PER_CANDIDATE times (one request with ``n`` where the server takes it).
+
+    An invalid score is asked again, each slot at most MAX_SCORE_ASKS times.
+    """
     services = services_of(runtime)
     task = get_task(args["task"])
     candidate = args["candidate"]
+    values: list[int | None] = [None] * SCORES_PER_CANDIDATE
+    reasons = [""] * SCORES_PER_CANDIDATE
+    asks = [0] * SCORES_PER_CANDIDATE
     calls = prompt = completion = 0
-    value: int | None = None
-    reasoning = ""
     for _ in range(MAX_SCORE_ASKS):
-        calls += 1
+        pending = [i for i, v in enumerate(values) if v is None]
+        if not pending:
+            break
         try:
-            reply = ask(services, task.scoring_key, source=args["source"], schema=SCORE_SCHEMA, max_tokens=SCORE_TOKENS,
-                        candidate=json.dumps(candidate["data"], ensure_ascii=False))
+            replies, requests = ask_samples(services, task.scoring_key, len(pending), source=args["source"],
+                                            schema=SCORE_SCHEMA, max_tokens=SCORE_TOKENS, candidate=as_prompt(candidate["data"]))
         except LLMCallError as exc:
-            reasoning = f"scoring call failed: {exc}"
+            calls += 1
+            for i in pending:
+                asks[i] += 1
+                reasons[i] = f"scoring call failed: {exc}"
             break
-        prompt += reply.prompt_tokens
-        completion += reply.completion_tokens
-        value, reasoning = read_score(reply.text)
-        if value is not None:
-            break
-        log.warning("invalid score for %s (%s); raw=%r", candidate["label"], reasoning, reply.text[:300])
-    if value is None:
-        log.warning("scoring slot for %s failed after %d asks", candidate["label"], calls)
-    record = Score(attempt=args["attempt"], label=candidate["label"], score=value, reasoning=reasoning, asks=calls)
-    return {"scores": [record], "llm_calls": calls, "prompt_tokens": prompt, "completion_tokens": completion}
+        calls += requests
+        for i, reply in zip(pending, replies, strict=False):
+            asks[i] += 1
+            prompt += reply.prompt_tokens
+            completion += reply.completion_tokens
+            values[i], reasons[i] = read_score(reply.text)
+            if values[i] is None:
+                log.warning("invalid score for %s (%s); raw=%r", candidate["label"], reasons[i], reply.text[:300])
+    if any(v is None for v in values):
+        log.warning("scoring of %s: %d slot(s) without a valid score after %d asks", candidate["label"],
+                    values.count(None), MAX_SCORE_ASKS)
+    records = [Score(attempt=args["attempt"], label=candidate["label"], score=v, reasoning=r, asks=a)
+               for v, r, a in zip(values, reasons, asks, strict=True)]
+    return {"scores": records, "llm_calls": calls, "prompt_tokens": prompt, "completion_tokens": completion}
 
 
 def mean_scores(state: GSVState) -> dict[str, float | None]:
@@ -249,7 +310,7 @@ def verify(state: GSVState, runtime: Runtime[Context]) -> dict[str, Any]:
     services = services_of(runtime)
     task = get_task(state["task"])
     shown = [c["label"] for c in valid]
-    blind = "\n\n".join(f"{c['label']}:\n{json.dumps(c['data'], ensure_ascii=False)}" for c in valid)
+    blind = "\n\n".join(f"{c['label']}:\n{as_prompt(c['data'])}" for c in valid)
     calls = prompt = completion = 0
     suffix = ""
     verdict = Verdict(choice="ALL_INVALID", reasoning="no verdict", violations=[], shown=shown, confirmed=False,
@@ -258,7 +319,7 @@ def verify(state: GSVState, runtime: Runtime[Context]) -> dict[str, Any]:
         calls += 1
         try:
             reply = ask(services, task.verification_key, suffix=suffix, source=state["source"], candidates=blind,
-                        schema=CHOICE_SCHEMA, max_tokens=VERDICT_TOKENS)
+                        schema=choice_schema(shown), max_tokens=VERDICT_TOKENS)
         except LLMCallError as exc:
             verdict = Verdict(choice="ALL_INVALID", reasoning=f"verifier call failed: {exc}", violations=[],
                               shown=shown, confirmed=False, asks=calls)
@@ -276,8 +337,9 @@ def verify(state: GSVState, runtime: Runtime[Context]) -> dict[str, Any]:
             verdict["violations"], verdict["confirmed"] = confirmed, True
             break
         suffix = "\n\n" + UNCONFIRMED
-    if verdict["choice"] == "ALL_INVALID" and notes:
-        verdict["violations"] = [*verdict["violations"], *notes]
+    if verdict["choice"] == "ALL_INVALID":
+        # Claims the checker could not confirm are not violations: the feedback carries only what holds.
+        verdict["violations"] = [*(verdict["violations"] if verdict["confirmed"] else []), *notes]
     return {"verdict": verdict, "llm_calls": calls, "prompt_tokens": prompt, "completion_tokens": completion}
 
 
@@ -336,10 +398,16 @@ def cross_validate(state: GSVState, runtime: Runtime[Context]) -> dict[str, Any]
 
 
 def _noted(verdict: Verdict) -> str:
-    """What the retry feedback says the verifier noted: its reasoning and the confirmed violations."""
+    """Say what the retry feedback reports as wrong.
+
+    A confirmed verdict gives its reasoning and violations, else only the rule checks' findings count (an
+    unconfirmed reasoning is no guide for the next attempt).
+    """
     reasoning = verdict["reasoning"].rstrip(".")
-    extra = [v for v in verdict["violations"] if v not in reasoning]
-    return f"{reasoning} ({'; '.join(extra)})" if extra and verdict["confirmed"] else reasoning
+    if verdict["confirmed"]:
+        extra = [v for v in verdict["violations"] if v not in reasoning]
+        return f"{reasoning} ({'; '.join(extra)})" if extra else reasoning
+    return "; ".join(verdict["violations"]) or "no candidate could be confirmed against the text"
 
 
 def _record(state: GSVState, feedback: str) -> Attempt:

@@ -148,7 +148,8 @@ class GenerateArgs(TypedDict):
     source: str
     attempt: int
     feedback: str
-    label: Label
+    labels: list[Label]
+    """The candidates to write (one prompt, one request with ``n`` where the server takes it)."""
     ref: dict[str, Any]
     seed: dict[str, Any] | None
 
