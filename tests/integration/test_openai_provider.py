@@ -11,6 +11,7 @@ from fastapi import FastAPI, Request
 from karaka.config import Context
 from karaka.graphs.gsv import run_gsv
 from karaka.models import load_llm
+from karaka.nodes.gsv import SCORE_TOKENS, VERDICT_TOKENS
 from tests.server_util import serve_in_thread
 
 EXTRACTION = {"kriyas": [{"line": 1, "verb": "give", "karakas": {"KARTA": "Rama", "KARMA": "bow",
@@ -35,8 +36,8 @@ def compatible_server(seen: list[dict]) -> FastAPI:
         else:
             content = "no schema given"
         return {"id": "x", "object": "chat.completion", "created": 0, "model": body["model"],
-                "choices": [{"index": 0, "finish_reason": "stop",
-                             "message": {"role": "assistant", "content": content}}],
+                "choices": [{"index": i, "finish_reason": "stop",
+                             "message": {"role": "assistant", "content": content}} for i in range(body.get("n", 1))],
                 "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}}
 
     return app
@@ -51,14 +52,17 @@ def test_openai_provider_sends_json_schemas_and_runs_the_loop(tmp_path, monkeypa
         assert type(load_llm(spec, announce=False)).__name__ == "ChatOpenAI"
         out = run_gsv({"task": "kriya", "source": "[L1] Rama gave the bow to Lakshmana.",
                        "ref": {"doc_id": "d", "first_line": 1, "last_line": 1}}, ctx)
-    assert out["status"] == "accepted" and out["fast_path"] and out["llm_calls"] == 5
+    # one request per prompt: the three scores of the candidate are one request with n=3 (prompt read once)
+    assert out["status"] == "accepted" and out["fast_path"] and out["llm_calls"] == 3
     assert out["golden"]["kriyas"][0]["karakas"]["SAMPRADANA"] == "Lakshmana"
-    assert out["prompt_tokens"] == 5 * 11  # the server's usage figures are counted
+    assert out["prompt_tokens"] == 3 * 11  # the server's usage figures are counted, a shared prompt once
     kinds = [json.dumps(b["response_format"]["json_schema"]["schema"]) for b in seen]
-    assert sum('"kriyas"' in k for k in kinds) == 1 and sum('"score"' in k for k in kinds) == 3
+    assert sum('"kriyas"' in k for k in kinds) == 1 and sum('"score"' in k for k in kinds) == 1
     assert sum('"choice"' in k for k in kinds) == 1
+    assert [b.get("n", 1) for b in seen if '"score"' in json.dumps(b["response_format"])] == [3]
     budgets = {json.dumps(sorted(b["response_format"]["json_schema"]["schema"]["properties"])):
                b.get("max_tokens", b.get("max_completion_tokens")) for b in seen}
     assert all(b["model"] == "tiny-test-model" for b in seen)
     # generation takes the configured budget; a judge's fixed budget is enough for its capped JSON
-    assert budgets == {'["kriyas"]': 64, '["reasoning", "score"]': 128, '["choice", "reasoning", "violations"]': 256}
+    assert budgets == {'["kriyas"]': 64, '["reasoning", "score"]': SCORE_TOKENS,
+                       '["choice", "reasoning", "violations"]': VERDICT_TOKENS}

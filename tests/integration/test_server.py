@@ -217,3 +217,29 @@ def test_karaka_serve_command(parser_ws):
         process.terminate()
         output = process.communicate(timeout=20)[0]
     assert f"127.0.0.1:{port}" in output and "API key on" in output
+
+
+def test_page_and_views_answer_and_refuse_clearly(parser_ws):
+    ctx, root = parser_ws
+    with serve_in_thread(create_app(ctx, ingest_root=root, api_key=KEY)) as url, \
+            httpx.Client(base_url=url, timeout=30, headers={"X-API-Key": KEY}) as client:
+        page = httpx.get(url + "/", timeout=30)
+        assert page.status_code == 200 and "/ui/app.js" in page.text  # the page itself needs no key
+        assert httpx.get(url + "/ui/vendor/cytoscape-3.34.4.min.js", timeout=30).status_code == 200
+        assert httpx.get(url + "/ui/../api.py", timeout=30).status_code == 404
+        assert httpx.get(url + "/views/graph", params={"cite": "test_doc_1:2"}, timeout=30).status_code == 401
+        graph = client.get("/views/graph", params={"cite": "test_doc_1:2"}).json()
+        kinds = {(e["data"]["label"], e["data"]["relation"]) for e in graph["elements"]["edges"]}
+        assert ("KARTA", "HAS_KARTĀ") in kinds and ("IS_SAME_AS", "IS_SAME_AS") in kinds
+        assert {k["label"] for k in graph["kriyas"]} >= {"use", "kill"}
+        assert client.get("/views/graph", params={"cite": "no-line"}).status_code == 422
+        view = client.get("/views/line", params={"doc_id": "test_doc_1", "line": 2, "around": 1}).json()
+        assert [(x["line"], x["cited"]) for x in view["lines"]] == [(1, False), (2, True)]
+        assert client.get("/views/line", params={"doc_id": "nope", "line": 1}).json()["error"] == \
+            "document 'nope' not found"
+        assert client.get("/views/line", params={"doc_id": "test_doc_1", "line": 99}).status_code == 404
+        entity = client.get("/views/entity", params={"name": "rama"}).json()
+        assert entity["entity"] == "Rama" and "give" in {k["label"] for k in entity["kriyas"]}
+        assert client.get("/views/entity", params={"name": "Nobody"}).status_code == 404
+        names = client.get("/views/entities", params={"q": "ra"}).json()["entities"]
+        assert {"Rama", "Ravana"} <= {n["name"] for n in names}

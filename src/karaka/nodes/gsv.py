@@ -367,7 +367,11 @@ def cross_validate(state: GSVState, runtime: Runtime[Context]) -> dict[str, Any]
     by_label: dict[str, Candidate] = {c["label"]: c for c in state.get("candidates", [])}
     if state["phase"] == "fast":
         first = means.get(LABELS[0])
-        if verdict and verdict["choice"] == LABELS[0] and first is not None and first >= FAST_PATH_SCORE:
+        # The verifier's pick, or an objection the checker could not confirm to a candidate that passed
+        # every rule check and scored >= 95: the candidate stands.
+        unconfirmed = bool(verdict and verdict["choice"] == "ALL_INVALID" and not verdict["confirmed"])
+        if verdict and (verdict["choice"] == LABELS[0] or unconfirmed) and first is not None \
+                and first >= FAST_PATH_SCORE:
             return _accept(state, runtime, by_label[LABELS[0]], fast=True)
         return {"phase": "full", "verdict": None}
     choice = verdict["choice"] if verdict else "ALL_INVALID"

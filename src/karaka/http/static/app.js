@@ -1,0 +1,387 @@
+// Karaka's page: ask (streamed answer, clickable citations, the answer's graph), an entity's
+// graph, and documents (upload with live progress, remove). Plain JavaScript over the HTTP API.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const ROLE = { KARTA: "KARTĀ", KARMA: "KARMA", KARANA: "KARAṆA", SAMPRADANA: "SAMPRADĀNA", APADANA: "APĀDĀNA",
+  ADHIKARANA_SPATIAL: "ADHIKARAṆA (place)", ADHIKARANA_TEMPORAL: "ADHIKARAṆA (time)" };
+const CITE = /\[([^\[\],]+), Line (\d+)\]/g;
+const state = { key: sessionStorage.getItem("karaka-key") || "", thread: newThread(), graphs: {} };
+window.karaka = state.graphs; // the drawn graphs, for people poking at the page and for its tests
+
+function newThread() { return "web-" + Math.random().toString(36).slice(2, 12); }
+
+function headers(extra) {
+  const h = Object.assign({}, extra || {});
+  if (state.key) h["X-API-Key"] = state.key;
+  return h;
+}
+
+class ApiError extends Error {
+  constructor(status, message) { super(message); this.status = status; }
+}
+
+function explain(status, message) {
+  if (status === 401) return "The server refused: it needs the API key (enter it above). " + (message || "");
+  if (status === 413) return "The server refused: the upload is too large. " + (message || "");
+  if (status === 0) return "The server cannot be reached.";
+  return `The server refused (${status}): ${message || "no reason given"}`;
+}
+
+async function api(path, options) {
+  let response;
+  try {
+    response = await fetch(path, Object.assign({}, options, { headers: headers((options || {}).headers) }));
+  } catch (err) {
+    throw new ApiError(0, String(err));
+  }
+  if (!response.ok) {
+    let message = response.statusText;
+    try { message = (await response.json()).error || message; } catch (_) { /* not JSON */ }
+    throw new ApiError(response.status, message);
+  }
+  return response;
+}
+
+function notice(text) {
+  const box = $("notice");
+  box.textContent = text || "";
+  box.hidden = !text;
+}
+
+function fail(err) {
+  notice(err instanceof ApiError ? explain(err.status, err.message) : String(err));
+}
+
+// Server-sent events from a fetch response (EventSource can neither POST nor send a key).
+async function* events(response) {
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true }).replace(/\r\n?/g, "\n");
+    let cut;
+    while ((cut = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      let event = "message", data = "";
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event:")) event = line.slice(6).trim();
+        else if (line.startsWith("data:")) data += (data ? "\n" : "") + line.slice(5).replace(/^ /, "");
+      }
+      if (data) yield { event, data: JSON.parse(data) };
+    }
+  }
+}
+
+// ---- tabs ----------------------------------------------------------------------------------
+const TABS = ["ask", "graph", "docs"];
+function show(name) {
+  for (const t of TABS) {
+    const on = t === name;
+    $("tab-" + t).setAttribute("aria-selected", String(on));
+    $("view-" + t).hidden = !on;
+  }
+  if (name === "docs") loadDocuments();
+  for (const cy of Object.values(state.graphs)) cy.resize();
+}
+for (const t of TABS) $("tab-" + t).addEventListener("click", () => show(t));
+document.querySelector("nav").addEventListener("keydown", (e) => {
+  const at = TABS.findIndex((t) => $("tab-" + t) === document.activeElement);
+  if (at < 0 || !["ArrowLeft", "ArrowRight"].includes(e.key)) return;
+  const next = TABS[(at + (e.key === "ArrowRight" ? 1 : TABS.length - 1)) % TABS.length];
+  $("tab-" + next).focus();
+  show(next);
+});
+
+// ---- health and key ------------------------------------------------------------------------
+async function health() {
+  try {
+    const h = await (await api("/health")).json();
+    $("health").textContent = `${h.documents} documents · ${h.nodes} nodes · LLM ${h.llm} · extractor ${h.extractor}`;
+  } catch (err) { $("health").textContent = "server unreachable"; }
+}
+$("api-key").value = state.key;
+$("key-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  state.key = $("api-key").value.trim();
+  sessionStorage.setItem("karaka-key", state.key);
+  notice("");
+  loadDocuments();
+});
+
+// ---- ask -----------------------------------------------------------------------------------
+function citeButton(doc, line, sentence) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "cite";
+  b.textContent = `[${doc}, Line ${line}]`;
+  b.dataset.doc = doc;
+  b.dataset.line = line;
+  b.dataset.sentence = sentence || 0;
+  b.setAttribute("aria-label", `Open ${doc}, line ${line}`);
+  b.addEventListener("click", () => openLine(doc, line, sentence || 0));
+  return b;
+}
+
+function renderAnswer(text) {
+  const out = $("answer");
+  out.textContent = "";
+  let last = 0;
+  for (const m of text.matchAll(CITE)) {
+    out.append(text.slice(last, m.index), citeButton(m[1].trim(), Number(m[2])));
+    last = m.index + m[0].length;
+  }
+  out.append(text.slice(last));
+}
+
+async function openLine(doc, line, sentence) {
+  try {
+    const q = new URLSearchParams({ doc_id: doc, line, sentence, around: 3 });
+    const view = await (await api("/views/line?" + q)).json();
+    $("line-title").textContent = `${view.name} — line ${view.line}`;
+    const list = $("line-context");
+    list.textContent = "";
+    for (const l of view.lines) {
+      const li = document.createElement("li");
+      if (l.cited) { li.className = "cited"; li.setAttribute("aria-current", "true"); }
+      const n = document.createElement("span");
+      n.className = "n";
+      n.textContent = l.line + (l.sentence ? "." + l.sentence : "");
+      li.append(n, l.text);
+      list.append(li);
+    }
+  } catch (err) { fail(err); }
+}
+
+function turn(question, answer, status) {
+  const div = document.createElement("div");
+  div.className = "turn";
+  const q = document.createElement("div");
+  q.className = "q";
+  q.textContent = "Q: " + question;
+  const a = document.createElement("div");
+  a.textContent = `A (${status}): ${answer}`;
+  div.append(q, a);
+  $("thread").append(div);
+}
+
+async function ask(question) {
+  notice("");
+  const button = $("ask-button");
+  button.disabled = true;
+  $("answer").textContent = "";
+  $("answer-meta").textContent = "thinking…";
+  $("citations").textContent = "";
+  $("trace").textContent = "";
+  let streamed = "";
+  try {
+    const response = await api("/chat/stream", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ messages: question, thread_id: state.thread }) });
+    for await (const { event, data } of events(response)) {
+      if (event === "token") { streamed += data.text; $("answer").textContent = streamed; }
+      else if (event === "reset") { streamed = ""; $("answer").textContent = ""; }
+      else if (event === "error") { throw new Error("The query failed: " + data.error); }
+      else if (event === "done") { finish(question, data); }
+    }
+  } catch (err) {
+    fail(err);
+    $("answer-meta").textContent = "";
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function finish(question, data) {
+  const result = data.result || {};
+  renderAnswer(data.text || "");
+  const meta = $("answer-meta");
+  meta.textContent = "";
+  const status = document.createElement("span");
+  status.className = "status-" + (data.status || "ERROR");
+  status.textContent = data.status || "ERROR";
+  status.id = "status";
+  meta.append(status, ` · LLM calls ${result.llm_calls ?? 0} · retrieval ${result.retrieval || "–"}`);
+  for (const c of data.sources || []) {
+    const li = document.createElement("li");
+    li.append(citeButton(c.doc_id, c.line_number, c.sentence), " " + c.text);
+    $("citations").append(li);
+  }
+  for (const step of result.reasoning_trace || []) {
+    const li = document.createElement("li");
+    li.textContent = step;
+    $("trace").append(li);
+  }
+  turn(question, data.text || "", data.status || "ERROR");
+  const first = (data.sources || [])[0];
+  if (first) openLine(first.doc_id, first.line_number, first.sentence || 0);
+  drawAnswerGraph(data.sources || []);
+}
+
+$("ask-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const question = $("question").value.trim();
+  if (question) ask(question);
+});
+$("new-thread").addEventListener("click", () => {
+  state.thread = newThread();
+  $("thread").textContent = "";
+  $("question").focus();
+});
+
+// ---- graphs --------------------------------------------------------------------------------
+const STYLE = [
+  { selector: "node", style: { label: "data(label)", "font-size": 11, "text-valign": "center", "text-wrap": "wrap",
+      "text-max-width": 90, width: 56, height: 56, color: "#111" } },
+  { selector: 'node[type = "Kriya"]', style: { shape: "round-rectangle", "background-color": "#f6b26b", width: 64, height: 34 } },
+  { selector: 'node[type = "Entity"]', style: { shape: "ellipse", "background-color": "#9fc5e8" } },
+  { selector: "node:selected", style: { "border-width": 3, "border-color": "#1f5fbf" } },
+  { selector: "edge", style: { label: "data(shown)", "font-size": 9, "curve-style": "bezier", "target-arrow-shape": "triangle",
+      width: 1.5, "line-color": "#888", "target-arrow-color": "#888", "text-background-color": "#fff",
+      "text-background-opacity": 0.8, "text-rotation": "autorotate" } },
+  { selector: 'edge[label = "IS_SAME_AS"]', style: { "line-style": "dashed", "line-color": "#8e63ce", "target-arrow-color": "#8e63ce" } },
+  { selector: 'edge[label = "CAUSES"]', style: { "line-color": "#c0392b", "target-arrow-color": "#c0392b", width: 2.5 } },
+];
+
+function draw(name, container, payload, infoBox) {
+  if (state.graphs[name]) state.graphs[name].destroy();
+  const elements = payload.elements;
+  for (const e of elements.edges) e.data.shown = ROLE[e.data.label] || e.data.label;
+  const cy = cytoscape({ container, elements, style: STYLE, layout: { name: "cose", animate: false, randomize: false },
+    wheelSensitivity: 0.3 });
+  cy.on("tap", "node", (evt) => describe(evt.target, payload, infoBox));
+  state.graphs[name] = cy;
+  infoBox.textContent = elements.nodes.length ? "Select a node to list its Kriyās and their lines."
+    : "No Kriyā of the graph was used (the answer came from retrieval alone).";
+  return cy;
+}
+
+function describe(node, payload, box) {
+  box.textContent = "";
+  const d = node.data();
+  const h = document.createElement("h3");
+  h.textContent = d.type === "Kriya" ? `Kriyā “${d.label}”` : `Entity “${d.label}”${d.entity_type ? " (" + d.entity_type + ")" : ""}`;
+  const kriyas = d.type === "Kriya" ? [d] : node.connectedEdges().connectedNodes('[type = "Kriya"]').map((n) => n.data());
+  const list = document.createElement("ul");
+  for (const k of kriyas) {
+    const li = document.createElement("li");
+    const roles = node.cy().edges(`[source = "${k.id}"]`).map((e) => `${ROLE[e.data("label")] || e.data("label")}: ${e.target().data("label")}`);
+    li.append(citeButton(k.doc_id, k.line), ` ${k.label} — ${k.text}` + (roles.length ? ` (${roles.join("; ")})` : ""));
+    list.append(li);
+  }
+  box.append(h, list);
+}
+
+async function drawAnswerGraph(sources) {
+  const q = new URLSearchParams();
+  for (const s of sources) q.append("cite", `${s.doc_id}:${s.line_number}` + (s.sentence ? "." + s.sentence : ""));
+  try {
+    const payload = await (await api("/views/graph?" + q)).json();
+    draw("answer", $("answer-graph"), payload, $("answer-node"));
+  } catch (err) { fail(err); }
+}
+
+let suggestTimer = null;
+$("entity").addEventListener("input", () => {
+  clearTimeout(suggestTimer);
+  suggestTimer = setTimeout(async () => {
+    try {
+      const found = await (await api("/views/entities?" + new URLSearchParams({ q: $("entity").value, limit: 20 }))).json();
+      const list = $("entity-names");
+      list.textContent = "";
+      for (const e of found.entities) {
+        const o = document.createElement("option");
+        o.value = e.name;
+        list.append(o);
+      }
+    } catch (_) { /* suggestions are optional */ }
+  }, 200);
+});
+$("entity-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  notice("");
+  try {
+    const payload = await (await api("/views/entity?" + new URLSearchParams({ name: $("entity").value.trim() }))).json();
+    draw("entity", $("entity-graph"), payload, $("entity-node"));
+  } catch (err) { fail(err); }
+});
+
+// ---- documents -----------------------------------------------------------------------------
+async function loadDocuments() {
+  const body = document.querySelector("#documents tbody");
+  try {
+    const { documents } = await (await api("/documents")).json();
+    body.textContent = "";
+    for (const d of documents) {
+      const tr = document.createElement("tr");
+      for (const value of [d.doc_id, d.lines, d.kriyas, d.status]) {
+        const td = document.createElement("td");
+        td.textContent = value;
+        tr.append(td);
+      }
+      const td = document.createElement("td");
+      const remove = document.createElement("button");
+      remove.type = "button";
+      remove.textContent = "Remove";
+      remove.setAttribute("aria-label", "Remove " + d.doc_id);
+      remove.addEventListener("click", () => removeDocument(d.doc_id));
+      td.append(remove);
+      tr.append(td);
+      body.append(tr);
+    }
+  } catch (err) { fail(err); }
+}
+
+async function removeDocument(docId) {
+  if (!window.confirm(`Remove ${docId} and its lines, Kriyās and vectors?`)) return;
+  try {
+    await api("/documents/" + encodeURIComponent(docId), { method: "DELETE" });
+    await loadDocuments();
+    health();
+  } catch (err) { fail(err); }
+}
+
+async function follow(run) {
+  const box = $("run");
+  box.hidden = false;
+  $("run-label").textContent = `Ingesting (run ${run.run_id})…`;
+  const bar = $("progress");
+  bar.value = 0;
+  bar.max = 1;
+  const status = $("run-status");
+  status.textContent = run.status;
+  const response = await api(run.links.stream);
+  for await (const { event, data } of events(response)) {
+    if (event === "progress" && data.total) {
+      bar.max = data.total;
+      bar.value = data.done;
+      status.textContent = `${data.done} / ${data.total} units`;
+    } else if (event === "run") {
+      if (data.progress.total) { bar.max = data.progress.total; bar.value = data.progress.done; }
+      if (data.status === "finished") bar.value = bar.max;
+      status.textContent = data.status + (data.error ? ": " + data.error : "");
+      status.dataset.status = data.status;
+      $("run-label").textContent = `Run ${run.run_id}: ${data.status.replace(/_/g, " ")}`;
+      if (data.status === "failed") notice("The ingestion run failed: " + (data.error || "see the server log"));
+    }
+  }
+  await loadDocuments();
+  health();
+}
+
+$("upload-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  notice("");
+  const form = new FormData();
+  for (const f of $("files").files) form.append("files", f);
+  if ($("replace").checked) form.append("replace", "true");
+  try {
+    const run = await (await api("/ingest", { method: "POST", body: form })).json();
+    await follow(run);
+  } catch (err) { fail(err); }
+});
+
+health();
+loadDocuments();

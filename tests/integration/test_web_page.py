@@ -1,0 +1,165 @@
+"""The web page in a real headless Chromium (Debian's package, driven by Playwright) against a real
+``karaka serve`` on 127.0.0.1 with the demo corpus. Screenshots of each view land in
+``test-artifacts/screenshots/`` (or $KARAKA_ARTIFACTS) for a person to look at.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from karaka.config import Context
+from karaka.runner import run_ingest
+from tests.server_util import free_port, wait_http
+
+pytestmark = pytest.mark.server
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+KEY = "page-key"
+SHOTS = Path(os.environ.get("KARAKA_ARTIFACTS", "test-artifacts")) / "screenshots"
+WAIT_MS = 60_000
+
+
+def _chromium() -> str:
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert path, "Debian's chromium is missing: scripts/setup.sh installs it (apt-get install chromium)"
+    return path
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    base = tmp_path_factory.mktemp("page")
+    ctx = Context(workspace=str(base / "ws"), llm="none", extractor="parser")
+    run_ingest(ctx, Path(str(resources.files("karaka") / "data" / "corpus")))
+    port = free_port()
+    env = {**os.environ, "KARAKA_API_KEY": KEY}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "karaka.cli", "serve", "--workspace", ctx.workspace, "--llm", "none",
+         "--port", str(port), "--ingest-root", str(base)],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        wait_http(f"http://127.0.0.1:{port}/health", process, seconds=90)
+        yield f"http://127.0.0.1:{port}", base
+    finally:
+        process.terminate()
+        process.communicate(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=_chromium(), args=["--no-sandbox", "--disable-gpu"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    url, _ = server
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    page.goto(url + "/")
+    yield page
+    context.close()
+
+
+def _key(page, key=KEY):
+    page.fill("#api-key", key)
+    page.click("#key-form button")
+
+
+def _shot(page, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def _ask(page, question):
+    turns = page.locator("#thread .turn").count()
+    page.fill("#question", question)
+    page.click("#ask-button")
+    page.wait_for_function(f"document.querySelectorAll('#thread .turn').length > {turns}")
+
+
+def test_ask_streams_the_answer_opens_the_cited_line_and_draws_its_graph(page):
+    _key(page)
+    _ask(page, "Who killed Ravana?")
+    assert page.text_content("#status") == "GROUNDED"
+    assert "Rama" in page.text_content("#answer")
+    first = page.locator("#citations .cite").first
+    assert first.text_content() == "[ramayana, Line 2]"
+    first.click()
+    page.wait_for_selector("#line-context li.cited")
+    assert "He used it to kill Ravana." in page.text_content("#line-context li.cited")
+    assert page.locator("#line-context li").count() > 1  # the line within its neighbours
+    page.wait_for_function("window.karaka.answer && window.karaka.answer.nodes().length > 0")
+    karta = page.evaluate("""() => window.karaka.answer.edges().filter(e => e.source().data('label') === 'kill'
+        && e.data('shown') === 'KARTĀ').map(e => e.target().data('label'))""")
+    assert karta == ["He"]
+    same = page.evaluate("() => window.karaka.answer.edges('[label = \"IS_SAME_AS\"]').map(e => e.target().data('label'))")
+    assert "Rama" in same
+    page.evaluate("() => window.karaka.answer.nodes('[label = \"kill\"]').emit('tap')")
+    assert "He used it to kill Ravana." in page.text_content("#answer-node")
+    page.click("#trace-box summary")
+    assert page.locator("#trace li").count() > 0
+    _shot(page, "ask")
+    _ask(page, "What did Rama give?")  # a follow-up keeps the thread
+    assert page.locator("#thread .turn").count() == 2 and "bow" in page.text_content("#answer")
+
+
+def test_entity_graph_from_the_search_box(page):
+    _key(page)
+    page.click("#tab-graph")
+    page.fill("#entity", "Rama")
+    page.click("#entity-form button")
+    page.wait_for_function("window.karaka.entity && window.karaka.entity.nodes().length > 1")
+    verbs = page.evaluate("() => window.karaka.entity.nodes('[type = \"Kriya\"]').map(n => n.data('label'))")
+    assert "give" in verbs
+    _shot(page, "graph")
+
+
+def test_upload_shows_progress_to_done_and_remove(page, server):
+    _, base = server
+    upload = base / "hanuman.txt"
+    upload.write_text("Hanuman leapt across the ocean.\nHe found Sita in the grove.\n", encoding="utf-8")
+    page.on("dialog", lambda dialog: dialog.accept())
+    _key(page)
+    page.click("#tab-docs")
+    page.set_input_files("#files", str(upload))
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_selector("#run-status[data-status]")
+    assert page.get_attribute("#run-status", "data-status") == "finished"
+    assert page.evaluate("() => document.getElementById('progress').value === document.getElementById('progress').max")
+    page.wait_for_selector("#documents tbody tr:has-text('hanuman')")
+    _shot(page, "documents")
+    page.click("button[aria-label^='Remove hanuman']")
+    page.wait_for_function("!document.querySelector('#documents tbody').textContent.includes('hanuman')")
+
+
+def test_a_wrong_key_shows_the_refusal(page):
+    _key(page, "wrong-key")
+    page.fill("#question", "Who killed Ravana?")
+    page.click("#ask-button")
+    page.wait_for_selector("#notice:not([hidden])")
+    assert "needs the API key" in page.text_content("#notice")
+    _shot(page, "refused")
+
+
+def test_keyboard_and_a_narrow_screen(browser, server):
+    url, _ = server
+    context = browser.new_context(viewport={"width": 390, "height": 800})
+    page = context.new_page()
+    page.goto(url + "/")
+    page.focus("#tab-ask")
+    page.keyboard.press("ArrowRight")
+    assert page.is_visible("#view-graph") and not page.is_visible("#view-ask")
+    assert page.evaluate("() => document.activeElement.id") == "tab-graph"
+    for field in ("question", "entity", "files", "api-key"):
+        assert page.locator(f"label[for={field}]").count() == 1
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 392  # no sideways scrolling
+    _shot(page, "narrow")
+    context.close()
