@@ -36,8 +36,18 @@ def run_one(kind: str, args: argparse.Namespace, workspace: str) -> dict[str, An
                   max_retries=args.max_retries, max_tokens=args.max_tokens, parser_candidate=kind != "gsv-noseed",
                   fast_path=not args.no_fast_path, llm_timeout=args.timeout, llm_concurrency=args.concurrency)
     started = time.perf_counter()
+    done = [0]
+
+    def report(record: dict[str, Any]) -> None:
+        done[0] += 1
+        print(f"  {kind} {done[0]}/{args.sentences}: {record['outcome']}, {record['llm_calls']} requests, "
+              f"{record['seconds']:.0f} s", file=sys.stderr, flush=True)
+        if args.json:
+            with open(f"{args.json}.{kind}.jsonl", "a", encoding="utf-8") as out:
+                out.write(json.dumps(record, default=str) + "\n")
+
     scores = evaluate(DATA / f"{args.set}.dev.gold.csv", DATA / f"{args.set}.dev.full.csv", extractor=extractor,
-                      ctx=ctx, limit=args.sentences)
+                      ctx=ctx, limit=args.sentences, on_sentence=report)
     scores["wall_seconds"] = time.perf_counter() - started
     scores["run"] = kind
     return scores

@@ -10,6 +10,7 @@ import csv
 import re
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -153,8 +154,12 @@ def _locate(verb: str, tokens: list[str], taken: set[int]) -> int | None:
 
 
 def evaluate(gold_csv: str | Path, sentences_csv: str | Path, *, extractor: str = "parser",
-             ctx: Context | None = None, limit: int | None = None) -> dict[str, Any]:
-    """Precision, recall and F1 per kāraka and micro-averaged, with the counts behind them."""
+             ctx: Context | None = None, limit: int | None = None,
+             on_sentence: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Precision, recall and F1 per kāraka and micro-averaged, with the counts behind them.
+
+    ``on_sentence`` gets each LLM sentence's record as soon as it is done (long runs report as they go).
+    """
     items = load_gold(gold_csv, sentences_csv, limit)
     predictions: dict[str, list[dict[str, Any]]] = {}
     runs: list[dict[str, Any]] = []
@@ -167,6 +172,8 @@ def evaluate(gold_csv: str | Path, sentences_csv: str | Path, *, extractor: str 
             continue
         predicted, stats = _predict_llm(tokens, ctx or Context(), extractor == "gsv")
         runs.append({"id": item["id"], **stats})
+        if on_sentence is not None:
+            on_sentence({**runs[-1], "predicted": predicted})
         taken: set[int] = set()
         for kriya in predicted:
             kriya["token"] = _locate(str(kriya.get("verb", "")), tokens, taken)

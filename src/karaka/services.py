@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import logging
+import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +60,12 @@ def _prompts_for(path: str) -> Prompts:
 _lazy: dict[str, LazyEmbeddings] = {}
 
 
+@functools.lru_cache(maxsize=64)
+def _root(workspace: str, cwd: str) -> str:
+    """A workspace's absolute path (resolved once per path and cwd: every node asks)."""
+    return str(Path(workspace).resolve())
+
+
 def get_services(ctx: Context) -> Services:
     """Resolve a context to live objects, reusing whatever this process already loaded.
 
@@ -69,7 +77,7 @@ def get_services(ctx: Context) -> Services:
             spec = ctx.embeddings
             embeddings = _lazy[spec] = LazyEmbeddings(lambda: load_embeddings(spec, announce=False))
         prompts = _prompts_for(ctx.prompts)
-        key = (str(Path(ctx.workspace).resolve()), ctx.embeddings, ctx.resolver_threshold)
+        key = (_root(ctx.workspace, os.getcwd()), ctx.embeddings, ctx.resolver_threshold)
         workspace = _workspaces.get(key)
         if workspace is None:
             workspace = Workspace(ctx.workspace, embeddings, ctx.resolver_threshold, on_wait=notice.warning)

@@ -141,16 +141,16 @@ def test_window_of_8_cuts_calls_per_line_and_keeps_line_citations(tmp_path):
 
 def test_exhausted_window_falls_back_to_per_line_loops(tmp_path):
     docs = tmp_path / "docs"
-    write_doc(docs, "w.txt", "Sita followed Rama.", "Sita followed Rama again.")
+    write_doc(docs, "w.txt", "Sita followed Rama.", "Sita followed Rama to the river.")
 
     def verdict(user, n):
         windowed = "[L1]" in user and "[L2]" in user
-        if windowed:  # an objection the checker confirms: a word of the lines that no candidate holds
-            return '{"choice": "ALL_INVALID", "reasoning": "\'again\' is left out"}'
+        if windowed:  # an objection the checker confirms: a participant of the lines that no candidate holds
+            return '{"choice": "ALL_INVALID", "reasoning": "\'the river\' is left out"}'
         return '{"choice": "Candidate_A", "reasoning": "ok"}'
 
     ctx, model = fake_context(tmp_path / "ws", ScriptedChatModel(script(kriya_verification_prompt=verdict)),
-                              window=2, max_retries=1)
+                              window=2, max_retries=1, parser_candidate=False)
     report = run_ingest(ctx, docs)
     assert report["gsv"]["fallback_windows"] == 1
     assert {"w_L1_K1", "w_L2_K1"} <= set(graph_of(ctx).nodes_of("Kriya"))

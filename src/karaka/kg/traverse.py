@@ -233,7 +233,8 @@ def run_step(store: Store, step: dict[str, Any], previous: list[list[Answer]], l
         scored.append((total, kriya))
     scored.sort(key=lambda p: (-p[0], p[1]))
     out.trace.append(f"constraints {[(r, len(i)) for r, i, _ in constraints]} keep {len(scored)} kriyas"
-                     + (f"; best {scored[0][1]} ({scored[0][0]:.2f})" if scored else ""))
+                     + (f"; best {scored[0][1]} ({scored[0][0]:.2f}, "
+                        f"{(store.graph.node(scored[0][1]) or {}).get('provenance', 'gsv')})" if scored else ""))
     named = [t for _, _, texts in constraints for t in texts[:1]]
     answers: list[Answer] = []
     chosen: list[str] = []

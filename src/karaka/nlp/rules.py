@@ -58,7 +58,39 @@ def rule_violations(item: dict[str, Any], line: str) -> list[str]:
             missing = [w for w in content_words(text) if w not in vocabulary]
             if missing:
                 problems.append(f"{role} {text!r} is not in the line (not in it: {', '.join(missing)})")
-    return problems + swap_problems(item, line)
+    return problems + role_problems(item, line) + swap_problems(item, line)
+
+
+_NO_CONTENT = _STOP | frozenset("from into onto over under where when which who whom whose that there then than as if but "
+                                "so not while since until after before".split())
+
+
+def role_problems(item: dict[str, Any], line: str) -> list[str]:
+    """Roles that cannot be right whatever the line says.
+
+    One participant takes one kāraka of an action (Aṣṭādhyāyī 1.4.1, *ā kaḍārād ekā saṃjñā*); a
+    role never holds the action itself ("shot" as the kartā of *shoot*); a role holds at least one
+    content word ("where", "the" and "from" name nothing).
+    """
+    verb = str(item.get("verb", "")).lower().strip()
+    lemmas = {t.lower_: t.lemma_.lower() for t in parse(line)}
+    seen: dict[str, str] = {}
+    problems = []
+    for role, value in (item.get("karakas") or {}).items():
+        for text in mentions(value):
+            spoken = [w for w in words(text) if w not in _NO_CONTENT]
+            if not words(text):
+                continue  # punctuation a conjunct split left behind: nothing said, nothing wrong
+            if not spoken:
+                problems.append(f"{role} {text!r} names nothing (no content word)")
+                continue
+            if verb and all(lemmas.get(w, w) == verb for w in spoken):
+                problems.append(f"{role} {text!r} is the action {verb!r} itself, not a participant")
+            key = " ".join(words(text))
+            if key in seen:
+                problems.append(f"{text!r} fills both {seen[key]} and {role}; one participant takes one role")
+            seen.setdefault(key, role)
+    return problems
 
 
 def _head_words(value: Any) -> set[str]:
@@ -86,12 +118,17 @@ def swap_problems(item: dict[str, Any], line: str) -> list[str]:
 def confirm_violations(claims: list[str], candidates: list[dict[str, Any]], lines: dict[int, str]) -> list[str]:
     """The verifier's objections that the checker can confirm against the text.
 
-    A claim is confirmed when a phrase it quotes is a word sequence of the line that no candidate
-    holds (an omission every candidate shares), or is held by a candidate but does not occur in the
+    A claim is confirmed when a phrase it quotes is a word sequence of the line, inside a role the
+    parse finds or a noun phrase, that no candidate holds (an omission every candidate shares; a verb or a whole
+    clause quoted is no omitted participant), or is held by a candidate but does not occur in the
     line (a hallucination), or when it names a swap that the parse shows.
     """
     text = " ".join(lines.values())
     line_seq = " ".join(words(text))
+    # What can be a participant: a role span the parse finds, or a noun phrase of the line.
+    parsed = [set(words(span)) for line in lines.values() for found in analyze(line)
+              for value in found["karakas"].values() for span in mentions(value)]
+    parsed += [set(words(chunk.text)) for line in lines.values() for chunk in parse(line).noun_chunks]
     held = {" ".join(words(span)) for data in candidates for item in data.get("kriyas", [])
             for value in (item.get("karakas") or {}).values() for span in mentions(value)}
     held_words = {w for phrase in held for w in phrase.split()}
@@ -102,7 +139,8 @@ def confirm_violations(claims: list[str], candidates: list[dict[str, Any]], line
             if not phrase or not content_words(quote):
                 continue
             in_line = f" {phrase} " in f" {line_seq} "
-            if in_line and not set(content_words(quote)) <= held_words:
+            quoted = set(content_words(quote))
+            if in_line and not quoted <= held_words and any(quoted <= span for span in parsed):
                 confirmed.append(f"{quote!r} is in the text but no candidate holds it")
             elif not in_line and any(phrase == h or phrase in h for h in held):
                 confirmed.append(f"{quote!r} is held by a candidate but is not in the text")

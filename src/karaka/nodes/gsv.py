@@ -42,8 +42,8 @@ ALL_INVALID_FEEDBACK = (
     "Retry: All previous candidates were invalid. Verifier noted: {reasoning}. "
     "Please generate new, valid options."
 )
-UNCONFIRMED = ("Your previous verdict named no violation that can be checked against the text. Pick a "
-               "candidate, or name a concrete violation: quote the exact words that are wrong or missing.")
+UNCONFIRMED = ("Your previous verdict named no violation that can be checked against the text (the exact words "
+               "that are wrong or missing). Now pick the candidate that is most accurate.")
 # The number comes first and the reasoning is capped, so a judge cannot spend its budget before it
 # says what counts (and a cut-off reply still carries its score); the budgets below fit the caps.
 SCORE_SCHEMA: dict[str, Any] = {
@@ -53,11 +53,11 @@ SCORE_SCHEMA: dict[str, Any] = {
 }
 
 
-def choice_schema(shown: list[Label]) -> dict[str, Any]:
-    """The verifier's reply: one of the labels it was shown or ALL_INVALID, then its violations and reasoning."""
+def choice_schema(shown: list[Label], allow_invalid: bool = True) -> dict[str, Any]:
+    """The verifier's reply: one of the labels it was shown (or ALL_INVALID), then its violations and reasoning."""
     return {
         "type": "object", "required": ["choice", "violations", "reasoning"], "additionalProperties": False,
-        "properties": {"choice": {"type": "string", "enum": [*shown, "ALL_INVALID"]},
+        "properties": {"choice": {"type": "string", "enum": [*shown, "ALL_INVALID"] if allow_invalid else shown},
                        "violations": {"type": "array", "maxItems": 3, "items": {"type": "string", "maxLength": 100}},
                        "reasoning": {"type": "string", "maxLength": 120}},
     }
@@ -108,7 +108,7 @@ def _generation(state: GSVState, labels: list[Label]) -> list[Send]:
     """One generation branch for all the labels this phase lacks (one request with ``n`` where the server takes it)."""
     return [Send("generate", GenerateArgs(
         task=state["task"], source=state["source"], attempt=state["attempt"], feedback=state.get("feedback", ""),
-        labels=labels, ref=state["ref"], seed=state.get("seed") if state["attempt"] == 1 else None,
+        labels=labels, ref=state["ref"], seed=state.get("seed"),
     ))]
 
 
@@ -293,8 +293,10 @@ def verify(state: GSVState, runtime: Runtime[Context]) -> dict[str, Any]:
     """The blind verifier: it sees the source and the candidates, never the scores.
 
     Its ALL_INVALID counts only when a violation it names is confirmed by the task's checker
-    (the words it quotes are wrong or missing); otherwise it is asked once more, and a second
-    unconfirmed ALL_INVALID is recorded as unconfirmed (``cross_validate`` decides).
+    (the words it quotes are wrong or missing); otherwise it is asked once more to pick one of the
+    candidates (its decoding then no longer allows ALL_INVALID), and a second unconfirmed
+    ALL_INVALID (from a provider without constrained decoding) is recorded as unconfirmed
+    (``cross_validate`` decides).
     """
     valid = _valid(state, _labels(state))
     if state["phase"] == "fast":
@@ -319,7 +321,7 @@ def verify(state: GSVState, runtime: Runtime[Context]) -> dict[str, Any]:
         calls += 1
         try:
             reply = ask(services, task.verification_key, suffix=suffix, source=state["source"], candidates=blind,
-                        schema=choice_schema(shown), max_tokens=VERDICT_TOKENS)
+                        schema=choice_schema(shown, allow_invalid=not suffix), max_tokens=VERDICT_TOKENS)
         except LLMCallError as exc:
             verdict = Verdict(choice="ALL_INVALID", reasoning=f"verifier call failed: {exc}", violations=[],
                               shown=shown, confirmed=False, asks=calls)

@@ -25,9 +25,10 @@ from karaka.kg.report import build_report
 from karaka.kg.units import unit_at, units_in
 from karaka.kg.write import write_document
 from karaka.loading import LoadedDocument, content_hash, load_and_refine_documents
+from karaka.nlp import parse_many
 from karaka.nodes.common import emit, services_of
 from karaka.services import Services
-from karaka.state.ingest import DocStatus, IngestState, UnitArgs
+from karaka.state.ingest import DocStatus, IngestState, Unit, UnitArgs
 from karaka.store.atomic import atomic_write_text
 from karaka.store.workspace import REPORT_FILE
 
@@ -127,6 +128,7 @@ def embed(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
         ws.records.set_status(doc_id, DocStatus.EMBEDDED)
     ws.flush()
     emit(runtime, {"event": "stage", "stage": "embed", "documents": len(state["doc_ids"])})
+    _parse_ahead(services, _round_units(state, services.ctx, state.get("cursor", 0)))
     return {}
 
 
@@ -141,27 +143,40 @@ def _round(ctx: Context) -> int:
     return _per_worker(ctx) * (ctx.concurrency * 4 if ctx.concurrency > 1 else 1)
 
 
+def _round_units(state: IngestState, ctx: Context, start: int) -> list[Unit]:
+    """The units of the round that begins at unit index ``start``."""
+    end = min(start + _round(ctx), state.get("units_total", 0))
+    units = (unit_at(state["doc_ids"], state["unit_counts"], state["doc_lines"], window(ctx), i)
+             for i in range(start, end))
+    return [u for u in units if u is not None]
+
+
+def _parse_ahead(services: Services, units: list[Unit]) -> None:
+    """Parse a round's sentences in one batch before its workers need them (each worker has one unit)."""
+    if services.ctx.extractor == "parser" or not units:
+        return  # the parser workers batch their own units
+    records = services.workspace.records
+    texts = [s.text for u in units for s in records.lines(u.doc_id, u.first, u.last)]
+    parse_many(texts, remember=True)
+
+
 def route_extract(state: IngestState, runtime: Runtime[Context]) -> list[Send] | Literal["write"]:
     """Send the next round of units (from the run's cursor) to workers, or move on to writing."""
     ctx = services_of(runtime).ctx
     per_worker = _per_worker(ctx)
-    start, end = state.get("cursor", 0), min(state.get("cursor", 0) + _round(ctx), state.get("units_total", 0))
-    if start >= end:
+    ids = [u.unit_id for u in _round_units(state, ctx, state.get("cursor", 0))]
+    if not ids:
         return "write"
-    ids = []
-    for index in range(start, end):
-        unit = unit_at(state["doc_ids"], state["unit_counts"], state["doc_lines"], window(ctx), index)
-        if unit is not None:
-            ids.append(unit.unit_id)
     return [Send("extract", UnitArgs(run_id=state["run_id"], units=ids[i:i + per_worker]))
             for i in range(0, len(ids), per_worker)]
 
 
 def progress(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Join point after each round: advance the cursor and report progress."""
-    ctx = services_of(runtime).ctx
-    cursor = min(state.get("cursor", 0) + _round(ctx), state.get("units_total", 0))
+    """Join point after each round: advance the cursor, report progress, parse the next round ahead."""
+    services = services_of(runtime)
+    cursor = min(state.get("cursor", 0) + _round(services.ctx), state.get("units_total", 0))
     emit(runtime, {"event": "progress", "done": state.get("units_done", 0), "total": state.get("units_total", 0)})
+    _parse_ahead(services, _round_units(state, services.ctx, cursor))
     return {"cursor": cursor}
 
 
