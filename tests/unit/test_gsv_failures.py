@@ -160,3 +160,44 @@ def test_identical_candidates_are_scored_and_shown_once(tmp_path):
 
 def test_context_default_has_the_parser_candidate_on():
     assert Context().parser_candidate is True
+
+
+def test_role_checks_one_participant_one_role_and_no_empty_or_verb_roles():
+    line = "[L1] Two officers were shot in the attack."
+    checks = get_task("kriya").checks
+    twice = {"kriyas": [{"line": 1, "verb": "shoot", "karakas": {"KARMA": "Two officers", "APADANA": "Two officers"}}]}
+    assert any("fills both KARMA and APADANA" in p for p in checks(twice, line))
+    itself = {"kriyas": [{"line": 1, "verb": "shoot", "karakas": {"KARTA": "shot", "KARMA": "Two officers"}}]}
+    assert any("is the action 'shoot' itself" in p for p in checks(itself, line))
+    empty = {"kriyas": [{"line": 1, "verb": "shoot", "karakas": {"KARMA": "Two officers", "ADHIKARANA_SPATIAL": "in"}}]}
+    assert any("names nothing" in p for p in checks(empty, line))
+    fine = {"kriyas": [{"line": 1, "verb": "shoot", "karakas": {"KARMA": "Two officers",
+                                                                 "ADHIKARANA_SPATIAL": "in the attack"}}]}
+    assert checks(fine, line) == []
+
+
+def test_only_a_participant_can_be_confirmed_as_omitted():
+    line = "[L1] The council approved the budget on Monday."
+    confirm = get_task("kriya").confirm
+    partial = [{"kriyas": [{"line": 1, "verb": "approve", "karakas": {"KARTA": "The council"}}]}]
+    assert confirm(["'the budget' is missing"], partial, line)  # a noun phrase no candidate holds
+    assert confirm(["'approved' is not held"], partial, line) == []  # the verb is no participant
+    assert confirm(["'council approved the budget' is left out"], partial, line) == []  # nor a clause
+
+
+def test_an_unconfirmed_veto_is_asked_again_as_a_forced_pick(tmp_path, monkeypatch):
+    import karaka.nodes.gsv as gsv_nodes
+
+    schemas = []
+    real_ask = gsv_nodes.ask
+
+    def recording(services, key, **kwargs):
+        if key == "kriya_verification_prompt":
+            schemas.append(kwargs["schema"]["properties"]["choice"]["enum"])
+        return real_ask(services, key, **kwargs)
+
+    monkeypatch.setattr(gsv_nodes, "ask", recording)
+    run(tmp_path, {"kriya_scoring_prompt": ['{"score": 98, "reasoning": "x"}'],
+                   "kriya_verification_prompt": [NONSENSE, '{"choice": "Candidate_A", "reasoning": "ok"}']},
+        seed=APPROVED)
+    assert schemas == [["Candidate_A", "ALL_INVALID"], ["Candidate_A"]]

@@ -92,6 +92,8 @@ def test_graph_save_is_atomic_and_round_trips(tmp_path):
     kg.save(path)
     loaded = KnowledgeGraph.load(path)
     assert loaded.to_json() == kg.to_json() and loaded.kriyas_by_verb("give") == {"d_L1_K1"}
+    # written item by item, the file is byte for byte what one json.dumps of the whole graph gives
+    assert path.read_text(encoding="utf-8") == json.dumps(kg.to_json(), ensure_ascii=False)
     assert not list(tmp_path.glob(".graph.json.*"))
     kg.export(tmp_path / "g.gexf", "gexf")
     assert "<gexf" in (tmp_path / "g.gexf").read_text()

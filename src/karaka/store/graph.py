@@ -6,11 +6,11 @@ import json
 import logging
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import networkx as nx
 
-from karaka.store.atomic import atomic_write, atomic_write_text
+from karaka.store.atomic import atomic_write
 from karaka.store.base import Edge
 from karaka.store.ids import document_node, kriya_node
 from karaka.store.schema import KARAKA_RELATIONS, SchemaError, normalize_edge, validate_edge, validate_node
@@ -214,8 +214,27 @@ class KnowledgeGraph:
         return nx.node_link_data(self._g, edges="edges")  # type: ignore[no-any-return]
 
     def save(self, path: str | Path) -> None:
-        """Atomic save as node-link JSON: a crash mid-save leaves the last good copy."""
-        atomic_write_text(path, json.dumps(self.to_json(), ensure_ascii=False))
+        """Atomic save as node-link JSON: a crash mid-save leaves the last good copy.
+
+        Written item by item (the same bytes as ``json.dumps(self.to_json())``) so a large graph is
+        never held a second time as one dict and one string.
+        """
+        g = self._g
+
+        def write(handle: IO[bytes]) -> None:
+            out = handle
+            head = {"directed": g.is_directed(), "multigraph": g.is_multigraph(), "graph": g.graph}
+            out.write(json.dumps(head, ensure_ascii=False)[:-1].encode("utf-8") + b', "nodes": [')
+            for i, node in enumerate(g):
+                item = {**g.nodes[node], "id": node}
+                out.write((", " if i else "").encode() + json.dumps(item, ensure_ascii=False).encode("utf-8"))
+            out.write(b'], "edges": [')
+            for i, (u, v, k, d) in enumerate(g.edges(keys=True, data=True)):
+                item = {**d, "source": u, "target": v, "key": k}
+                out.write((", " if i else "").encode() + json.dumps(item, ensure_ascii=False).encode("utf-8"))
+            out.write(b"]}")
+
+        atomic_write(path, write)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> KnowledgeGraph:
