@@ -108,7 +108,9 @@ def _predict_llm(tokens: list[str], ctx: Context, full_loop: bool) -> tuple[list
     task = get_task("kriya")
     if not full_loop:
         try:
-            reply = ask(get_services(ctx), task.generate_key, lines=source, schema=task.llm_schema(source))
+            schema = task.llm_schema(source)
+            reply = ask(get_services(ctx), task.generate_key, lines=source, schema=schema,
+                        max_tokens=task.budget(schema, ctx.max_tokens))
         except LLMCallError as exc:
             return [], {"outcome": "failed", "llm_calls": 1, "prompt_tokens": 0, "completion_tokens": 0,
                         "seconds": time.perf_counter() - started, "error": str(exc)}

@@ -95,6 +95,7 @@ KRIYA_OUTPUT = _kriya_output([], _SPAN, {"type": "string", "minLength": 1, "maxL
 """What a model writes for a kriya candidate when the source is not known: bounded spans and actions."""
 
 
+TOKENS_PER_KRIYA = 64
 _NOT_FIRST = frozenset(",;:.!?)]}")
 _NOT_LAST = frozenset(",;:([{")
 
@@ -135,7 +136,7 @@ def _kriya_spans(source: str, extra: tuple[str, ...] = ()) -> dict[str, Any]:
                              if last.text not in _NOT_LAST and any(t.is_alpha or t.is_digit for t in tokens[i:last.i + 1]))
             if first.pos_ in ("VERB", "AUX") or first.tag_.startswith("VB"):
                 verbs.add(first.lemma_.lower())
-                verb_tokens += 1
+                verb_tokens += first.dep_ not in ("aux", "auxpass")  # "can see", "was shot": one action
     span = _SPAN if long_line or not spans else {"type": "string", "enum": sorted(spans | set(extra))}
     verb = {"type": "string", "enum": sorted(verbs)} if verbs else KRIYA_OUTPUT["properties"]["kriyas"]["items"][
         "properties"]["verb"]
@@ -240,6 +241,14 @@ class GSVTask:
     confirm: Confirm | None = None
     correction_key: str | None = None
     output: Callable[[str, dict[str, Any] | None], dict[str, Any]] | None = None
+
+    def budget(self, schema: dict[str, Any], configured: int) -> int:
+        """Tokens a reply fitting ``schema`` may need: room for every Kriyā it may hold, at least ``configured``.
+
+        A grammar keeps a reply inside the schema, but a reply cut off by its budget is still broken JSON.
+        """
+        most = schema.get("properties", {}).get("kriyas", {}).get("maxItems")
+        return max(configured, TOKENS_PER_KRIYA * int(most) + 32) if most else configured
 
     def llm_schema(self, source: str, seed: dict[str, Any] | None = None) -> dict[str, Any]:
         """Return the JSON schema a candidate for ``source`` (correcting ``seed``) must fit.

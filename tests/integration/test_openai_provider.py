@@ -12,6 +12,7 @@ from karaka.config import Context
 from karaka.graphs.gsv import run_gsv
 from karaka.models import load_llm
 from karaka.nodes.gsv import SCORE_TOKENS, VERDICT_TOKENS
+from karaka.tasks import TOKENS_PER_KRIYA
 from tests.server_util import serve_in_thread
 
 EXTRACTION = {"kriyas": [{"line": 1, "verb": "give", "karakas": {"KARTA": "Rama", "KARMA": "bow",
@@ -63,6 +64,7 @@ def test_openai_provider_sends_json_schemas_and_runs_the_loop(tmp_path, monkeypa
     budgets = {json.dumps(sorted(b["response_format"]["json_schema"]["schema"]["properties"])):
                b.get("max_tokens", b.get("max_completion_tokens")) for b in seen}
     assert all(b["model"] == "tiny-test-model" for b in seen)
-    # generation takes the configured budget; a judge's fixed budget is enough for its capped JSON
-    assert budgets == {'["kriyas"]': 64, '["reasoning", "score"]': SCORE_TOKENS,
+    # generation gets room for every Kriyā its schema allows (one verb here), more than the configured 64;
+    # a judge's fixed budget is enough for its capped JSON
+    assert budgets == {'["kriyas"]': TOKENS_PER_KRIYA + 32, '["reasoning", "score"]': SCORE_TOKENS,
                        '["choice", "reasoning", "violations"]': VERDICT_TOKENS}

@@ -149,7 +149,9 @@ def batched_units(services: Services, units: list[Unit], run_id: str, run: RunLo
         lines = _lines(services, unit)
         calls[unit.unit_id], tokens[unit.unit_id] = 1, 0
         try:
-            reply = ask(services, task.generate_key, lines=numbered(lines), schema=task.llm_schema(numbered(lines)))
+            schema = task.llm_schema(numbered(lines))
+            reply = ask(services, task.generate_key, lines=numbered(lines), schema=schema,
+                        max_tokens=task.budget(schema, services.ctx.max_tokens))
         except LLMCallError as exc:
             log.warning("batched generation failed for %s: %s", unit.unit_id, exc)
             continue

@@ -174,8 +174,10 @@ def generate(args: GenerateArgs, runtime: Runtime[Context]) -> dict[str, Any]:
         key = task.correction_key
         fields["draft"] = as_prompt(args["seed"])
     labels = args["labels"]
+    schema = task.llm_schema(args["source"], args.get("seed"))
     try:
-        replies, requests = ask_samples(services, key, len(labels), suffix=suffix, schema=task.llm_schema(args["source"], args.get("seed")), **fields)
+        replies, requests = ask_samples(services, key, len(labels), suffix=suffix, schema=schema,
+                                        max_tokens=task.budget(schema, services.ctx.max_tokens), **fields)
     except LLMCallError as exc:
         return {"candidates": [Candidate(attempt=args["attempt"], label=label, data=None, raw="", origin="llm",
                                          errors=[f"generation failed: {exc}"]) for label in labels],
