@@ -228,7 +228,8 @@ class GSVTask:
 
     ``checks`` are the hard rule checks of one candidate; ``confirm`` returns the verifier's
     objections that the checker can confirm (an unconfirmed ALL_INVALID is asked again);
-    ``correction_key`` is the generation prompt used when a parser draft (the seed) exists.
+    ``correction_key`` is the generation prompt used when a parser draft (the seed) exists, and
+    ``merge`` applies such a correction to the draft.
     """
 
     name: str
@@ -241,6 +242,8 @@ class GSVTask:
     confirm: Confirm | None = None
     correction_key: str | None = None
     output: Callable[[str, dict[str, Any] | None], dict[str, Any]] | None = None
+    merge: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]] | None = None
+    """Apply a correction to the draft it corrects (what the correction leaves out is kept)."""
 
     def budget(self, schema: dict[str, Any], configured: int) -> int:
         """Tokens a reply fitting ``schema`` may need: room for every Kriyā it may hold, at least ``configured``.
@@ -297,6 +300,37 @@ def kriya_checks(data: dict[str, Any], source: str) -> list[str]:
     return problems
 
 
+def _span_key(value: Any) -> str:
+    return " ".join(str(value).lower().split())
+
+
+def kriya_merge(draft: dict[str, Any], correction: dict[str, Any]) -> dict[str, Any]:
+    """A correction applied to the parser's draft: it adds missing roles and fixes wrong ones.
+
+    A corrected Kriyā (same line and verb) takes the correction's roles; a draft role whose span the
+    correction put elsewhere goes, every other draft role stays; a draft Kriyā the correction does
+    not mention stays; a new Kriyā is added. Small models asked for a correction often rewrite one
+    action and drop the rest: that is not a correction.
+    """
+    def key(item: dict[str, Any]) -> tuple[Any, str]:
+        return item.get("line"), str(item.get("verb", "")).lower().strip()
+
+    fixes = {key(k): k for k in correction.get("kriyas", [])}
+    used: set[tuple[Any, str]] = set()
+    out = []
+    for item in draft.get("kriyas", []):
+        fix = fixes.get(key(item))
+        if fix is None:
+            out.append(item)
+            continue
+        used.add(key(item))
+        moved = {_span_key(v) for v in (fix.get("karakas") or {}).values() if v}
+        kept = {r: v for r, v in (item.get("karakas") or {}).items() if _span_key(v) not in moved}
+        out.append({**item, "karakas": {**kept, **(fix.get("karakas") or {})}})
+    out += [k for k in correction.get("kriyas", []) if key(k) not in used]
+    return {**correction, "kriyas": out}
+
+
 def kriya_confirm(claims: list[str], candidates: list[dict[str, Any]], source: str) -> list[str]:
     """The verifier's objections to kriya candidates that the text confirms."""
     from karaka.nlp.rules import confirm_violations
@@ -329,7 +363,7 @@ TASKS: dict[str, GSVTask] = {
     "kriya": GSVTask(
         "kriya", "kriya_extraction_prompt", "lines", "kriya_scoring_prompt",
         "kriya_verification_prompt", KriyaExtraction, kriya_checks, kriya_confirm, "kriya_correction_prompt",
-        kriya_output,
+        kriya_output, kriya_merge,
     ),
     "query": GSVTask(
         "query", "query_decomposition_prompt", "question", "query_scoring_prompt",

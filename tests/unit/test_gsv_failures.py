@@ -201,3 +201,31 @@ def test_an_unconfirmed_veto_is_asked_again_as_a_forced_pick(tmp_path, monkeypat
                    "kriya_verification_prompt": [NONSENSE, '{"choice": "Candidate_A", "reasoning": "ok"}']},
         seed=APPROVED)
     assert schemas == [["Candidate_A", "ALL_INVALID"], ["Candidate_A"]]
+
+
+def test_a_correction_is_applied_to_the_draft_not_a_rewrite_of_it():
+    merge = get_task("kriya").merge
+    draft = {"kriyas": [
+        {"line": 1, "verb": "approve", "karakas": {"KARTA": "The council", "KARMA": "Monday"}, "negated": False},
+        {"line": 1, "verb": "meet", "karakas": {"KARTA": "The council"}, "negated": False}]}
+    fix = {"kriyas": [{"line": 1, "verb": "approve",
+                       "karakas": {"KARMA": "the budget", "ADHIKARANA_TEMPORAL": "Monday"}, "negated": True}]}
+    merged = merge(draft, fix)["kriyas"]
+    # roles added and fixed, the span moved out of KARMA, the kartā and the untouched Kriyā kept,
+    # and the draft's negation kept (a small model flips it at random)
+    assert merged[0]["karakas"] == {"KARTA": "The council", "KARMA": "the budget", "ADHIKARANA_TEMPORAL": "Monday"}
+    assert merged[0]["negated"] is False and merged[1]["verb"] == "meet" and len(merged) == 2
+    new = merge(draft, {"kriyas": [{"line": 1, "verb": "vote", "karakas": {"KARTA": "The council"}}]})["kriyas"]
+    assert [k["verb"] for k in new] == ["approve", "meet", "vote"]
+
+
+def test_corrections_reach_the_judges_merged(tmp_path):
+    partial = {"kriyas": [{"line": 1, "verb": "approve", "karakas": {"KARTA": "The council"}}]}
+    out, model = run(tmp_path, {
+        "kriya_correction_prompt": [json.dumps({"kriyas": [{"line": 1, "verb": "approve",
+                                                             "karakas": {"KARMA": "the budget"}}]})],
+        "kriya_scoring_prompt": ['{"score": 90, "reasoning": "x"}'],
+        "kriya_verification_prompt": ['{"choice": "Candidate_B", "reasoning": "ok"}'],
+    }, seed=partial)
+    assert out["status"] == "accepted" and out["golden"]["kriyas"][0]["karakas"] == {
+        "KARTA": "The council", "KARMA": "the budget"}

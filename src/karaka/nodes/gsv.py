@@ -188,6 +188,9 @@ def generate(args: GenerateArgs, runtime: Runtime[Context]) -> dict[str, Any]:
         if errors:
             log.warning("unusable %s candidate at %s: %s; raw=%r", task.name, args["ref"], errors, reply.text[:500])
         elif data is not None:
+            seed = args.get("seed")
+            if seed and task.merge is not None and key == task.correction_key:
+                data = task.merge(seed, data)  # a correction of the draft, not a rewrite of it
             errors = _check(task.name, data, args["source"], services.ctx.rule_checks)
         candidates.append(Candidate(attempt=args["attempt"], label=label, data=data, raw=reply.text, errors=errors,
                                     origin="llm"))
