@@ -112,15 +112,18 @@ def _generation(state: GSVState, labels: list[Label]) -> list[Send]:
     ))]
 
 
+def _pruned(value: Any, text: Any = lambda t: t) -> Any:
+    """``value`` without empty fields (``None``, ``""``, ``[]``, ``{}``, ``False``), strings passed through ``text``."""
+    if isinstance(value, dict):
+        return {k: _pruned(v, text) for k, v in value.items() if v not in (None, "", [], {}, False)}
+    if isinstance(value, list):
+        return [_pruned(v, text) for v in value]
+    return text(value) if isinstance(value, str) else value
+
+
 def same(data: dict[str, Any]) -> str:
     """A candidate's identity for de-duplication: its JSON with case, spacing and empty values folded."""
-    def fold(value: Any) -> Any:
-        if isinstance(value, dict):
-            return {k: fold(v) for k, v in value.items() if v not in (None, "", [], {}, False)}
-        if isinstance(value, list):
-            return [fold(v) for v in value]
-        return " ".join(value.lower().split()) if isinstance(value, str) else value
-    return json.dumps(fold(data), sort_keys=True)
+    return json.dumps(_pruned(data, lambda t: " ".join(t.lower().split())), sort_keys=True)
 
 
 def _valid(state: GSVState, labels: tuple[Label, ...]) -> list[Candidate]:
@@ -152,13 +155,7 @@ def route_start(state: GSVState) -> list[Send] | Literal["verify"]:
 
 def as_prompt(data: dict[str, Any] | None) -> str:
     """A candidate as a model sees it: compact JSON without empty fields (``negated: false``, no hints)."""
-    def strip(value: Any) -> Any:
-        if isinstance(value, dict):
-            return {k: strip(v) for k, v in value.items() if v not in (None, "", [], {}, False)}
-        if isinstance(value, list):
-            return [strip(v) for v in value]
-        return value
-    return json.dumps(strip(data or {}), ensure_ascii=False)
+    return json.dumps(_pruned(data or {}), ensure_ascii=False)
 
 
 def generate(args: GenerateArgs, runtime: Runtime[Context]) -> dict[str, Any]:
