@@ -22,3 +22,23 @@ def _close_checkpointers():
     from karaka.runner import close_checkpointers
 
     close_checkpointers()
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A real PostgreSQL server on 127.0.0.1 (Debian's binaries), started once for the session."""
+    from karaka.store.pgtemp import TempServer, find_bindir
+
+    if find_bindir() is None:
+        pytest.skip("no PostgreSQL server binaries: scripts/setup.sh installs Debian's postgresql package")
+    server = TempServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_url(pg_server):
+    """A fresh, empty database on the session's server."""
+    import uuid
+
+    return pg_server.create_db(f"t{uuid.uuid4().hex[:12]}")

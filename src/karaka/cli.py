@@ -18,6 +18,7 @@ from typing import Any
 from karaka import __version__
 from karaka.config import resolve_context, resolve_server
 from karaka.render import Progress, print_answer, print_report
+from karaka.store.pgdb import StoreError
 
 EXIT_OK, EXIT_NO_MATCH, EXIT_USAGE, EXIT_FAILURES = 0, 1, 2, 3
 
@@ -26,6 +27,9 @@ def _common() -> argparse.ArgumentParser:
     parent = argparse.ArgumentParser(add_help=False)
     parent.add_argument("--workspace", help="workspace directory (env KARAKA_WORKSPACE; "
                                             "default $XDG_DATA_HOME/karaka/workspace)")
+    parent.add_argument("--store", help="postgresql://USER@HOST:PORT/DB keeps the knowledge base in PostgreSQL, "
+                                        "shared by many workers and servers (env KARAKA_STORE; default: the "
+                                        "workspace directory)")
     parent.add_argument("--llm", help="LLM spec: huggingface:MODEL, openai:MODEL@URL, llamacpp:PATH.gguf, "
                                       "simulated, none (default: the workspace's, else none with --extractor parser)")
     parent.add_argument("--embeddings", help="embeddings spec: wordllama (default) or huggingface[:MODEL]")
@@ -81,6 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", parents=[common], help="export the graph")
     export.add_argument("--format", choices=["gexf", "json"], default="gexf", help="file format (default gexf)")
     export.add_argument("--output", help="output file (default WORKSPACE/export.FORMAT)")
+    migrate = sub.add_parser("migrate", help="copy a workspace directory into a PostgreSQL store")
+    migrate.add_argument("--from", dest="source", required=True, help="the workspace directory")
+    migrate.add_argument("--to", dest="target", required=True, help="postgresql://USER@HOST:PORT/DB (empty)")
+    migrate.add_argument("--embeddings", help="embeddings spec the workspace was built with (default: its own)")
     ev = sub.add_parser("eval", parents=[common], help="evaluate extraction against QA-SRL gold")
     ev.add_argument("what", choices=["extraction"], help="what to evaluate")
     ev.add_argument("--gold", required=True, help="QA-SRL gold CSV (*.gold.csv)")
@@ -93,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _flags(args: argparse.Namespace, *names: str) -> dict[str, Any]:
-    keys = ("workspace", "llm", "embeddings", "prompts", "llm_timeout", "llm_concurrency", *names)
+    keys = ("workspace", "store", "llm", "embeddings", "prompts", "llm_timeout", "llm_concurrency", *names)
     return {k: getattr(args, k, None) for k in keys}
 
 
@@ -157,7 +165,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 def _require_graph(ctx: Any) -> None:
     from karaka.store.workspace import RECORDS_FILE
 
-    if not (Path(ctx.workspace) / RECORDS_FILE).exists():
+    if not ctx.store and not (Path(ctx.workspace) / RECORDS_FILE).exists():
         raise ValueError(f"workspace {ctx.workspace} is empty: run `karaka ingest PATH` (or `karaka demo`) first")
 
 
@@ -188,7 +196,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     server = resolve_server({"ingest_root": args.ingest_root, "public_read": args.public_read})
     _open(ctx)  # load the models before the first request, and fail early on a bad spec
     root = Path(server.ingest_root or Path.cwd()).resolve()
-    print(f"✅ serving workspace {Path(ctx.workspace).resolve()} on http://{args.host}:{args.port} · "
+    print(f"✅ serving {_open(ctx).workspace.location} on http://{args.host}:{args.port} · "
           f"llm {ctx.llm} · ingest root {root} · API key {'on' if server.api_key else 'off'}"
           f"{' (public read)' if server.api_key and server.public_read else ''}", flush=True)
     uvicorn.run(create_app(ctx, server), host=args.host, port=args.port, log_level="warning")
@@ -245,7 +253,22 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"demo": cmd_demo, "ingest": cmd_ingest, "ask": cmd_ask, "serve": cmd_serve, "stats": cmd_stats,
+def cmd_migrate(args: argparse.Namespace) -> int:
+    """Copy a workspace directory into a PostgreSQL store; the directory is left as it was."""
+    from karaka.store.migrate import migrate
+
+    source = resolve_context({"workspace": args.source, "embeddings": args.embeddings, "llm": "none"})
+    _require_graph(source)
+    target = resolve_context({"workspace": args.source, "store": args.target, "embeddings": args.embeddings,
+                              "llm": "none"})
+    counts = migrate(_open(source).workspace, _open(target).workspace)
+    print(f"✅ copied {args.source} into {_open(target).workspace.location}: "
+          + ", ".join(f"{v} {k}" for k, v in counts.items()))
+    print(f"   use it with --store {_open(target).workspace.location} (env KARAKA_STORE)")
+    return EXIT_OK
+
+
+COMMANDS = {"demo": cmd_demo, "migrate": cmd_migrate, "ingest": cmd_ingest, "ask": cmd_ask, "serve": cmd_serve, "stats": cmd_stats,
             "remove": cmd_remove, "export": cmd_export, "eval": cmd_eval}
 
 
@@ -274,12 +297,18 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)
-    except (ValueError, OSError, TimeoutError) as exc:  # OSError: missing paths, permissions, unreadable model files
+    except (ValueError, OSError, TimeoutError, StoreError) as exc:  # OSError: paths, permissions, model files
         print(f"❌ karaka {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("\n⚠️  interrupted; run the same command again to resume", file=sys.stderr)
         return 130
+    except Exception as exc:
+        if not type(exc).__module__.startswith(("psycopg", "psycopg_pool")):
+            raise
+        print(f"❌ karaka {args.command}: PostgreSQL: {str(exc).strip() or type(exc).__name__}; "
+              "run the same command again to resume", file=sys.stderr)
+        return EXIT_USAGE
 
 
 def entry() -> None:

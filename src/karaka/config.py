@@ -39,6 +39,9 @@ class Context:
     # -- where and with what ----------------------------------------------------------------
     workspace: str = _setting("", "Workspace directory (graph, vectors, records, checkpoints, logs). "
                               "Empty: $XDG_DATA_HOME/karaka/workspace.", "models")
+    store: str = _setting("", "Where the knowledge base lives: empty for the workspace directory, or "
+                          "postgresql://USER@HOST:PORT/DB for a database shared by many workers and servers "
+                          "(the workspace directory then keeps config, logs and reports).", "models")
     llm: str = _setting(DEFAULT_LLM, "LLM spec: huggingface:MODEL, openai:MODEL@URL, llamacpp:PATH.gguf, "
                         "simulated, or none (parser extraction, parser plans, extractive answers).", "models")
     embeddings: str = _setting("wordllama", "Embeddings spec: wordllama (bundled) or huggingface[:MODEL].", "models")
@@ -190,6 +193,8 @@ def validate_context(ctx: Context) -> None:
         raise ValueError(f"strategy must be gsv or batched, got {ctx.strategy!r}")
     if ctx.extractor not in ("llm", "parser"):
         raise ValueError(f"extractor must be llm or parser, got {ctx.extractor!r}")
+    if ctx.store and not ctx.store.startswith(("postgresql://", "postgres://")):
+        raise ValueError(f"store must be empty (the workspace directory) or postgresql://..., got {ctx.store!r}")
     if not 0 < ctx.resolver_threshold <= 1:
         raise ValueError(f"resolver_threshold must be in (0, 1], got {ctx.resolver_threshold}")
 
@@ -234,5 +239,9 @@ def remember_models(ctx: Context) -> bool:
     if config.exists() or ctx.llm.startswith("registered") or ctx.embeddings.startswith("registered"):
         return False
     body = "".join(f'{name} = "{getattr(ctx, name)}"\n' for name in RECORDED)
+    if ctx.store:
+        from karaka.store.pgdb import redact
+
+        body += f'store = "{redact(ctx.store, mark="")}"\n'  # a password stays in PGPASSWORD or ~/.pgpass
     atomic_write_text(config, "[karaka]\n" + body)
     return True

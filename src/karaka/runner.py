@@ -1,82 +1,39 @@
 """Run the graphs with the workspace's checkpointer (CLI, notebook facade, HTTP).
 
-Ingestion holds the workspace's writer lock for the whole run (a second writer process waits)
-and starts with a consistency check. Questions without a thread keep no checkpoint at all; a
+Ingestion runs in a store session: a workspace directory lets one writer process in at a time for
+the whole run; a PostgreSQL store lets many workers in at once, each on its own checkpoint thread,
+sharing the units through claims. Every run starts with a consistency check. Questions without a thread keep no checkpoint at all; a
 thread keeps only its newest checkpoint (its last turns), written once per question.
 """
 
 from __future__ import annotations
 
 import hashlib
-import sqlite3
-import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from karaka.config import Context, check_ingest_settings, context_from, remember_models
 from karaka.services import get_services
-
-if TYPE_CHECKING:
-    from langgraph.checkpoint.sqlite import SqliteSaver
+from karaka.store.checkpoints import close_savers, open_saver, prune_thread
 
 Listener = Callable[[dict[str, Any]], None]
 STAGES = ("load", "embed", "extract", "progress", "write", "post_process", "report")
-_savers: dict[str, SqliteSaver] = {}
-_savers_lock = threading.Lock()
 
 
-def checkpointer(ctx: Context) -> SqliteSaver:
-    """The workspace's SQLite checkpointer (one per process: WAL, waits when the file is busy)."""
-    from langgraph.checkpoint.sqlite import SqliteSaver
-
-    path = str(get_services(ctx).workspace.checkpoints_path)
-    with _savers_lock:
-        saver = _savers.get(path)
-        if saver is None:
-            conn = sqlite3.connect(path, check_same_thread=False, timeout=30)
-            _wal(conn)
-            saver = _savers[path] = SqliteSaver(conn)
-        return saver
-
-
-def _wal(conn: sqlite3.Connection, seconds: float = 30.0) -> None:
-    """WAL mode and a busy timeout; switching to WAL waits while another process holds the file."""
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            conn.execute("PRAGMA busy_timeout=30000")
-            conn.execute("PRAGMA journal_mode=WAL")
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
+def checkpointer(ctx: Context) -> Any:
+    """The store's checkpointer (SQLite in a workspace directory, PostgresSaver in a database)."""
+    return open_saver(get_services(ctx).workspace)
 
 
 def close_checkpointers() -> None:
     """Close every cached checkpointer connection (tests, shutdown)."""
-    with _savers_lock:
-        for saver in _savers.values():
-            saver.conn.close()
-        _savers.clear()
-
-
-def prune_thread(saver: SqliteSaver, thread_id: str) -> None:
-    """Keep only a thread's newest checkpoint (it holds the last turns); drop the rest."""
-    latest = saver.get_tuple({"configurable": {"thread_id": thread_id}})
-    if latest is None:
-        return
-    keep = latest.config["configurable"]["checkpoint_id"]
-    with saver.lock, saver.conn:
-        saver.conn.execute("DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id != ?", (thread_id, keep))
-        saver.conn.execute("DELETE FROM writes WHERE thread_id = ? AND checkpoint_id != ?", (thread_id, keep))
+    close_savers()
 
 
 def ingest_thread(ctx: Context, path: str | Path) -> str:
     """The same command gets the same thread, so re-running it resumes."""
-    key = f"{Path(ctx.workspace).resolve()}|{Path(path).resolve()}"
+    key = f"{get_services(ctx).workspace.location}|{Path(path).resolve()}"
     return "ingest-" + hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
@@ -104,13 +61,14 @@ def run_ingest(ctx: Context, path: str | Path, on_event: Listener | None = None,
     check_ingest_settings(ctx)
     remember_models(ctx)
     workspace = get_services(ctx).workspace
-    with workspace.writing(f"ingest {Path(path).name}"):
-        workspace.requeue_incomplete()
+    with workspace.session(thread_id or ingest_thread(ctx, path), f"ingest {Path(path).name}") as thread:
+        with workspace.writing("consistency check"):
+            workspace.requeue_incomplete()
         interrupt: Any = [stop_after] if stop_after else None
         graph = build_ingest_graph().compile(checkpointer=checkpointer(ctx), interrupt_after=interrupt)
         # LangGraph hangs when max_concurrency is 1 and a step has several tasks (the GSV loop always
         # has: three scores), so it gets at least 2; --concurrency 1 sends one unit task per round.
-        config: Any = {"configurable": {"thread_id": thread_id or ingest_thread(ctx, path)},
+        config: Any = {"configurable": {"thread_id": thread},
                        "recursion_limit": RECURSION_LIMIT, "max_concurrency": max(2, ctx.concurrency)}
         snapshot = graph.get_state(config)
         pending = snapshot.next

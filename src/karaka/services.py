@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 notice = logging.getLogger("karaka.notice")
 _lock = threading.Lock()
-_workspaces: dict[tuple[str, str, float], Workspace] = {}
+_workspaces: dict[tuple[str, str, float, str], Workspace] = {}
 _prompts: dict[tuple[str, float], Prompts] = {}
 
 
@@ -77,12 +77,21 @@ def get_services(ctx: Context) -> Services:
             spec = ctx.embeddings
             embeddings = _lazy[spec] = LazyEmbeddings(lambda: load_embeddings(spec, announce=False))
         prompts = _prompts_for(ctx.prompts)
-        key = (_root(ctx.workspace, os.getcwd()), ctx.embeddings, ctx.resolver_threshold)
+        key = (_root(ctx.workspace, os.getcwd()), ctx.embeddings, ctx.resolver_threshold, ctx.store)
         workspace = _workspaces.get(key)
         if workspace is None:
-            workspace = Workspace(ctx.workspace, embeddings, ctx.resolver_threshold, on_wait=notice.warning)
+            workspace = open_store(ctx, embeddings)
             _workspaces[key] = workspace
     return Services(ctx, embeddings, prompts, workspace)
+
+
+def open_store(ctx: Context, embeddings: Embeddings) -> Workspace:
+    """The store a context names: its workspace directory, or a PostgreSQL database."""
+    if ctx.store:
+        from karaka.store.postgres import PgStore
+
+        return PgStore(ctx.store, ctx.workspace, embeddings, ctx.resolver_threshold, on_wait=notice.warning)
+    return Workspace(ctx.workspace, embeddings, ctx.resolver_threshold, on_wait=notice.warning)
 
 
 def forget_workspace(path: str | Path) -> None:

@@ -1,8 +1,8 @@
 """The storage contract (``karaka.store.base``), one suite for every backend.
 
 Each backend is a fixture parameter that opens a ``Store`` on a fresh location and can reopen it
-(as another process would). Today: the embedded directory backend (NetworkX + FAISS + SQLite).
-A database backend adds a parameter here and passes the same tests.
+(as another process would): the embedded directory backend (NetworkX + FAISS + SQLite) and the
+PostgreSQL backend on a real server (``pg_url``: a fresh database per test).
 """
 
 import numpy as np
@@ -10,10 +10,11 @@ import pytest
 
 from karaka.models.embeddings import WordLlamaEmbeddings
 from karaka.store.base import SourceLine
+from karaka.store.postgres import PgStore
 from karaka.store.schema import SchemaError
 from karaka.store.workspace import Workspace
 
-BACKENDS = ["embedded"]
+BACKENDS = ["embedded", "postgresql"]
 
 
 @pytest.fixture(scope="module")
@@ -28,6 +29,9 @@ def backend(request, tmp_path, embeddings):
     def open_store():
         if request.param == "embedded":
             store = Workspace(tmp_path / "ws", embeddings)
+        elif request.param == "postgresql":
+            url = request.getfixturevalue("pg_url") if not opened else opened[0].url
+            store = PgStore(url, tmp_path / f"ws{len(opened)}", embeddings)
         else:  # pragma: no cover - a backend named above without an opener is a test bug
             raise AssertionError(request.param)
         opened.append(store)

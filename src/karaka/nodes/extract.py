@@ -209,16 +209,23 @@ def make_extract(loop: Loop) -> Callable[[UnitArgs, Runtime[Context]], dict[str,
         units = [Unit.from_id(u) for u in args["units"]]
         # A task replayed after a crash finds its units' results already stored: no work again.
         stored = {u.unit_id: records.result(u.unit_id) for u in units}
-        todo = [u for u in units if stored[u.unit_id] is None]
         outcomes = [{"unit_id": uid, "status": row["status"], "reused": True} for uid, row in stored.items() if row]
-        if todo and ctx.extractor == "parser":
-            outcomes += parser_units(services, todo, args["run_id"])
-        elif todo and ctx.strategy == "batched":
-            outcomes += batched_units(services, todo, args["run_id"], run)
-        else:
-            outcomes += [gsv_unit(services, u, args["run_id"], run) for u in todo]
+        waiting = bool(args.get("wait"))
+        with services.workspace.claim([u.unit_id for u in units if stored[u.unit_id] is None], waiting) as mine:
+            # another worker may have finished a unit between the read above and its claim
+            todo = [u for u in units if u.unit_id in mine and records.result(u.unit_id) is None]
+            outcomes += [{"unit_id": u.unit_id, "status": "done elsewhere", "reused": True}
+                         for u in units if u.unit_id in mine and u not in todo]
+            outcomes += [{"unit_id": u, "status": "claimed by another worker", "reused": True}
+                         for u in set(stored) - set(mine) if stored[u] is None]
+            if todo and ctx.extractor == "parser":
+                outcomes += parser_units(services, todo, args["run_id"])
+            elif todo and ctx.strategy == "batched":
+                outcomes += batched_units(services, todo, args["run_id"], run)
+            else:
+                outcomes += [gsv_unit(services, u, args["run_id"], run) for u in todo]
         for outcome in outcomes:
             emit(runtime, {"event": "unit", **outcome})
-        return {"units_done": len(units)}
+        return {"units_done": 0 if waiting else len(units)}
 
     return extract

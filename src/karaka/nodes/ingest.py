@@ -6,13 +6,15 @@ graph inside ``mutating()`` and save with ``flush()``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, cast
 
 import numpy as np
 from langgraph.runtime import Runtime
@@ -36,7 +38,29 @@ log = logging.getLogger("karaka.ingest")
 notice = logging.getLogger("karaka.notice")
 EMBED_BATCH = 256
 BATCH_UNITS = 8  # units per worker under --strategy batched
+F = TypeVar("F", bound=Callable[..., Any])
 PARSER_UNITS = 128  # sentences per worker under --extractor parser (parsed in one nlp.pipe batch)
+
+
+MAX_SWEEPS = 2
+
+
+def exclusive(stage: str) -> Callable[[F], F]:
+    """Run a graph-changing stage under the store's writer lock, from the newest saved state.
+
+    In a workspace directory the run's session already holds it; in a database store, workers
+    take turns here while their extraction (the slow part) runs side by side.
+    """
+
+    def wrap(fn: F) -> F:
+        @functools.wraps(fn)
+        def node(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+            with services_of(runtime).workspace.writing(stage):
+                return fn(state, runtime)  # type: ignore[no-any-return]
+
+        return cast(F, node)
+
+    return wrap
 
 
 def window(ctx: Context) -> int:
@@ -67,6 +91,7 @@ def assign_id(services: Services, doc: LoadedDocument, taken: set[str], replace:
     raise ValueError(f"{doc.source}: no free document id")  # pragma: no cover - 40 hex digits collide
 
 
+@exclusive("load")
 def load(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Load documents, give each its id; unchanged ones (same content hash) need no work at all."""
     services = services_of(runtime)
@@ -109,6 +134,7 @@ def load(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
             "unit_counts": counts, "doc_lines": lines, "cursor": 0}
 
 
+@exclusive("embed")
 def embed(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Document nodes and vectors for every sentence not yet embedded, in bounded batches."""
     services = services_of(runtime)
@@ -165,21 +191,37 @@ def route_extract(state: IngestState, runtime: Runtime[Context]) -> list[Send] |
     ctx = services_of(runtime).ctx
     per_worker = _per_worker(ctx)
     ids = [u.unit_id for u in _round_units(state, ctx, state.get("cursor", 0))]
+    wait = False
+    if not ids and state.get("sweeps", 0) < MAX_SWEEPS:
+        ids, wait = _unfinished(state, services_of(runtime)), True  # units other workers held
     if not ids:
         return "write"
-    return [Send("extract", UnitArgs(run_id=state["run_id"], units=ids[i:i + per_worker]))
+    return [Send("extract", UnitArgs(run_id=state["run_id"], units=ids[i:i + per_worker], wait=wait))
             for i in range(0, len(ids), per_worker)]
+
+
+def _unfinished(state: IngestState, services: Services) -> list[str]:
+    """Units of the run with no stored result (another worker held them; or it died holding them)."""
+    ctx, records = services.ctx, services.workspace.records
+    done = {u for doc_id in state["doc_ids"] for u in records.done_units(doc_id)}
+    units = (unit_at(state["doc_ids"], state["unit_counts"], state["doc_lines"], window(ctx), i)
+             for i in range(state.get("units_total", 0)))
+    return [u.unit_id for u in units if u is not None and u.unit_id not in done]
 
 
 def progress(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Join point after each round: advance the cursor, report progress, parse the next round ahead."""
     services = services_of(runtime)
-    cursor = min(state.get("cursor", 0) + _round(services.ctx), state.get("units_total", 0))
-    emit(runtime, {"event": "progress", "done": state.get("units_done", 0), "total": state.get("units_total", 0)})
+    total = state.get("units_total", 0)
+    if state.get("cursor", 0) >= total:  # a sweep round ended
+        return {"sweeps": state.get("sweeps", 0) + 1}
+    cursor = min(state.get("cursor", 0) + _round(services.ctx), total)
+    emit(runtime, {"event": "progress", "done": state.get("units_done", 0), "total": total})
     _parse_ahead(services, _round_units(state, services.ctx, cursor))
     return {"cursor": cursor}
 
 
+@exclusive("write")
 def write(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Apply every accepted result to the graph (idempotent) and save it."""
     services = services_of(runtime)
@@ -199,6 +241,7 @@ def write(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
 def make_post_process(loop: Loop) -> Any:
     """The post-processing node; epithet linking runs the GSV-Retry ``loop`` it is given."""
 
+    @exclusive("post-process")
     def post_process(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
         """Run each enabled step; every LLM decision is memoised, so a resume repeats none."""
         services = services_of(runtime)

@@ -108,6 +108,8 @@ class IngestState(IngestInput):
     """Index of the next unit to send; the units before it were sent in earlier rounds."""
     units_done: Annotated[int, operator.add]
     """Units finished in this run (resumed units are counted once stored)."""
+    sweeps: int
+    """Rounds sent after the cursor reached the end, for units other workers held (database store)."""
     started: float
     """Run start (epoch seconds)."""
     report: dict[str, Any]
@@ -127,3 +129,5 @@ class UnitArgs(TypedDict):
     run_id: str
     units: list[str]
     """Unit ids (``Unit.from_id`` reads them): plain strings keep the checkpoint small."""
+    wait: NotRequired[bool]
+    """Wait for units another worker holds (the last sweep), instead of leaving them to it."""

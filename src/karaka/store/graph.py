@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
 
@@ -95,18 +96,47 @@ class KnowledgeGraph:
 
         Returns the number of nodes removed and the ids of the orphaned entities removed.
         """
-        nodes = list(self._by_doc.pop(doc_id, set()))
+        nodes = list(self._by_doc.get(doc_id, set()))
         touched = {t for n in nodes if self._g.nodes[n]["type"] == "Kriya" for t in self._g.successors(n)}
+        self.drop_nodes(nodes)
+        orphans = {e for e in touched if e in self._g and self._g.nodes[e]["type"] == "Entity" and not self.uses(e)}
+        self.drop_nodes(orphans)
+        return len(nodes) + len(orphans), orphans
+
+    def drop_nodes(self, nodes: Iterable[str]) -> None:
+        """Remove nodes (and their edges) and their index entries; unknown ids are ignored."""
         for node in nodes:
-            attrs = self._g.nodes[node]
+            attrs = self._g.nodes[node] if node in self._g else None
+            if attrs is None:
+                continue
             if attrs["type"] == "Kriya":
                 self._by_verb[attrs["verb"].lower()].discard(node)
-            else:
-                self._by_seq.pop((doc_id, attrs["seq"]), None)
-        self._g.remove_nodes_from(nodes)
-        orphans = {e for e in touched if e in self._g and self._g.nodes[e]["type"] == "Entity" and not self.uses(e)}
-        self._g.remove_nodes_from(orphans)
-        return len(nodes) + len(orphans), orphans
+            if attrs["type"] in ("Kriya", "Document"):
+                self._by_doc[attrs["doc_id"]].discard(node)
+                if not self._by_doc[attrs["doc_id"]]:
+                    del self._by_doc[attrs["doc_id"]]
+            if attrs["type"] == "Document":
+                self._by_seq.pop((attrs["doc_id"], attrs["seq"]), None)
+            self._g.remove_node(node)
+
+    def put_raw(self, node: str, attrs: dict[str, Any]) -> None:
+        """Insert or replace a node as stored (already checked when it was written), with its indexes."""
+        if node in self._g:
+            old = self._g.nodes[node]
+            if old.get("type") == "Kriya" and old.get("verb") != attrs.get("verb"):
+                self._by_verb[str(old["verb"]).lower()].discard(node)
+            self._g.nodes[node].clear()
+        self._g.add_node(node, **attrs)
+        if attrs.get("type") == "Kriya":
+            self._by_verb[str(attrs["verb"]).lower()].add(node)
+        if attrs.get("type") in ("Kriya", "Document"):
+            self._by_doc[attrs["doc_id"]].add(node)
+        if attrs.get("type") == "Document":
+            self._by_seq[(attrs["doc_id"], attrs["seq"])] = node
+
+    def put_raw_edge(self, source: str, target: str, relation: str, attrs: dict[str, Any]) -> None:
+        """Insert or replace an edge as stored (both ends must be present)."""
+        self._g.add_edge(source, target, key=relation, **{"relation": relation, **attrs})
 
     # -- reads --------------------------------------------------------------------------------
     def __contains__(self, node_id: object) -> bool:
@@ -246,15 +276,7 @@ class KnowledgeGraph:
         kg = cls()
         g = kg._g
         for item in data.get("nodes", []):
-            attrs = {k: v for k, v in item.items() if k != "id"}
-            node = item["id"]
-            g.add_node(node, **attrs)
-            if attrs.get("type") == "Kriya":
-                kg._by_verb[str(attrs["verb"]).lower()].add(node)
-            if attrs.get("type") in ("Kriya", "Document"):
-                kg._by_doc[attrs["doc_id"]].add(node)
-            if attrs.get("type") == "Document":
-                kg._by_seq[(attrs["doc_id"], attrs["seq"])] = node
+            kg.put_raw(item["id"], {k: v for k, v in item.items() if k != "id"})
         g.add_edges_from((e["source"], e["target"], e["key"],
                           {k: v for k, v in e.items() if k not in ("source", "target", "key")})
                          for e in data.get("edges", []))

@@ -6,7 +6,8 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -75,22 +76,28 @@ class Records:
         with self._lock:
             self._db.close()
 
-    def _rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+    def _rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
         with self._lock:
             cur = self._db.execute(sql, args)
             cur.row_factory = sqlite3.Row
             return cur.fetchall()
 
-    def _write(self, statements: Iterable[tuple[str, tuple[Any, ...]]]) -> None:
+    @contextmanager
+    def _transaction(self) -> Iterator[Any]:
+        """One write transaction; yields what runs ``execute`` and ``executemany`` (``?`` placeholders)."""
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                for sql, args in statements:
-                    self._db.execute(sql, args)
+                yield self._db
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+
+    def _write(self, statements: Iterable[tuple[str, tuple[Any, ...]]]) -> None:
+        with self._transaction() as db:
+            for sql, args in statements:
+                db.execute(sql, args)
 
     # -- the workspace generation: bumped by every save, read by every reader -------------------
     def generation(self) -> int:
@@ -124,22 +131,17 @@ class Records:
         """Replace a document's row, its lines and (when its content changed) its results."""
         old = self.document(doc_id)
         changed = old is None or old["sha256"] != sha256
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                if changed:
-                    for table in ("lines", "results", "decisions"):
-                        self._db.execute(f"DELETE FROM {table} WHERE doc_id = ?", (doc_id,))
-                    for start in range(0, len(lines), LINE_BATCH):
-                        self._db.executemany(
-                            "INSERT INTO lines VALUES (?, ?, ?, ?, ?)",
-                            [(doc_id, s.seq, s.line, s.sentence, s.text) for s in lines[start:start + LINE_BATCH]])
-                self._db.execute("INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?)",
-                                 (doc_id, path, sha256, len(lines), status, time.time()))
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        with self._transaction() as db:
+            if changed:
+                for table in ("lines", "results", "decisions"):
+                    db.execute(f"DELETE FROM {table} WHERE doc_id = ?", (doc_id,))
+                for start in range(0, len(lines), LINE_BATCH):
+                    db.executemany(
+                        "INSERT INTO lines VALUES (?, ?, ?, ?, ?)",
+                        [(doc_id, s.seq, s.line, s.sentence, s.text) for s in lines[start:start + LINE_BATCH]])
+            db.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,))
+            db.execute("INSERT INTO documents VALUES (?, ?, ?, ?, ?, ?)",
+                       (doc_id, path, sha256, len(lines), status, time.time()))
 
     def set_status(self, doc_id: str, status: str) -> None:
         """Update a document's status (see ``DocStatus``)."""
@@ -185,11 +187,13 @@ class Records:
 
     def put_results(self, rows: list[tuple[Any, ...]]) -> None:
         """Store many units' outcomes in one transaction (rows in ``put_result``'s argument order)."""
-        self._write([(
-            "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (unit, doc, first, last, str(status), json.dumps(payload, ensure_ascii=False), calls, tokens, attempts,
-             int(fast), seconds, run_id),
-        ) for unit, doc, first, last, status, payload, calls, tokens, attempts, fast, seconds, run_id in rows])
+        with self._transaction() as db:
+            db.executemany("DELETE FROM results WHERE unit_id = ?", [(row[0],) for row in rows])
+            db.executemany(
+                "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(unit, doc, first, last, str(status), json.dumps(payload, ensure_ascii=False), calls, tokens,
+                  attempts, int(fast), seconds, run_id)
+                 for unit, doc, first, last, status, payload, calls, tokens, attempts, fast, seconds, run_id in rows])
 
     def results(self, doc_ids: list[str] | None = None) -> list[dict[str, Any]]:
         """Unit results, optionally for some documents, ordered by position."""
@@ -227,8 +231,8 @@ class Records:
     def put_decision(self, key: str, step: str, doc_id: str | None, payload: Any,
                      llm_calls: int, prompt_tokens: int, run_id: str) -> None:
         """Memoise a decision so a resumed run does not ask the LLM again."""
-        self._write([(
-            "INSERT OR REPLACE INTO decisions VALUES (?, ?, ?, ?, ?, ?, ?)",
+        self._write([("DELETE FROM decisions WHERE key = ?", (key,)), (
+            "INSERT INTO decisions VALUES (?, ?, ?, ?, ?, ?, ?)",
             (key, step, doc_id, json.dumps(payload, ensure_ascii=False), llm_calls, prompt_tokens, run_id),
         )])
 
@@ -243,11 +247,13 @@ class Records:
     # -- runs ---------------------------------------------------------------------------------
     def start_run(self, run_id: str) -> None:
         """Record a run's start (idempotent)."""
-        self._write([("INSERT OR IGNORE INTO runs VALUES (?, ?, NULL, NULL)", (run_id, time.time()))])
+        self._write([("INSERT INTO runs VALUES (?, ?, NULL, NULL) "
+                      "ON CONFLICT(run_id) DO NOTHING", (run_id, time.time()))])
 
     def finish_run(self, run_id: str, report: dict[str, Any]) -> None:
         """Store a run's final report."""
-        self._write([("INSERT OR IGNORE INTO runs VALUES (?, ?, NULL, NULL)", (run_id, time.time())),
+        self._write([("INSERT INTO runs VALUES (?, ?, NULL, NULL) "
+                      "ON CONFLICT(run_id) DO NOTHING", (run_id, time.time())),
                      ("UPDATE runs SET finished = ?, report = ? WHERE run_id = ?",
                       (time.time(), json.dumps(report, ensure_ascii=False), run_id))])
 

@@ -42,6 +42,8 @@ FILES_LOCK = ".files.lock"
 class Workspace:
     """The stores of one workspace directory, loaded once per process and shared by every graph."""
 
+    kind = "directory"
+
     def __init__(self, root: str | Path, embeddings: Embeddings, threshold: float = 0.85,
                  on_wait: Callable[[str], None] | None = None):
         self.root = Path(root).resolve()
@@ -59,6 +61,11 @@ class Workspace:
         self._vectors: LineVectors | None = None
         self.resolver = EntityResolver(embeddings, threshold)
         self._refresh()
+
+    @property
+    def location(self) -> str:
+        """Where the knowledge base lives."""
+        return str(self.root)
 
     @property
     def dim(self) -> int:
@@ -112,6 +119,21 @@ class Workspace:
             with self._mutex:
                 self._refresh()
             yield
+
+    @contextmanager
+    def session(self, name: str, purpose: str = "") -> Iterator[str]:
+        """An ingestion run: one writer process at a time holds the workspace for the whole run.
+
+        Yields the checkpoint thread to use (``name``; a database store may give another worker
+        another slot).
+        """
+        with self.writing(purpose):
+            yield name
+
+    @contextmanager
+    def claim(self, unit_ids: list[str], wait: bool = False) -> Iterator[list[str]]:
+        """Claim units for extraction: the session already excludes other writers, so all of them."""
+        yield list(unit_ids)
 
     @contextmanager
     def mutating(self) -> Iterator[None]:
