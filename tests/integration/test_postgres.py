@@ -213,3 +213,22 @@ def test_a_server_restart_mid_run_is_reported_and_resumable(tmp_path, pg_server,
                            timeout=300)
     assert again.returncode == 0, again.stderr
     assert _graph_of_store(pg_url, tmp_path) == _reference(tmp_path, docs)
+
+
+def test_a_worker_sees_which_units_others_hold_or_finished(tmp_path, pg_url):
+    embeddings = WordLlamaEmbeddings()
+    one, other = PgStore(pg_url, tmp_path / "a", embeddings), PgStore(pg_url, tmp_path / "b", embeddings)
+    try:
+        units = ["doc:1-1", "doc:2-2", "doc:3-3", "doc:4-4"]
+        other.records.put_result("doc:4-4", "doc", 4, 4, "golden", {"kriyas": []}, llm_calls=0, prompt_tokens=0,
+                                 attempts=0, fast_path=False, seconds=0.0, run_id="r")
+        with one.claim(units[:2]) as mine:
+            assert mine == units[:2]
+            assert one.taken_units(units) == {"doc:4-4"}  # its own claims are not "taken"
+            assert other.taken_units(units) == {"doc:1-1", "doc:2-2", "doc:4-4"}
+            with other.claim(units) as theirs:
+                assert theirs == ["doc:3-3", "doc:4-4"]  # the claim itself skips what another holds
+        assert other.taken_units(units) == {"doc:4-4"}  # released with the block
+    finally:
+        one.close()
+        other.close()

@@ -13,7 +13,8 @@ import json
 import logging
 import re
 from collections.abc import Callable
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, NamedTuple
 
 from karaka.jsonparse import JSONRecoveryError, recover_json
 from karaka.kg.calls import Loop, ask, run_loop
@@ -205,46 +206,109 @@ def link_metaphors(services: Services, doc_id: str, run_id: str, loop: Loop) -> 
     return linked
 
 
+class Question(NamedTuple):
+    """One memoised LLM decision a step needs: what it is about, its key, prompt and fields."""
+
+    subject: tuple[str, ...]
+    key: str
+    prompt: str
+    fields: dict[str, Any]
+
+
+def _type_questions(services: Services, doc_id: str) -> list[Question]:
+    graph = services.workspace.graph
+    out = []
+    for entity in _doc_entities(services, doc_id, untyped=True):
+        context = "\n".join(_text_of(services, k) for k, _ in graph.uses(entity)[:3])
+        out.append(Question((entity,), _key("type", entity, context), "entity_type_prompt",
+                            {"entity": _name(services, entity), "context": context, "types": ", ".join(ENTITY_TYPES)}))
+    return out
+
+
+def _cause_pairs(services: Services, doc_id: str) -> list[tuple[str, str]]:
+    """Consecutive Kriyās of the same or adjacent sentences not yet linked by CAUSES."""
+    graph = services.workspace.graph
+    order = graph.kriyas_of(doc_id)
+    pairs = []
+    for first, second in zip(order, order[1:], strict=False):
+        a, b = graph.node(first) or {}, graph.node(second) or {}
+        if b["seq"] - a["seq"] > 1 or second in graph.neighbors(first, "CAUSES"):
+            continue
+        pairs.append((first, second))
+    return pairs
+
+
+def _cause_question(services: Services, first: str, second: str) -> Question:
+    graph = services.workspace.graph
+    a, b = graph.node(first) or {}, graph.node(second) or {}
+    t1, t2 = _text_of(services, first), _text_of(services, second)
+    return Question((first, second), _key("cause", first, second, t1, t2), "causality_prompt",
+                    {"first": f"{a['verb']} (line {a['line_number']})", "second": f"{b['verb']} (line {b['line_number']})",
+                     "context": t1 if a["seq"] == b["seq"] else f"{t1}\n{t2}"})
+
+
+def decide_ahead(services: Services, doc_id: str, run_id: str) -> int:
+    """Ask, ``concurrency`` at a time, every independent decision the type and cause steps will need.
+
+    The steps themselves then find every answer memoised. This part reads the graph and writes
+    only the records, so a database store's workers run it side by side, outside the writer lock.
+    Returns the number of LLM calls made.
+    """
+    if services.llm is None:
+        return 0
+    questions: list[tuple[str, Question]] = []
+    with services.workspace.mutating():  # the graph holds still while the questions are read off it
+        if services.ctx.entity_types:
+            questions += [("entity_types", q) for q in _type_questions(services, doc_id)]
+        if services.ctx.causality:
+            questions += [("causality", _cause_question(services, *pair)) for pair in _cause_pairs(services, doc_id)]
+    records = services.workspace.records
+    todo = [(step, q) for step, q in questions if records.decision(q.key) is None]
+    if not todo:
+        return 0
+
+    def one(item: tuple[str, Question]) -> None:
+        step, q = item
+        _decide(services, step, doc_id, q.key, run_id, q.prompt, **q.fields)
+
+    with ThreadPoolExecutor(max_workers=max(1, services.ctx.concurrency)) as pool:
+        list(pool.map(one, todo))
+    return len(todo)
+
+
 def type_entities(services: Services, doc_id: str, run_id: str, loop: Loop) -> int:
     """Set ``entity_type`` on entities of a document that have none."""
     graph = services.workspace.graph
     typed = 0
-    for entity in _doc_entities(services, doc_id, untyped=True):
-        if services.llm is None:
-            kind = str((graph.node(entity) or {}).get("ner_type") or "Object")
-        else:
-            context = "\n".join(_text_of(services, k) for k, _ in graph.uses(entity)[:3])
-            answer = _decide(services, "entity_types", doc_id, _key("type", entity, context), run_id,
-                             "entity_type_prompt", entity=_name(services, entity), context=context,
-                             types=", ".join(ENTITY_TYPES))
-            kind = str(answer.get("entity_type", "")).strip()
-            if kind not in ENTITY_TYPES:
-                continue
-        graph.update_node(entity, entity_type=kind)
-        typed += 1
+    if services.llm is None:
+        for entity in _doc_entities(services, doc_id, untyped=True):
+            graph.update_node(entity, entity_type=str((graph.node(entity) or {}).get("ner_type") or "Object"))
+            typed += 1
+        return typed
+    for q in _type_questions(services, doc_id):
+        answer = _decide(services, "entity_types", doc_id, q.key, run_id, q.prompt, **q.fields)
+        kind = str(answer.get("entity_type", "")).strip()
+        if kind in ENTITY_TYPES:
+            graph.update_node(q.subject[0], entity_type=kind)
+            typed += 1
     return typed
 
 
 def find_causes(services: Services, doc_id: str, run_id: str, loop: Loop) -> int:
     """CAUSES between consecutive Kriyās of the same or adjacent sentences."""
     graph = services.workspace.graph
-    order = graph.kriyas_of(doc_id)
     found = 0
-    for first, second in zip(order, order[1:], strict=False):
+    for first, second in _cause_pairs(services, doc_id):
         a, b = graph.node(first) or {}, graph.node(second) or {}
-        if b["seq"] - a["seq"] > 1 or graph.neighbors(first, "CAUSES") and second in graph.neighbors(first, "CAUSES"):
-            continue
-        t1, t2 = _text_of(services, first), _text_of(services, second)
         if services.llm is None:
+            t1, t2 = _text_of(services, first), _text_of(services, second)
             purpose = a["seq"] == b["seq"] and re.search(rf"\bto\s+{re.escape(b['verb'])}\b", t1, re.IGNORECASE)
             if not (purpose or (b["seq"] == a["seq"] + 1 and _CAUSAL_NEXT.match(t2))):
                 continue
             method = "heuristic"
         else:
-            answer = _decide(services, "causality", doc_id, _key("cause", first, second, t1, t2), run_id,
-                             "causality_prompt", first=f"{a['verb']} (line {a['line_number']})",
-                             second=f"{b['verb']} (line {b['line_number']})",
-                             context=t1 if a["seq"] == b["seq"] else f"{t1}\n{t2}")
+            q = _cause_question(services, first, second)
+            answer = _decide(services, "causality", doc_id, q.key, run_id, q.prompt, **q.fields)
             if str(answer.get("answer", "")).lower() != "yes":
                 continue
             method = "llm"

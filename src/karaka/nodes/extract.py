@@ -226,6 +226,7 @@ def make_extract(loop: Loop) -> Callable[[UnitArgs, Runtime[Context]], dict[str,
                 outcomes += [gsv_unit(services, u, args["run_id"], run) for u in todo]
         for outcome in outcomes:
             emit(runtime, {"event": "unit", **outcome})
-        return {"units_done": 0 if waiting else len(units)}
+        return {"units_done": (0 if waiting else len(units)) + args.get("skipped", 0),
+                "scanned": args.get("scanned", 0)}
 
     return extract

@@ -43,6 +43,7 @@ PARSER_UNITS = 128  # sentences per worker under --extractor parser (parsed in o
 
 
 MAX_SWEEPS = 2
+LOOKAHEAD = 4096  # units a round may look past when other workers finished or hold them
 
 
 def exclusive(stage: str) -> Callable[[F], F]:
@@ -187,17 +188,46 @@ def _parse_ahead(services: Services, units: list[Unit]) -> None:
 
 
 def route_extract(state: IngestState, runtime: Runtime[Context]) -> list[Send] | Literal["write"]:
-    """Send the next round of units (from the run's cursor) to workers, or move on to writing."""
-    ctx = services_of(runtime).ctx
+    """Send the next round of units (from the run's cursor) to workers, or move on to writing.
+
+    In a store shared by several workers, the round skips units another worker finished or
+    holds, looking up to ``LOOKAHEAD`` units ahead, so a worker spends no round on others' work.
+    """
+    services = services_of(runtime)
+    ctx = services.ctx
     per_worker = _per_worker(ctx)
-    ids = [u.unit_id for u in _round_units(state, ctx, state.get("cursor", 0))]
+    start = state.get("cursor", 0)
+    scanned, skipped = start, 0
+    if services.workspace.kind == "directory":
+        ids = [u.unit_id for u in _round_units(state, ctx, start)]
+    else:
+        ids, scanned = _free_units(state, services, start)
+        skipped = scanned - start - len(ids)
     wait = False
+    if not ids and scanned < state.get("units_total", 0):  # a stretch wholly done or held elsewhere
+        return [Send("extract", UnitArgs(run_id=state["run_id"], units=[], scanned=scanned, skipped=skipped))]
     if not ids and state.get("sweeps", 0) < MAX_SWEEPS:
-        ids, wait = _unfinished(state, services_of(runtime)), True  # units other workers held
+        ids, wait, scanned = _unfinished(state, services), True, state.get("units_total", 0)  # held by others
     if not ids:
         return "write"
-    return [Send("extract", UnitArgs(run_id=state["run_id"], units=ids[i:i + per_worker], wait=wait))
+    return [Send("extract", UnitArgs(run_id=state["run_id"], units=ids[i:i + per_worker], wait=wait,
+                                     scanned=scanned, skipped=skipped if i == 0 else 0))
             for i in range(0, len(ids), per_worker)]
+
+
+def _free_units(state: IngestState, services: Services, start: int) -> tuple[list[str], int]:
+    """Up to a round of units from ``start`` that no worker finished or holds, and where the scan ended."""
+    end = min(start + LOOKAHEAD, state.get("units_total", 0))
+    units = [u for i in range(start, end)
+             if (u := unit_at(state["doc_ids"], state["unit_counts"], state["doc_lines"], window(services.ctx), i))]
+    taken = services.workspace.taken_units([u.unit_id for u in units]) if units else set()
+    picked: list[str] = []
+    for i, unit in enumerate(units):
+        if unit.unit_id not in taken:
+            picked.append(unit.unit_id)
+            if len(picked) == _round(services.ctx):
+                return picked, start + i + 1
+    return picked, end
 
 
 def _unfinished(state: IngestState, services: Services) -> list[str]:
@@ -215,7 +245,8 @@ def progress(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     total = state.get("units_total", 0)
     if state.get("cursor", 0) >= total:  # a sweep round ended
         return {"sweeps": state.get("sweeps", 0) + 1}
-    cursor = min(state.get("cursor", 0) + _round(services.ctx), total)
+    step = _round(services.ctx) if services.workspace.kind == "directory" else 0
+    cursor = min(max(state.get("cursor", 0) + step, state.get("scanned", 0)), total)
     emit(runtime, {"event": "progress", "done": state.get("units_done", 0), "total": total})
     _parse_ahead(services, _round_units(state, services.ctx, cursor))
     return {"cursor": cursor}
@@ -241,26 +272,35 @@ def write(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
 def make_post_process(loop: Loop) -> Any:
     """The post-processing node; epithet linking runs the GSV-Retry ``loop`` it is given."""
 
-    @exclusive("post-process")
     def post_process(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
-        """Run each enabled step; every LLM decision is memoised, so a resume repeats none."""
+        """Run each enabled step; every LLM decision is memoised, so a resume repeats none.
+
+        The independent decisions (types, causes) are asked first, outside the writer lock, for
+        the documents this worker claims; then, under the lock, the steps find them memoised.
+        """
         services = services_of(runtime)
         ws = services.workspace
-        results: dict[str, Any] = {}
-        for name, step in postprocess.STEPS:
-            if not getattr(services.ctx, name):
-                results[name] = "off"
-                continue
-            if services.llm is None and name == "metaphors":
-                results[name] = "skipped: needs an LLM"
-                continue
-            with ws.mutating():
-                count = sum(step(services, doc_id, state["run_id"], loop) for doc_id in state["doc_ids"])
-            results[name] = {"count": count, "method": "llm" if services.llm is not None else "heuristic"}
-            emit(runtime, {"event": "stage", "stage": f"post:{name}", "count": count})
-        for doc_id in state["doc_ids"]:
-            ws.records.set_status(doc_id, DocStatus.DONE)
-        ws.flush()
+        for waiting in (False, True):  # one free document at a time; then wait for what others decide
+            for doc_id in state["doc_ids"]:
+                with ws.claim([f"post:{doc_id}"], waiting) as mine:
+                    if mine:
+                        postprocess.decide_ahead(services, doc_id, state["run_id"])
+        with ws.writing("post-process"):
+            results: dict[str, Any] = {}
+            for name, step in postprocess.STEPS:
+                if not getattr(services.ctx, name):
+                    results[name] = "off"
+                    continue
+                if services.llm is None and name == "metaphors":
+                    results[name] = "skipped: needs an LLM"
+                    continue
+                with ws.mutating():
+                    count = sum(step(services, doc_id, state["run_id"], loop) for doc_id in state["doc_ids"])
+                results[name] = {"count": count, "method": "llm" if services.llm is not None else "heuristic"}
+                emit(runtime, {"event": "stage", "stage": f"post:{name}", "count": count})
+            for doc_id in state["doc_ids"]:
+                ws.records.set_status(doc_id, DocStatus.DONE)
+            ws.flush()
         return {"report": {"post_processing": results}}
 
     return post_process

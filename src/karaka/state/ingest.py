@@ -12,6 +12,11 @@ from typing_extensions import TypedDict
 from karaka.store.ids import parse_unit_id, unit_id
 
 
+def furthest(old: int, new: int) -> int:
+    """Reducer: the larger of two positions (parallel rounds report how far each scanned)."""
+    return max(old, new)
+
+
 class DocStatus(StrEnum):
     """Where a document is in the pipeline (stored in the records)."""
 
@@ -108,6 +113,8 @@ class IngestState(IngestInput):
     """Index of the next unit to send; the units before it were sent in earlier rounds."""
     units_done: Annotated[int, operator.add]
     """Units finished in this run (resumed units are counted once stored)."""
+    scanned: Annotated[int, furthest]
+    """How far the rounds' scans reached (see ``UnitArgs.scanned``)."""
     sweeps: int
     """Rounds sent after the cursor reached the end, for units other workers held (database store)."""
     started: float
@@ -131,3 +138,7 @@ class UnitArgs(TypedDict):
     """Unit ids (``Unit.from_id`` reads them): plain strings keep the checkpoint small."""
     wait: NotRequired[bool]
     """Wait for units another worker holds (the last sweep), instead of leaving them to it."""
+    scanned: NotRequired[int]
+    """The unit index the round's scan reached (a shared store's rounds skip others' units)."""
+    skipped: NotRequired[int]
+    """Units the scan passed over because another worker finished or holds them."""

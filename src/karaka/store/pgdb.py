@@ -229,6 +229,14 @@ class AdvisoryLocks:
                 except Exception:  # noqa: BLE001 - a dropped connection has freed the lock already
                     log.warning("advisory unlock failed on a dropped connection; the server freed it")
 
+    def held_elsewhere(self) -> set[int]:
+        """Advisory-lock keys other sessions hold now (a bigint key shows as classid, objid)."""
+        with self._mutex:
+            rows = self._conn.execute(
+                "SELECT (classid::bigint << 32) | objid::bigint FROM pg_locks WHERE locktype = 'advisory' "
+                "AND objsubid = 1 AND granted AND pid <> pg_backend_pid()").fetchall()
+        return {v - (1 << 64) if v >= 1 << 63 else v for (v,) in rows}
+
     def wait(self, key: int, what: str, on_wait: Callable[[str], None] | None = None,
              timeout: float | None = None) -> None:
         """Block (polling, with notices) until the lock is ours."""

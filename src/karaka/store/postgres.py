@@ -32,6 +32,7 @@ from langchain_core.embeddings import Embeddings
 from karaka.store.graph import KnowledgeGraph
 from karaka.store.pgdb import SCHEMA, SETUP_LOCK, AdvisoryLocks, Database, PgRecords, StoreError, lock_key, redact
 from karaka.store.resolver import EntityResolver
+from karaka.store.schema import SchemaError, normalize_edge
 from karaka.store.vectors import LineVectors
 from karaka.store.workspace import Workspace
 
@@ -55,13 +56,22 @@ class JournaledGraph(KnowledgeGraph):
         self.removed: set[str] = set()
 
     def add_node(self, node_id: str, **attrs: Any) -> str:
+        before = dict(self._g.nodes[node_id]) if node_id in self._g else None
         out = super().add_node(node_id, **attrs)
-        self.dirty_nodes.add(node_id)
+        if self._g.nodes[node_id] != before:  # a rewrite of the same node costs no row
+            self.dirty_nodes.add(node_id)
         return out
 
     def add_edge(self, source: str, target: str, relation: str, **attrs: Any) -> tuple[str, str, str]:
+        try:
+            key = normalize_edge(source, target, relation)
+        except SchemaError:
+            return super().add_edge(source, target, relation, **attrs)  # raises it, logged
+        data = self._g.get_edge_data(key[0], key[1], key=key[2])
+        before = dict(data) if data is not None else None
         triple = super().add_edge(source, target, relation, **attrs)
-        self.dirty_edges.add(triple)
+        if self._g.get_edge_data(triple[0], triple[1], key=triple[2]) != before:
+            self.dirty_edges.add(triple)
         return triple
 
     def remove_document(self, doc_id: str) -> tuple[int, set[str]]:
@@ -294,6 +304,12 @@ class PgStore(Workspace):
         finally:
             for unit in got:
                 self.locks.unlock(lock_key(f"karaka:unit:{unit}"))
+
+    def taken_units(self, unit_ids: list[str]) -> set[str]:
+        """Units already stored, or claimed right now by another worker's live connection."""
+        done = {r[0] for r in self.db.rows("SELECT unit_id FROM results WHERE unit_id = ANY(%s)", (unit_ids,))}
+        held = self.locks.held_elsewhere()
+        return done | {u for u in unit_ids if u not in done and lock_key(f"karaka:unit:{u}") in held}
 
     def flush(self) -> None:
         """Save what changed since the last save, in one transaction, under a new generation."""

@@ -135,6 +135,10 @@ class Workspace:
         """Claim units for extraction: the session already excludes other writers, so all of them."""
         yield list(unit_ids)
 
+    def taken_units(self, unit_ids: list[str]) -> set[str]:
+        """Units another worker finished or holds: none here (one writer process at a time)."""
+        return set()
+
     @contextmanager
     def mutating(self) -> Iterator[None]:
         """Order in-process changes to the in-memory graph (held briefly, inside ``writing``)."""
