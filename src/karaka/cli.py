@@ -176,7 +176,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     ctx = resolve_context(_flags(args))
     _require_graph(ctx)
     _open(ctx)
-    result = run_query(ctx, args.question, thread_id=args.thread)
+    result = run_query(ctx, args.question, thread_id=args.thread, direct=True)
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
     else:

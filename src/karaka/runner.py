@@ -123,8 +123,16 @@ def stream_query(ctx: Context, question: str, thread_id: str | None = None) -> I
 
 
 def run_query(ctx: Context, question: str, thread_id: str | None = None,
-              on_event: Listener | None = None) -> dict[str, Any]:
-    """Answer a question; a thread id keeps the conversation for follow-ups."""
+              on_event: Listener | None = None, direct: bool = False) -> dict[str, Any]:
+    """Answer a question; a thread id keeps the conversation for follow-ups.
+
+    ``direct`` (a cold CLI process) walks the query graph's nodes without importing LangGraph
+    when there is no LLM and no thread: the same nodes, routes and result (``graphs/direct.py``).
+    """
+    if direct and thread_id is None and get_services(ctx).llm is None:
+        from karaka.graphs.direct import run_direct
+
+        return run_direct(context_from(ctx), question, on_event)
     result: dict[str, Any] = {}
     for event in stream_query(ctx, question, thread_id):
         if event.get("event") == "result":

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from karaka.config import Context
 from karaka.models import load_embeddings, load_llm
-from karaka.models.embeddings import LazyEmbeddings
+from karaka.models.lazy import LazyEmbeddings
 from karaka.prompts import Prompts, load_prompts
 from karaka.store.workspace import Workspace
 

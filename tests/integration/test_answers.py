@@ -1,5 +1,8 @@
 """Answers without an LLM: each class of question the parser route once got wrong, on a small corpus."""
 
+import subprocess
+import sys
+
 import pytest
 
 from karaka.config import Context
@@ -86,3 +89,26 @@ def test_citations_are_few_and_the_supporting_line_comes_first(ctx):
 def test_no_span_is_said_honestly(ctx):
     result = run_query(ctx, "Which colour did the volunteers wear?")
     assert result["status"] in ("NO_SPAN", "NO_MATCH") and result["answers"] == []
+
+
+QUESTIONS = [  # graph, passive, two hops, comparison, hybrid fallback, find, nothing, empty-ish
+    "Who published the novel?", "When was the novel published?",
+    "What nationality is the director of film Blood Street?",
+    "Which film came out first, Blood Street or Dusk Road?", "Which colour did the volunteers wear?",
+    "Find documents about the river", "What did the astronaut eat?", "Why did the town flood?",
+]
+
+
+@pytest.mark.parametrize("question", QUESTIONS)
+def test_direct_walk_returns_what_the_query_graph_returns(ctx, question):
+    assert run_query(ctx, question, direct=True) == run_query(ctx, question)
+
+
+def test_cli_ask_answers_without_importing_langgraph(ctx):
+    script = ("import sys; from karaka.cli import main; "
+              f"code = main(['ask', '--workspace', {ctx.workspace!r}, 'Who published the novel?']); "
+              "print('langgraph loaded:', 'langgraph' in sys.modules, 'langchain_core' in sys.modules); "
+              "sys.exit(code)")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "Herman Melville" in out.stdout and "langgraph loaded: False False" in out.stdout

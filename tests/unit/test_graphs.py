@@ -34,3 +34,20 @@ def test_mermaid_snapshot(name):
         path.write_text(drawn, encoding="utf-8")
     assert path.exists(), f"no snapshot {path.name}: run with KARAKA_UPDATE_SNAPSHOTS=1"
     assert drawn == path.read_text(encoding="utf-8"), f"{name} changed; review and update {path.name}"
+
+
+def test_direct_walk_follows_the_compiled_query_graph():
+    """``graphs/direct.py`` walks the same nodes along the same edges as the LangGraph query graph."""
+    import typing
+
+    from karaka.graphs import direct
+
+    drawn = query.graph.get_graph()
+    nodes = {n for n in drawn.nodes if not n.startswith("__")}
+    assert set(direct.STEPS) == nodes
+    edges = {(e.source, e.target) for e in drawn.edges if e.source != "__start__"}
+    walked = set()
+    for node, route in direct.NEXT.items():
+        targets = [route] if isinstance(route, str) else typing.get_args(typing.get_type_hints(route)["return"])
+        walked |= {(node, t) for t in targets}
+    assert walked == edges

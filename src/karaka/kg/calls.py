@@ -3,21 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
-
-from langgraph.graph.state import CompiledStateGraph
+from typing import TYPE_CHECKING, Any
 
 from karaka.config import Context
 from karaka.models.call import LLMReply, call_llm_isolated, call_llm_samples
 from karaka.services import Services
 from karaka.state.gsv import GSVInput, GSVOutput
 
-try:  # the config key a parent uses to lend its checkpointer to a child graph
-    from langgraph._internal._constants import CONFIG_KEY_CHECKPOINTER
-except ImportError:  # pragma: no cover - older layouts
-    CONFIG_KEY_CHECKPOINTER = "__pregel_checkpointer"
+if TYPE_CHECKING:  # LangGraph is imported by the graphs; a cold `karaka ask` without an LLM needs none of it
+    from langgraph.graph.state import CompiledStateGraph
 
-Loop = CompiledStateGraph[Any, Any, Any, Any]  # the compiled GSV-Retry subgraph, handed in by graphs/
+    Loop = CompiledStateGraph[Any, Any, Any, Any]  # the compiled GSV-Retry subgraph, handed in by graphs/
+else:
+    Loop = Any
 
 
 def ask(services: Services, key: str, suffix: str = "", on_token: Callable[[str], None] | None = None,
@@ -52,5 +50,10 @@ def run_loop(loop: Loop, inputs: GSVInput, ctx: Context) -> GSVOutput:
     checkpointing every inner step cost 3x the time and 6.5x the checkpoint size when measured
     (README, design decisions).
     """
+    try:  # the config key a parent uses to lend its checkpointer to a child graph
+        from langgraph._internal._constants import CONFIG_KEY_CHECKPOINTER
+    except ImportError:  # pragma: no cover - older layouts
+        CONFIG_KEY_CHECKPOINTER = "__pregel_checkpointer"
+
     config: Any = {"recursion_limit": 12 * ctx.max_retries + 10, "configurable": {CONFIG_KEY_CHECKPOINTER: None}}
     return loop.invoke(inputs, config=config, context=ctx)  # type: ignore[return-value]

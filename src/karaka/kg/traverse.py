@@ -12,6 +12,7 @@ a time clause, else a place), never a span the question itself names.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,14 +53,15 @@ _WORD = re.compile(r"[^\W_]+")
 _STOP = frozenset("a an the of to in on at by for with and or from into as is was be 's his her its their".split())
 
 
-def content(text: str) -> set[str]:
-    """Content words of a span, lower-cased, plural -s folded."""
+@functools.lru_cache(maxsize=65536)
+def content(text: str) -> frozenset[str]:
+    """Content words of a span, lower-cased, plural -s folded (memoised: spans recur across candidates)."""
     out = set()
     for word in _WORD.findall(text.lower()):
         if word in _STOP:
             continue
         out.add(word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word)
-    return out
+    return frozenset(out)
 
 
 def coverage(named: str, span: str) -> float:

@@ -3,41 +3,11 @@
 from __future__ import annotations
 
 import logging
-import threading
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
-
-
-class LazyEmbeddings(Embeddings):
-    """Embeddings that load their model on the first call.
-
-    A question answered from the graph alone never pays for loading it.
-    """
-
-    def __init__(self, load: Callable[[], Embeddings]):
-        self._load = load
-        self._model: Embeddings | None = None
-        self._lock = threading.Lock()
-
-    @property
-    def model(self) -> Embeddings:
-        """The real embeddings (loaded now if not yet)."""
-        with self._lock:
-            if self._model is None:
-                self._model = self._load()
-            return self._model
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        """Embed passages with the real model."""
-        return self.model.embed_documents(texts)
-
-    def embed_query(self, text: str) -> list[float]:
-        """Embed a query with the real model."""
-        return self.model.embed_query(text)
 
 
 def _quiet_import() -> Any:

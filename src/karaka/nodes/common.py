@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from langgraph.runtime import Runtime
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from karaka.config import Context, context_from
 from karaka.services import Services, get_services
+
+if TYPE_CHECKING:
+    from langgraph.runtime import Runtime
+else:
+    _C = TypeVar("_C")
+
+    class Runtime(Generic[_C]):
+        """What annotations name at run time: LangGraph hands nodes its own ``Runtime`` by parameter name."""
 
 
 def services_of(runtime: Runtime[Context] | None) -> Services:

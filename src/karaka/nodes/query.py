@@ -6,8 +6,6 @@ import re
 from collections.abc import Callable
 from typing import Any, Literal
 
-from langgraph.runtime import Runtime
-
 from karaka.config import Context
 from karaka.kg.answer import answer_from_context
 from karaka.kg.calls import Loop, run_loop
@@ -18,7 +16,7 @@ from karaka.kg.retrieval import hybrid_search, lexical
 from karaka.kg.traverse import display, referent, traverse
 from karaka.nlp.questions import question_plan
 from karaka.nlp.relations import relation_plan
-from karaka.nodes.common import emit, services_of
+from karaka.nodes.common import Runtime, emit, services_of
 from karaka.services import Services
 from karaka.state.query import Citation, QueryState
 
@@ -50,7 +48,7 @@ def route_intent(state: QueryState) -> Literal["plan", "find"]:
     return "find" if state["intent"] == "find" else "plan"
 
 
-def make_plan(loop: Loop) -> Callable[[QueryState, Runtime[Context]], dict[str, Any]]:
+def make_plan(loop: Loop | None) -> Callable[[QueryState, Runtime[Context]], dict[str, Any]]:
     """The planning node: a golden plan from the GSV-Retry ``loop`` it is given, or the parser's."""
 
     def plan(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -65,6 +63,8 @@ def make_plan(loop: Loop) -> Callable[[QueryState, Runtime[Context]], dict[str, 
                     "cause": None if parsed else "the parser found no verb"}
             trace = state["trace"] + ["plan: parser (no LLM)"]
             return {"plan": parsed, "plan_info": info, "trace": trace + _follow_up(services, parsed, state)}
+        if loop is None:
+            raise ValueError("planning with an LLM needs the GSV-Retry loop")
         out = run_loop(loop, {"task": "query", "source": state.get("standalone") or state["question"],
                               "ref": {"question": state["question"]}}, services.ctx)
         info = {"status": out["status"], "attempts": out["attempt"], "llm_calls": out["llm_calls"], "method": "gsv",

@@ -24,10 +24,9 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from langchain_core.embeddings import Embeddings
 
 from karaka.store.graph import KnowledgeGraph
 from karaka.store.pgdb import SCHEMA, SETUP_LOCK, AdvisoryLocks, Database, PgRecords, StoreError, lock_key, redact
@@ -35,6 +34,9 @@ from karaka.store.resolver import EntityResolver
 from karaka.store.schema import SchemaError, normalize_edge
 from karaka.store.vectors import LineVectors
 from karaka.store.workspace import Workspace
+
+if TYPE_CHECKING:
+    from langchain_core.embeddings import Embeddings
 
 log = logging.getLogger("karaka.postgres")
 WRITER = lock_key("karaka:writer")

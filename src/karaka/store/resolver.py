@@ -19,9 +19,12 @@ import threading
 import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from langchain_core.embeddings import Embeddings
+
+if TYPE_CHECKING:
+    from langchain_core.embeddings import Embeddings
 
 PRONOUNS = frozenset(
     "he she it they him her his hers its their theirs which that who whom "

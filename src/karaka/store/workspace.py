@@ -15,9 +15,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
-
-from langchain_core.embeddings import Embeddings
+from typing import TYPE_CHECKING, Any
 
 from karaka.state.ingest import DocStatus
 from karaka.store.graph import KnowledgeGraph
@@ -25,6 +23,9 @@ from karaka.store.lock import WorkspaceLock, file_lock
 from karaka.store.records import Records
 from karaka.store.resolver import EntityResolver
 from karaka.store.vectors import LineVectors, saved_dim
+
+if TYPE_CHECKING:
+    from langchain_core.embeddings import Embeddings
 
 log = logging.getLogger("karaka.workspace")
 
