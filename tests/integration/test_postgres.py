@@ -56,11 +56,16 @@ def _sets(data):
     return nodes, edges
 
 
-def _inserted_results(url):
-    """Rows ever inserted into the results table (a unit extracted twice is inserted twice)."""
+def _inserted_results(url, table="results"):
+    """Rows ever inserted into a table (a unit extracted twice, or a decision asked twice, is inserted twice)."""
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("SELECT pg_stat_clear_snapshot()")
-        return conn.execute("SELECT n_tup_ins FROM pg_stat_user_tables WHERE relname = 'results'").fetchone()[0]
+        return conn.execute("SELECT n_tup_ins FROM pg_stat_user_tables WHERE relname = %s", (table,)).fetchone()[0]
+
+
+def _count(url, table):
+    with psycopg.connect(url, autocommit=True) as conn:
+        return conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
 
 
 def _stored_units(url):
@@ -79,11 +84,11 @@ def _reference(tmp_path, *folders):
     return _graph_of_dir(ref)
 
 
-def _wait_stats_flushed(url, expected, seconds=10.0):
+def _wait_stats_flushed(url, expected, seconds=10.0, table="results"):
     deadline = time.monotonic() + seconds
-    while _inserted_results(url) < expected and time.monotonic() < deadline:
+    while _inserted_results(url, table) < expected and time.monotonic() < deadline:
         time.sleep(0.2)
-    return _inserted_results(url)
+    return _inserted_results(url, table)
 
 
 def _runs_in_results(url):
@@ -100,6 +105,8 @@ def test_two_workers_on_the_same_documents_share_the_units(tmp_path, pg_url):
     assert _stored_units(pg_url) == 40
     assert _wait_stats_flushed(pg_url, 40) == 40  # no unit was extracted (and stored) twice
     assert _runs_in_results(pg_url) == 2  # both workers extracted some of them
+    decided = _count(pg_url, "decisions")  # entity types (the names recur in both books) and causes
+    assert decided > 12 and _wait_stats_flushed(pg_url, decided, table="decisions") == decided  # none asked twice
     calls = [json.loads(out)["llm_calls"]["extraction"] for out, _ in outs]
     assert calls[0] == calls[1] == 40 * 4  # each report sums the whole run's stored units
     assert _graph_of_store(pg_url, tmp_path) == _reference(tmp_path, docs)

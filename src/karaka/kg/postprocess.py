@@ -218,9 +218,9 @@ class Question(NamedTuple):
 def _type_questions(services: Services, doc_id: str) -> list[Question]:
     graph = services.workspace.graph
     out = []
-    for entity in _doc_entities(services, doc_id, untyped=True):
-        context = "\n".join(_text_of(services, k) for k, _ in graph.uses(entity)[:3])
-        out.append(Question((entity,), _key("type", entity, context), "entity_type_prompt",
+    for entity in _doc_entities(services, doc_id, untyped=True):  # one decision per entity, whoever asks first
+        context = "\n".join(_text_of(services, k) for k, _ in sorted(graph.uses(entity))[:3])
+        out.append(Question((entity,), _key("type", entity), "entity_type_prompt",
                             {"entity": _name(services, entity), "context": context, "types": ", ".join(ENTITY_TYPES)}))
     return out
 
@@ -262,18 +262,24 @@ def decide_ahead(services: Services, doc_id: str, run_id: str) -> int:
             questions += [("entity_types", q) for q in _type_questions(services, doc_id)]
         if services.ctx.causality:
             questions += [("causality", _cause_question(services, *pair)) for pair in _cause_pairs(services, doc_id)]
-    records = services.workspace.records
-    todo = [(step, q) for step, q in questions if records.decision(q.key) is None]
-    if not todo:
-        return 0
+    ws = services.workspace
+    todo = [(step, q) for step, q in questions if ws.records.decision(q.key) is None]
+    asked: list[bool] = []
+    later: list[tuple[str, Question]] = []
 
-    def one(item: tuple[str, Question]) -> None:
-        step, q = item
-        _decide(services, step, doc_id, q.key, run_id, q.prompt, **q.fields)
+    def one(item: tuple[str, Question], wait: bool) -> None:
+        step, q = item  # another worker may be asking the same (an entity of its document too)
+        with ws.claim([f"decision:{q.key}"], wait) as mine:
+            if not mine:
+                later.append(item)
+            elif ws.records.decision(q.key) is None:
+                _decide(services, step, doc_id, q.key, run_id, q.prompt, **q.fields)
+                asked.append(True)
 
     with ThreadPoolExecutor(max_workers=max(1, services.ctx.concurrency)) as pool:
-        list(pool.map(one, todo))
-    return len(todo)
+        list(pool.map(one, todo, [False] * len(todo)))  # first what no one else is asking
+        list(pool.map(one, list(later), [True] * len(later)))  # then wait for the others' answers
+    return len(asked)
 
 
 def type_entities(services: Services, doc_id: str, run_id: str, loop: Loop) -> int:
