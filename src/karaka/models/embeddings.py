@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from langchain_core.embeddings import Embeddings
+
+from karaka.models.lazy import EmbeddingsBase
 
 
 def _quiet_import() -> Any:
@@ -26,7 +27,7 @@ def _quiet_import() -> Any:
     return wordllama
 
 
-class WordLlamaEmbeddings(Embeddings):
+class WordLlamaEmbeddings(EmbeddingsBase):
     """WordLlama static embeddings; the weights ship inside the wheel."""
 
     def __init__(self, dim: int = 256):
@@ -53,7 +54,7 @@ class WordLlamaEmbeddings(Embeddings):
         return self._embed([text])[0]
 
 
-class NVEmbedQAEmbeddings(Embeddings):
+class NVEmbedQAEmbeddings(EmbeddingsBase):
     """nvidia/llama-3.2-nv-embedqa-1b-v2 with the prefixes its model card asks for."""
 
     def __init__(self, model_id: str = "nvidia/llama-3.2-nv-embedqa-1b-v2"):

@@ -1,7 +1,14 @@
-"""Embeddings that load their model on the first call, and import nothing heavy until then."""
+"""LangChain's embeddings interface without importing LangChain, and embeddings loaded on first use.
+
+Importing ``langchain_core.embeddings`` pulls in LangChain's runnables and callbacks (0.2–0.4 s of
+a cold `karaka ask`); the interface is two methods, so our embeddings implement it directly. The
+type checker still sees them as LangChain ``Embeddings``, and LangChain code that takes an
+``Embeddings`` takes them (it calls the methods; nothing checks the class).
+"""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -9,12 +16,24 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from langchain_core.embeddings import Embeddings
 
-    Base = Embeddings
-else:  # LangChain's base class (and its 0.4 s import) is not needed to hand calls on
-    Base = object
+    _Base = Embeddings
+else:
+    _Base = object
 
 
-class LazyEmbeddings(Base):
+class EmbeddingsBase(_Base):
+    """``embed_documents`` and ``embed_query`` come from the subclass; the async forms run them in a thread."""
+
+    async def aembed_documents(self, texts: list[str]) -> list[list[float]]:
+        """Embed passages off the event loop."""
+        return await asyncio.to_thread(self.embed_documents, texts)
+
+    async def aembed_query(self, text: str) -> list[float]:
+        """Embed a query off the event loop."""
+        return await asyncio.to_thread(self.embed_query, text)
+
+
+class LazyEmbeddings(EmbeddingsBase):
     """LangChain's ``Embeddings`` interface over a model loaded on the first call.
 
     A question answered from the graph alone never pays for loading the model, nor for importing
