@@ -80,3 +80,20 @@ def test_settings_precedence(tmp_path):
     # the parser extractor implies no LLM unless one is named; no LLM implies the parser
     assert resolve_context({"workspace": str(tmp_path / "p"), "extractor": "parser"}, env={}).llm == "none"
     assert resolve_context({"workspace": str(tmp_path / "n"), "llm": "none"}, env={}).extractor == "parser"
+
+
+def test_spacy_imports_lean_and_the_hidden_parts_still_work():
+    """Importing the analyzer hides torch and spaCy's command line; both load as usual afterwards."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys; import karaka.nlp as n\n"
+        "lean = [m for m in ('torch', 'typer', 'weasel', 'spacy.cli') if m in sys.modules]\n"
+        "doc = n.parse('Rama gave the bow to Lakshmana.')\n"
+        "import spacy, spacy.cli, torch\n"
+        "print(lean, [t.dep_ for t in doc][:2], callable(spacy.cli.download), torch.tensor([1]).sum().item(),\n"
+        "      spacy.info()['spacy_version'] == spacy.__version__)\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["[]", "['nsubj',", "'ROOT']", "True", "1", "True"]

@@ -8,7 +8,6 @@ type checker still sees them as LangChain ``Embeddings``, and LangChain code tha
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -26,10 +25,14 @@ class EmbeddingsBase(_Base):
 
     async def aembed_documents(self, texts: list[str]) -> list[list[float]]:
         """Embed passages off the event loop."""
+        import asyncio
+
         return await asyncio.to_thread(self.embed_documents, texts)
 
     async def aembed_query(self, text: str) -> list[float]:
         """Embed a query off the event loop."""
+        import asyncio
+
         return await asyncio.to_thread(self.embed_query, text)
 
 

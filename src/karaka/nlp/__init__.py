@@ -5,27 +5,44 @@ from __future__ import annotations
 import functools
 import sys
 import threading
+import types
 from collections import OrderedDict
 from collections.abc import Iterable
+from typing import Any
 
 
-def _import_spacy_without_torch() -> None:
-    """Import spaCy without letting thinc import torch (about 1.8 s of every start).
+def _spacy_info(*args: Any, **kwargs: Any) -> Any:
+    """``spacy.info``, from spaCy's command line, imported when first asked for."""
+    from spacy.cli.info import info
 
-    thinc probes for torch when it is imported; spaCy's small CPU pipeline never uses it. When
-    torch is not loaded yet (the huggingface provider loads it), thinc is imported with torch
-    hidden, then torch is importable again as usual.
+    return info(*args, **kwargs)
+
+
+def _import_spacy_lean() -> None:
+    """Import spaCy without torch and without its command line (together about 2 s of every start).
+
+    thinc probes for torch when it is imported, and spaCy's package imports its whole command line
+    (typer, weasel, httpx: 0.3 s) for ``spacy.info``; the small CPU pipeline needs neither. Both
+    are hidden while spaCy imports (``spacy.info`` then imports the real one when called);
+    afterwards ``import torch`` and ``import spacy.cli`` work as usual.
     """
-    if "spacy" in sys.modules or "torch" in sys.modules:
+    if "spacy" in sys.modules:
         return
-    sys.modules["torch"] = None  # type: ignore[assignment]
+    cli, cli_info = types.ModuleType("spacy.cli"), types.ModuleType("spacy.cli.info")
+    cli_info.info = _spacy_info  # type: ignore[attr-defined]
+    stand_ins: dict[str, Any] = {"spacy.cli": cli, "spacy.cli.info": cli_info}
+    if "torch" not in sys.modules:  # the huggingface provider may have loaded it already
+        stand_ins["torch"] = None
+    sys.modules.update(stand_ins)
     try:
         import spacy  # noqa: F401
     finally:
-        del sys.modules["torch"]
+        for name, module in stand_ins.items():
+            if name in sys.modules and sys.modules[name] is module:
+                del sys.modules[name]
 
 
-_import_spacy_without_torch()
+_import_spacy_lean()
 
 from spacy.language import Language  # noqa: E402
 from spacy.tokens import Doc  # noqa: E402
