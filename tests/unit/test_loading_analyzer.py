@@ -97,3 +97,18 @@ def test_spacy_imports_lean_and_the_hidden_parts_still_work():
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["[]", "['nsubj',", "'ROOT']", "True", "1", "True"]
+
+
+def test_wordllama_loads_without_requests_until_it_reaches_for_it():
+    import subprocess
+    import sys
+
+    script = (
+        "import sys; from karaka.models.embeddings import WordLlamaEmbeddings\n"
+        "vector = WordLlamaEmbeddings().embed_query('Rama')\n"
+        "before = 'requests' in sys.modules\n"
+        "import wordllama.wordllama as w, requests\n"
+        "print(len(vector), before, w.requests.RequestException is requests.RequestException)\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["256", "False", "True"]

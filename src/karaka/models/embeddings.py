@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -11,16 +13,32 @@ import numpy as np
 from karaka.models.lazy import EmbeddingsBase
 
 
+class _RequestsOnDemand(types.ModuleType):
+    """Stands in for ``requests`` in wordllama, which needs it only to download (never here)."""
+
+    def __getattr__(self, name: str) -> Any:
+        import requests
+
+        return getattr(requests, name)
+
+
 def _quiet_import() -> Any:
     """Import wordllama without the root-logger set-up it does at import (``logging.basicConfig``).
 
     A library must not configure the application's logging; left alone, that call makes every
-    INFO line of every logger print to stderr.
+    INFO line of every logger print to stderr. ``requests`` (0.1 s of a cold question) is imported
+    only if wordllama ever reaches for it.
     """
     root = logging.getLogger()
     handlers, level = list(root.handlers), root.level
-    import wordllama
-
+    stand_in = None if "requests" in sys.modules else _RequestsOnDemand("requests")
+    if stand_in is not None:
+        sys.modules["requests"] = stand_in
+    try:
+        import wordllama
+    finally:
+        if stand_in is not None and sys.modules.get("requests") is stand_in:
+            del sys.modules["requests"]
     for handler in [h for h in root.handlers if h not in handlers]:
         root.removeHandler(handler)
     root.setLevel(level)
