@@ -2,8 +2,9 @@
 
 Ingestion runs in a store session: a workspace directory lets one writer process in at a time for
 the whole run; a PostgreSQL store lets many workers in at once, each on its own checkpoint thread,
-sharing the units through claims. Every run starts with a consistency check. Questions without a thread keep no checkpoint at all; a
-thread keeps only its newest checkpoint (its last turns), written once per question.
+sharing the units through claims. Every run starts with a consistency check; a finished run keeps
+only its newest checkpoint. Questions without a thread keep no checkpoint at all; a thread keeps
+only its newest checkpoint (its last turns), written once per question.
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ def run_ingest(ctx: Context, path: str | Path, on_event: Listener | None = None,
         snapshot = graph.get_state(config)
         if snapshot.next:
             return _paused(ctx, snapshot)
+        prune_thread(checkpointer(ctx), thread)  # finished: its steps are no longer needed to resume
     return dict(snapshot.values.get("report") or {})
 
 

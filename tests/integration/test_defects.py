@@ -215,6 +215,7 @@ def test_checkpoints_stay_bounded_and_bad_requests_get_json_errors(tmp_path):
         with sqlite3.connect(tmp_path / "ws" / "checkpoints.sqlite") as db:
             per_thread = dict(db.execute("SELECT thread_id, COUNT(*) FROM checkpoints GROUP BY thread_id"))
         assert {k: v for k, v in per_thread.items() if not k.startswith("ingest-")} == {"t": 1}
+        assert [v for k, v in per_thread.items() if k.startswith("ingest-")] == [1]  # a finished run's newest
         with ThreadPoolExecutor(20) as pool:
             codes = list(pool.map(lambda i: client.post("/chat", json={"messages": "What did Rama give?",
                                                                        "thread_id": f"c{i % 4}"}).status_code,

@@ -107,6 +107,12 @@ def test_two_workers_on_the_same_documents_share_the_units(tmp_path, pg_url):
     assert _runs_in_results(pg_url) == 2  # both workers extracted some of them
     decided = _count(pg_url, "decisions")  # entity types (the names recur in both books) and causes
     assert decided > 12 and _wait_stats_flushed(pg_url, decided, table="decisions") == decided  # none asked twice
+    with psycopg.connect(pg_url, autocommit=True) as conn:  # finished runs keep only their newest checkpoint
+        per_thread = conn.execute("SELECT thread_id, count(*) FROM checkpoints GROUP BY thread_id").fetchall()
+        orphans = conn.execute("SELECT count(*) FROM checkpoint_blobs b WHERE NOT EXISTS (SELECT 1 FROM checkpoints c "
+                               "WHERE c.thread_id = b.thread_id AND c.checkpoint_ns = b.checkpoint_ns AND "
+                               "c.checkpoint -> 'channel_versions' ->> b.channel = b.version)").fetchone()[0]
+    assert len(per_thread) == 2 and {n for _, n in per_thread} == {1} and orphans == 0
     calls = [json.loads(out)["llm_calls"]["extraction"] for out, _ in outs]
     assert calls[0] == calls[1] == 40 * 4  # each report sums the whole run's stored units
     assert _graph_of_store(pg_url, tmp_path) == _reference(tmp_path, docs)

@@ -70,7 +70,11 @@ def close_savers() -> None:
 
 
 def prune_thread(saver: Any, thread_id: str) -> None:
-    """Keep only a thread's newest checkpoint (it holds the last turns); drop the rest."""
+    """Keep only a thread's newest checkpoint (a conversation's last turns, a finished run's report).
+
+    Resuming needs only the newest; the steps before it are dropped, with their pending writes and
+    (in PostgreSQL) the channel values no remaining checkpoint refers to.
+    """
     latest = saver.get_tuple({"configurable": {"thread_id": thread_id}})
     if latest is None:
         return
@@ -83,3 +87,6 @@ def prune_thread(saver: Any, thread_id: str) -> None:
     with saver.conn.connection() as conn, conn.transaction():
         conn.execute("DELETE FROM checkpoint_writes WHERE thread_id = %s AND checkpoint_id != %s", (thread_id, keep))
         conn.execute("DELETE FROM checkpoints WHERE thread_id = %s AND checkpoint_id != %s", (thread_id, keep))
+        conn.execute("DELETE FROM checkpoint_blobs b WHERE b.thread_id = %s AND NOT EXISTS ("
+                     "SELECT 1 FROM checkpoints c WHERE c.thread_id = b.thread_id AND c.checkpoint_ns = b.checkpoint_ns"
+                     " AND c.checkpoint -> 'channel_versions' ->> b.channel = b.version)", (thread_id,))
