@@ -1,3 +1,6 @@
+import subprocess
+import sys
+
 import pytest
 
 from karaka.config import Context, resolve_context
@@ -82,11 +85,16 @@ def test_settings_precedence(tmp_path):
     assert resolve_context({"workspace": str(tmp_path / "n"), "llm": "none"}, env={}).extractor == "parser"
 
 
+
+def _fresh_python(script):
+    """stdout words of ``script`` run in a new interpreter (what a cold process imports)."""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.split()
+
+
 def test_spacy_imports_lean_and_the_hidden_parts_still_work():
     """Importing the analyzer hides torch and spaCy's command line; both load as usual afterwards."""
-    import subprocess
-    import sys
-
     script = (
         "import sys; import karaka.nlp as n\n"
         "lean = [m for m in ('torch', 'typer', 'weasel', 'spacy.cli') if m in sys.modules]\n"
@@ -94,21 +102,14 @@ def test_spacy_imports_lean_and_the_hidden_parts_still_work():
         "import spacy, spacy.cli, torch\n"
         "print(lean, [t.dep_ for t in doc][:2], callable(spacy.cli.download), torch.tensor([1]).sum().item(),\n"
         "      spacy.info()['spacy_version'] == spacy.__version__)\n")
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["[]", "['nsubj',", "'ROOT']", "True", "1", "True"]
+    assert _fresh_python(script) == ["[]", "['nsubj',", "'ROOT']", "True", "1", "True"]
 
 
 def test_wordllama_loads_without_requests_until_it_reaches_for_it():
-    import subprocess
-    import sys
-
     script = (
         "import sys; from karaka.models.embeddings import WordLlamaEmbeddings\n"
         "vector = WordLlamaEmbeddings().embed_query('Rama')\n"
         "before = 'requests' in sys.modules\n"
         "import wordllama.wordllama as w, requests\n"
         "print(len(vector), before, w.requests.RequestException is requests.RequestException)\n")
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["256", "False", "True"]
+    assert _fresh_python(script) == ["256", "False", "True"]

@@ -15,34 +15,17 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from karaka.store.records import SCHEMA as RECORDS_SCHEMA
 from karaka.store.records import Records
 
 log = logging.getLogger("karaka.postgres")
 RECONNECT_SECONDS = 15.0
 WAIT_NOTICE_SECONDS = 5.0
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+# The records tables are karaka.db's (floats as DOUBLE PRECISION), then the graph, vectors and failures.
+SCHEMA = RECORDS_SCHEMA.replace(" REAL", " DOUBLE PRECISION") + """
 INSERT INTO meta VALUES ('generation', '0') ON CONFLICT (key) DO NOTHING;
 INSERT INTO meta VALUES ('schema', '1') ON CONFLICT (key) DO NOTHING;
-CREATE TABLE IF NOT EXISTS documents (
-  doc_id TEXT PRIMARY KEY, path TEXT NOT NULL, sha256 TEXT NOT NULL,
-  n_lines INTEGER NOT NULL, status TEXT NOT NULL, updated DOUBLE PRECISION NOT NULL);
-CREATE INDEX IF NOT EXISTS documents_path ON documents(path);
-CREATE TABLE IF NOT EXISTS lines (
-  doc_id TEXT NOT NULL, seq INTEGER NOT NULL, line_number INTEGER NOT NULL, sentence INTEGER NOT NULL,
-  text TEXT NOT NULL, PRIMARY KEY (doc_id, seq));
-CREATE TABLE IF NOT EXISTS results (
-  unit_id TEXT PRIMARY KEY, doc_id TEXT NOT NULL, first_line INTEGER NOT NULL,
-  last_line INTEGER NOT NULL, status TEXT NOT NULL, payload TEXT NOT NULL,
-  llm_calls INTEGER NOT NULL, prompt_tokens INTEGER NOT NULL, attempts INTEGER NOT NULL,
-  fast_path INTEGER NOT NULL, seconds DOUBLE PRECISION NOT NULL, run_id TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS results_doc ON results(doc_id);
-CREATE TABLE IF NOT EXISTS decisions (
-  key TEXT PRIMARY KEY, step TEXT NOT NULL, doc_id TEXT, payload TEXT NOT NULL,
-  llm_calls INTEGER NOT NULL, prompt_tokens INTEGER NOT NULL, run_id TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS runs (
-  run_id TEXT PRIMARY KEY, started DOUBLE PRECISION NOT NULL, finished DOUBLE PRECISION, report TEXT);
 CREATE TABLE IF NOT EXISTS kg_nodes (
   id TEXT PRIMARY KEY, type TEXT NOT NULL CHECK (type IN ('Document', 'Kriya', 'Entity')),
   doc_id TEXT, verb TEXT, attrs JSONB NOT NULL, gen BIGINT NOT NULL);

@@ -14,7 +14,7 @@ from typing import Any
 from karaka.store.base import SourceLine
 
 SCHEMA_VERSION = 2
-_SCHEMA = """
+SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS documents (
   doc_id TEXT PRIMARY KEY, path TEXT NOT NULL, sha256 TEXT NOT NULL,
@@ -65,7 +65,7 @@ class Records:
             raise ValueError(f"{self.path}: made by an older Karaka (records schema {version}); "
                              f"ingest into a new workspace")
         if version == 0:
-            self._db.executescript(_SCHEMA)
+            self._db.executescript(SCHEMA)
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def _has_table(self, name: str) -> bool:
