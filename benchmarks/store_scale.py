@@ -58,6 +58,12 @@ def graph_sets(store: PgStore) -> tuple[set, set]:
     return ({n["id"] for n in data["nodes"]}, {(e["source"], e["target"], e["key"]) for e in data["edges"]})
 
 
+def _vacuumed_size(url: str, store: PgStore) -> int:
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("VACUUM FULL")
+    return store.size_bytes()
+
+
 def throughput(server: TempServer, counts: list[int], lines: int, latency: float, work: Path) -> None:
     docs = corpus(work / "docs", lines)
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
@@ -65,7 +71,7 @@ def throughput(server: TempServer, counts: list[int], lines: int, latency: float
     for n in counts:
         url = server.create_db(f"workers{n}")
         probe = PgStore(url, work / f"probe{n}", WordLlamaEmbeddings())
-        empty = probe.size_bytes()
+        empty = _vacuumed_size(url, probe)
         started = time.perf_counter()
         procs = [subprocess.Popen([sys.executable, "-m", "karaka.cli", "ingest", str(docs), "--store", url,
                                    "--workspace", str(work / f"w{n}-{i}"), "--llm", f"simulated:latency={latency}",
@@ -77,9 +83,7 @@ def throughput(server: TempServer, counts: list[int], lines: int, latency: float
             raise SystemExit(f"a worker failed: {errors}")
         graphs.append(graph_sets(probe))
         grown = probe.size_bytes() - empty
-        with psycopg.connect(url, autocommit=True) as conn:  # what the run leaves, its freed rows given back
-            conn.execute("VACUUM FULL")
-        kept = probe.size_bytes() - empty
+        kept = _vacuumed_size(url, probe) - empty  # what the run leaves, the rows it pruned given back
         probe.close()
         base = base or wall
         print(f"{n} worker(s): {wall:6.1f} s for {lines} lines = {lines / wall:5.2f} lines/s, "
