@@ -106,9 +106,9 @@ class KnowledgeGraph:
     def drop_nodes(self, nodes: Iterable[str]) -> None:
         """Remove nodes (and their edges) and their index entries; unknown ids are ignored."""
         for node in nodes:
-            attrs = self._g.nodes[node] if node in self._g else None
-            if attrs is None:
+            if node not in self._g:
                 continue
+            attrs = self._g.nodes[node]
             if attrs["type"] == "Kriya":
                 self._by_verb[attrs["verb"].lower()].discard(node)
             if attrs["type"] in ("Kriya", "Document"):

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -143,22 +142,14 @@ class PgStore(Workspace):
     def __init__(self, url: str, root: str | Path, embeddings: Embeddings, threshold: float = 0.85,
                  on_wait: Callable[[str], None] | None = None):
         self.url = url
-        self.root = Path(root).resolve()
-        if self.root.exists() and not self.root.is_dir():
-            raise ValueError(f"workspace {self.root} exists and is not a directory")
-        (self.root / "logs").mkdir(parents=True, exist_ok=True)
-        self.embeddings = embeddings
-        self.threshold = threshold
+        self._open_folder(root, embeddings, threshold)
         self.on_wait = on_wait or (lambda text: log.warning("%s", text))
-        self._mutex = threading.RLock()
         self.db = Database(url)
         self.locks = AdvisoryLocks(url)
         with self.locks.hold(SETUP_LOCK, "schema set-up"):  # CREATE … IF NOT EXISTS races between processes
             with self.db.transaction() as cur:
                 cur.execute(SCHEMA)
         self.records = PgRecords(self.db)
-        self._dim: int | None = None
-        self._generation = -1
         self.graph: JournaledGraph = JournaledGraph()
         self._vectors: JournaledVectors | None = None
         self.resolver = EntityResolver(embeddings, threshold)
@@ -172,13 +163,10 @@ class PgStore(Workspace):
         """Where the knowledge base lives (password left out)."""
         return redact(self.url)
 
-    @property
-    def dim(self) -> int:
-        """The vectors' dimension: as stored, else as the embeddings give."""
-        if self._dim is None:
-            rows = self.db.rows("SELECT length(vec) / 4 FROM line_vectors LIMIT 1")
-            self._dim = int(rows[0][0]) if rows else len(self.embeddings.embed_query("dimension probe"))
-        return self._dim
+    def _saved_dim(self) -> int | None:
+        """The dimension of the vectors already stored (float32 blobs; None when there are none)."""
+        rows = self.db.rows("SELECT length(vec) / 4 FROM line_vectors LIMIT 1")
+        return int(rows[0][0]) if rows else None
 
     @property
     def vectors(self) -> JournaledVectors:  # type: ignore[override]
@@ -217,10 +205,7 @@ class PgStore(Workspace):
             cur.execute("SELECT source, target, relation, attrs FROM kg_edges")
             for source, target, relation, attrs in cur.fetchall():
                 graph.put_raw_edge(source, target, relation, attrs)
-        resolver = EntityResolver(self.embeddings, self.threshold)
-        for node in graph.nodes_of("Entity"):
-            resolver.known(node, graph.node(node)["canonical_name"])  # type: ignore[index]
-        self.graph, self._vectors, self.resolver = graph, None, resolver
+        self.graph, self._vectors, self.resolver = graph, None, self._resolver_for(graph)
         self._generation = generation
 
     def _catch_up(self, since: int) -> None:
@@ -292,7 +277,10 @@ class PgStore(Workspace):
 
     @contextmanager
     def claim(self, unit_ids: list[str], wait: bool = False) -> Iterator[list[str]]:
-        """Claim units for extraction; yields the ones this worker got (all of them when ``wait``)."""
+        """Claim pieces of work; yields the ones this worker got (all of them when ``wait``).
+
+        A piece is a unit to extract, a document to post-process or a decision to ask.
+        """
         got: list[str] = []
         try:
             for unit in unit_ids:

@@ -47,6 +47,16 @@ class Workspace:
 
     def __init__(self, root: str | Path, embeddings: Embeddings, threshold: float = 0.85,
                  on_wait: Callable[[str], None] | None = None):
+        self._open_folder(root, embeddings, threshold)
+        self.writer = WorkspaceLock(self.root / WRITER_LOCK, on_wait or (lambda text: log.warning("%s", text)))
+        self.records = Records(self.root / RECORDS_FILE)
+        self.graph = KnowledgeGraph()
+        self._vectors: LineVectors | None = None
+        self.resolver = EntityResolver(embeddings, threshold)
+        self._refresh()
+
+    def _open_folder(self, root: str | Path, embeddings: Embeddings, threshold: float) -> None:
+        """The workspace folder (made with its logs/) and what every backend keeps in memory."""
         self.root = Path(root).resolve()
         if self.root.exists() and not self.root.is_dir():
             raise ValueError(f"workspace {self.root} exists and is not a directory")
@@ -54,14 +64,8 @@ class Workspace:
         self.embeddings = embeddings
         self.threshold = threshold
         self._mutex = threading.RLock()
-        self.writer = WorkspaceLock(self.root / WRITER_LOCK, on_wait or (lambda text: log.warning("%s", text)))
-        self.records = Records(self.root / RECORDS_FILE)
         self._dim: int | None = None
         self._generation = -1
-        self.graph = KnowledgeGraph()
-        self._vectors: LineVectors | None = None
-        self.resolver = EntityResolver(embeddings, threshold)
-        self._refresh()
 
     @property
     def location(self) -> str:
@@ -72,8 +76,19 @@ class Workspace:
     def dim(self) -> int:
         """The vectors' dimension: as saved, else as the embeddings give (which loads them)."""
         if self._dim is None:
-            self._dim = saved_dim(self.root / VECTORS_FILE) or len(self.embeddings.embed_query("dimension probe"))
+            self._dim = self._saved_dim() or len(self.embeddings.embed_query("dimension probe"))
         return self._dim
+
+    def _saved_dim(self) -> int | None:
+        """The dimension of the vectors already saved (None when there are none)."""
+        return saved_dim(self.root / VECTORS_FILE)
+
+    def _resolver_for(self, graph: KnowledgeGraph) -> EntityResolver:
+        """An entity resolver that knows every entity of ``graph``."""
+        resolver = EntityResolver(self.embeddings, self.threshold)
+        for node in graph.nodes_of("Entity"):
+            resolver.known(node, graph.node(node)["canonical_name"])  # type: ignore[index]
+        return resolver
 
     @property
     def vectors(self) -> LineVectors:
@@ -93,10 +108,7 @@ class Workspace:
         with file_lock(self.root / FILES_LOCK, shared=True):
             generation = self.records.generation()
             graph = KnowledgeGraph.load(self.root / GRAPH_FILE)
-        resolver = EntityResolver(self.embeddings, self.threshold)
-        for node in graph.nodes_of("Entity"):
-            resolver.known(node, graph.node(node)["canonical_name"])  # type: ignore[index]
-        self.graph, self._vectors, self.resolver = graph, None, resolver
+        self.graph, self._vectors, self.resolver = graph, None, self._resolver_for(graph)
         if self._generation >= 0:
             log.info("workspace %s: reloaded generation %d", self.root, generation)
         self._generation = generation
@@ -133,7 +145,10 @@ class Workspace:
 
     @contextmanager
     def claim(self, unit_ids: list[str], wait: bool = False) -> Iterator[list[str]]:
-        """Claim units for extraction: the session already excludes other writers, so all of them."""
+        """Claim pieces of work: all of them (the session already excludes other writers).
+
+        A piece is a unit to extract, a document to post-process or a decision to ask.
+        """
         yield list(unit_ids)
 
     def taken_units(self, unit_ids: list[str]) -> set[str]:
