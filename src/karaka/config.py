@@ -58,6 +58,10 @@ class Context:
                                  "and karma are swapped against the parse.", "gsv")
     parser_candidate: bool = _setting(True, "Use the parser's analysis as the free Candidate_A; LLM candidates "
                                       "correct it; on exhaustion it is written as parser-fallback.", "gsv")
+    loop_steps: Literal["auto", "graph", "direct"] = _setting(
+        "auto", "How a GSV-Retry loop runs: graph (a LangGraph child, each step streamed and traced), direct "
+        "(the same nodes and routes walked without Pregel: faster), or auto (graph when the caller streams "
+        "steps or traces, as Studio does; else direct).", "gsv")
     # -- ingestion ------------------------------------------------------------------------------
     extractor: Literal["llm", "parser"] = _setting("llm", "Who extracts: the LLM through GSV-Retry, or the "
                                                    "parser alone (implies --llm none unless an LLM is named).",
@@ -191,6 +195,8 @@ def validate_context(ctx: Context) -> None:
         raise ValueError(f"llm_timeout must be > 0, got {ctx.llm_timeout}")
     if ctx.strategy not in ("gsv", "batched"):
         raise ValueError(f"strategy must be gsv or batched, got {ctx.strategy!r}")
+    if ctx.loop_steps not in ("auto", "graph", "direct"):
+        raise ValueError(f"loop_steps must be auto, graph or direct, got {ctx.loop_steps!r}")
     if ctx.extractor not in ("llm", "parser"):
         raise ValueError(f"extractor must be llm or parser, got {ctx.extractor!r}")
     if ctx.store and not ctx.store.startswith(("postgresql://", "postgres://")):

@@ -73,6 +73,16 @@ def test_langgraph_dev_runs_the_graphs_and_mounts_chat(tmp_path):
             assert any(e.get("event") == "stage" and e.get("stage") == "load" for e in custom)
             assert any(e.get("event") == "report" for e in custom)
 
+            # Streaming the steps with subgraphs, as Studio does, runs the GSV loop as a LangGraph child.
+            with client.stream("POST", "/runs/stream", json={
+                    "assistant_id": "query", "input": {"question": "Who killed Ravana?"},
+                    "context": {"llm": "simulated"}, "stream_mode": ["updates"],
+                    "stream_subgraphs": True}) as response:
+                events = sse_events(response)
+            inner = {key for name, data in events if name.startswith("updates|plan") and isinstance(data, dict)
+                     for key in data}
+            assert {"start_attempt", "score", "verify", "cross_validate"} <= inner, [n for n, _ in events]
+
             health = client.get("/health")
             assert health.status_code == 200 and health.json()["documents"] == 2
             chat = client.post("/chat", json={"messages": "What did Hanuman carry?"}).json()

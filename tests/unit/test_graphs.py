@@ -44,10 +44,10 @@ def test_direct_walk_follows_the_compiled_query_graph():
 
     drawn = query.graph.get_graph()
     nodes = {n for n in drawn.nodes if not n.startswith("__")}
-    assert set(direct.STEPS) == nodes
+    assert set(direct.QUERY.steps) == nodes
     edges = {(e.source, e.target) for e in drawn.edges if e.source != "__start__"}
     walked = set()
-    for node, route in direct.NEXT.items():
+    for node, route in direct.QUERY.routes.items():
         targets = [route] if isinstance(route, str) else typing.get_args(typing.get_type_hints(route)["return"])
         walked |= {(node, t) for t in targets}
     assert walked == edges

@@ -9,6 +9,14 @@ from karaka.services import get_services
 from tests.fakes import fake_context
 from tests.scripted import ScriptedChatModel
 
+
+@pytest.fixture(autouse=True, params=["direct", "graph"])
+def loop_steps(request, monkeypatch):
+    """Every loop test runs both ways: walked directly and as the LangGraph graph."""
+    monkeypatch.setenv("KARAKA_LOOP_STEPS", request.param)
+    return request.param
+
+
 SOURCE = "[L1] Rama gave the bow to Lakshmana."
 GOOD = {"kriyas": [{"line": 1, "verb": "give", "karakas": {"KARTA": "Rama", "KARMA": "bow"}}]}
 OTHER = {"kriyas": [{"line": 1, "verb": "give", "karakas": {"KARTA": "Rama", "KARMA": "Lakshmana"}}]}

@@ -6,6 +6,8 @@ naive checker rejects, stale scores, and duplicate candidates scored more than o
 
 import json
 
+import pytest
+
 from karaka.config import Context
 from karaka.graphs.gsv import run_gsv
 from karaka.nodes.gsv import UNCONFIRMED
@@ -14,6 +16,14 @@ from karaka.services import get_services
 from karaka.tasks import get_task
 from tests.fakes import fake_context, script, write_doc
 from tests.scripted import ScriptedChatModel
+
+
+@pytest.fixture(autouse=True, params=["direct", "graph"])
+def loop_steps(request, monkeypatch):
+    """Every loop test runs both ways: walked directly and as the LangGraph graph."""
+    monkeypatch.setenv("KARAKA_LOOP_STEPS", request.param)
+    return request.param
+
 
 COUNCIL = "[L1] The council approved the budget on Monday."
 APPROVED = {"kriyas": [{"line": 1, "verb": "approve", "karakas": {"KARTA": "The council", "KARMA": "the budget",

@@ -1,42 +1,53 @@
-"""The GSV-Retry subgraph: one builder, compiled once, added inside the ingestion and query graphs.
+"""The GSV-Retry subgraph: one table of nodes and routes, compiled once, added inside the ingestion and query graphs.
 
 The parents compose it here: ``loop`` is handed to the nodes that need it (the extract worker,
 the planner, epithet linking), so ``get_graph(xray=True)`` of either parent draws ``generate``,
 ``score``, ``verify`` and ``cross_validate`` inside them, Studio shows them, and their events
-stream with the parent's. ``nodes/`` never imports this module.
+stream with the parent's. ``WALK`` is the same table walked without Pregel when no one watches
+the loop's steps (``karaka.kg.calls.run_loop``). ``nodes/`` never imports this module.
 """
 
 from __future__ import annotations
+
+import typing
 
 from langgraph.graph import START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from karaka.config import Context
+from karaka.graphs.direct import END, Walk
+from karaka.kg.calls import run_loop, walk_as
 from karaka.nodes import gsv as n
 from karaka.state.gsv import GSVInput, GSVOutput, GSVState
 
+WALK = Walk(
+    steps={"start_attempt": n.start_attempt, "generate": n.generate, "score": n.score, "verify": n.verify,
+           "cross_validate": n.cross_validate},
+    routes={"start_attempt": n.route_start, "generate": n.route_generated, "score": "verify",
+            "verify": "cross_validate", "cross_validate": n.route_after_cross},
+    ends={"start_attempt": ("generate", "score", "verify"), "generate": ("score", "verify"),
+          "cross_validate": ("start_attempt", "generate", "score", "verify", END)},
+    first="start_attempt", state=GSVState, output=tuple(typing.get_type_hints(GSVOutput)),
+)
+
 
 def build_gsv_graph() -> StateGraph[GSVState, Context, GSVInput, GSVOutput]:
-    """Return the uncompiled GSV-Retry builder; the task is named in the input state."""
+    """Return the uncompiled GSV-Retry builder (from ``WALK``); the task is named in the input state."""
     builder = StateGraph(GSVState, context_schema=Context, input_schema=GSVInput, output_schema=GSVOutput)
-    builder.add_node("start_attempt", n.start_attempt)
-    builder.add_node("generate", n.generate)  # type: ignore[call-overload]  # a Send target takes GenerateArgs
-    builder.add_node("score", n.score)  # type: ignore[call-overload, arg-type]  # a Send target takes ScoreArgs
-    builder.add_node("verify", n.verify)
-    builder.add_node("cross_validate", n.cross_validate)
-    builder.add_edge(START, "start_attempt")
-    builder.add_conditional_edges("start_attempt", n.route_start, ["generate", "score", "verify"])
-    builder.add_conditional_edges("generate", n.route_generated, ["score", "verify"])
-    builder.add_edge("score", "verify")
-    builder.add_edge("verify", "cross_validate")
-    builder.add_conditional_edges("cross_validate", n.route_after_cross,
-                                  ["start_attempt", "generate", "score", "verify", "__end__"])
+    for name, step in WALK.steps.items():  # generate and score are Send targets: they take their own args
+        builder.add_node(name, step)
+    builder.add_edge(START, WALK.first)
+    for name, route in WALK.routes.items():
+        if isinstance(route, str):
+            builder.add_edge(name, route)
+        else:
+            builder.add_conditional_edges(name, route, list(WALK.ends[name]))
     return builder
 
 
 # Compiled once, with no checkpointer of its own: inside a parent it runs as the parent's child
-# (see ``karaka.nodes.common.run_loop``), so Studio draws it and streams its events.
-loop: CompiledStateGraph[GSVState, Context, GSVInput, GSVOutput] = build_gsv_graph().compile(name="gsv")
+# (see ``karaka.kg.calls.run_loop``), so Studio draws it and streams its events.
+loop: CompiledStateGraph[GSVState, Context, GSVInput, GSVOutput] = walk_as(build_gsv_graph().compile(name="gsv"), WALK)
 
 # Exported for langgraph dev / Studio, which supplies its own checkpointer.
 graph = loop
@@ -44,6 +55,4 @@ graph = loop
 
 def run_gsv(inputs: GSVInput, context: Context) -> GSVOutput:
     """Run one loop to completion outside any parent graph (evaluation, tests)."""
-    from karaka.kg.calls import run_loop
-
     return run_loop(loop, inputs, context)

@@ -3,19 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from karaka.config import Context
+from karaka.config import Context, context_from
 from karaka.models.call import LLMReply, call_llm_isolated, call_llm_samples
 from karaka.services import Services
 from karaka.state.gsv import GSVInput, GSVOutput
+from karaka.watch import watched
 
 if TYPE_CHECKING:  # LangGraph is imported by the graphs; a cold `karaka ask` without an LLM needs none of it
     from langgraph.graph.state import CompiledStateGraph
 
+    from karaka.graphs.direct import Walk
+
     Loop = CompiledStateGraph[Any, Any, Any, Any]  # the compiled GSV-Retry subgraph, handed in by graphs/
 else:
     Loop = Any
+
+L = TypeVar("L")
+CONFIG_KEY_CHECKPOINTER = "__pregel_checkpointer"  # the config key a parent uses to lend a child its checkpointer
+_walks: dict[int, tuple[Any, Walk]] = {}
 
 
 def ask(services: Services, key: str, suffix: str = "", on_token: Callable[[str], None] | None = None,
@@ -42,18 +49,40 @@ def ask_samples(services: Services, key: str, n: int, suffix: str = "", schema: 
     )
 
 
+def walk_as(loop: L, walk: Walk) -> L:
+    """Remember that ``walk`` is ``loop``'s nodes and routes as plain tables; returns ``loop``."""
+    _walks[id(loop)] = (loop, walk)
+    return loop
+
+
 def run_loop(loop: Loop, inputs: GSVInput, ctx: Context) -> GSVOutput:
-    """Run one GSV-Retry loop as a child of the calling node.
+    """Run one GSV-Retry loop: as a LangGraph child of the calling node, or walked directly.
+
+    ``ctx.loop_steps`` says which: ``graph``, ``direct``, or ``auto`` (the child when the caller
+    watches its steps, see ``watched``; else the walk, which runs the same nodes, routes and
+    reducers without a Pregel loop per unit, and passes their events to the parent's stream).
 
     The child streams its events with the parent's (Studio highlights its nodes) but keeps its
     inner steps out of the parent's checkpoint: the caller stores the loop's outcome durably, and
     checkpointing every inner step cost 3x the time and 6.5x the checkpoint size when measured
     (README, design decisions).
     """
-    try:  # the config key a parent uses to lend its checkpointer to a child graph
-        from langgraph._internal._constants import CONFIG_KEY_CHECKPOINTER
-    except ImportError:  # pragma: no cover - older layouts
-        CONFIG_KEY_CHECKPOINTER = "__pregel_checkpointer"
+    ctx = context_from(ctx)
+    limit = 12 * ctx.max_retries + 10
+    held = _walks.get(id(loop))
+    if held is not None and held[0] is loop and (ctx.loop_steps == "direct" or
+                                                 (ctx.loop_steps == "auto" and not watched())):
+        from karaka.graphs.direct import DirectRuntime
 
-    config: Any = {"recursion_limit": 12 * ctx.max_retries + 10, "configurable": {CONFIG_KEY_CHECKPOINTER: None}}
+        return held[1].run(dict(inputs), DirectRuntime(ctx, _parent_writer()), limit)  # type: ignore[return-value]
+    config: Any = {"recursion_limit": limit, "configurable": {CONFIG_KEY_CHECKPOINTER: None}}
     return loop.invoke(inputs, config=config, context=ctx)  # type: ignore[return-value]
+
+
+def _parent_writer() -> Callable[[dict[str, Any]], None] | None:
+    try:
+        from langgraph.config import get_stream_writer
+
+        return get_stream_writer()
+    except (ImportError, RuntimeError):
+        return None

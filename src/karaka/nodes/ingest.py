@@ -27,7 +27,7 @@ from karaka.kg.report import build_report
 from karaka.kg.units import unit_at, units_in
 from karaka.kg.write import write_document
 from karaka.loading import LoadedDocument, content_hash, load_and_refine_documents
-from karaka.nlp import parse_many
+from karaka.nlp.ahead import BLOCK, MIN_SENTENCES, ahead
 from karaka.nodes.common import emit, services_of
 from karaka.services import Services
 from karaka.state.ingest import DocStatus, IngestState, Unit, UnitArgs
@@ -155,7 +155,7 @@ def embed(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
         ws.records.set_status(doc_id, DocStatus.EMBEDDED)
     ws.flush()
     emit(runtime, {"event": "stage", "stage": "embed", "documents": len(state["doc_ids"])})
-    _parse_ahead(services, _round_units(state, services.ctx, state.get("cursor", 0)))
+    _parse_ahead(services, state, state.get("cursor", 0))
     return {}
 
 
@@ -178,13 +178,28 @@ def _round_units(state: IngestState, ctx: Context, start: int) -> list[Unit]:
     return [u for u in units if u is not None]
 
 
-def _parse_ahead(services: Services, units: list[Unit]) -> None:
-    """Parse a round's sentences in one batch before its workers need them (each worker has one unit)."""
-    if services.ctx.extractor == "parser" or not units:
-        return  # the parser workers batch their own units
+def _parse_ahead(services: Services, state: IngestState, start: int) -> None:
+    """Have the round that begins at unit ``start`` parsed before its workers need it, and the next block sent.
+
+    Sentences are parsed in blocks of ``BLOCK`` (``karaka.nlp.ahead``); a long run parses them in a
+    second process, one block ahead. The parser workers batch their own units.
+    """
+    ctx, total = services.ctx, state.get("units_total", 0)
+    if ctx.extractor == "parser" or start >= total:
+        return
+    per_block = max(1, BLOCK // window(ctx))
+    first, last = start // per_block, (min(start + _round(ctx), total) - 1) // per_block
     records = services.workspace.records
-    texts = [s.text for u in units for s in records.lines(u.doc_id, u.first, u.last)]
-    parse_many(texts, remember=True)
+
+    def texts(key: tuple[str, int]) -> list[str]:
+        units = (unit_at(state["doc_ids"], state["unit_counts"], state["doc_lines"], window(ctx), i)
+                 for i in range(key[1] * per_block, min((key[1] + 1) * per_block, total)))
+        return [s.text for u in units if u is not None for s in records.lines(u.doc_id, u.first, u.last)]
+
+    run = state["run_id"]
+    soon = [(run, last + 1)] if (last + 1) * per_block < total else []
+    ahead.prepare([(run, b) for b in range(first, last + 1)], soon, texts,
+                  spawn=(total - start) * window(ctx) >= MIN_SENTENCES)
 
 
 def route_extract(state: IngestState, runtime: Runtime[Context]) -> list[Send] | Literal["write"]:
@@ -248,7 +263,7 @@ def progress(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     step = _round(services.ctx) if services.workspace.kind == "directory" else 0
     cursor = min(max(state.get("cursor", 0) + step, state.get("scanned", 0)), total)
     emit(runtime, {"event": "progress", "done": state.get("units_done", 0), "total": total})
-    _parse_ahead(services, _round_units(state, services.ctx, cursor))
+    _parse_ahead(services, state, cursor)
     return {"cursor": cursor}
 
 
@@ -257,6 +272,7 @@ def write(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Apply every accepted result to the graph (idempotent) and save it."""
     services = services_of(runtime)
     ws = services.workspace
+    ahead.stop()  # extraction is over: no more parsing ahead
     failures = []
     for doc_id in state["doc_ids"]:
         with ws.mutating():
