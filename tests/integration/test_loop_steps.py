@@ -5,9 +5,9 @@ from importlib.resources import files
 
 import pytest
 
-from karaka import watch
+from karaka import walk, watch
 from karaka.config import Context
-from karaka.graphs import direct, gsv
+from karaka.graphs import gsv
 from karaka.kg import calls
 from karaka.runner import run_ingest, run_query
 from karaka.services import get_services
@@ -59,17 +59,17 @@ def test_the_walk_keeps_the_graphs_results_on_every_path(tmp_path):
 @pytest.fixture
 def spies(monkeypatch):
     seen = {"walk": 0, "graph": 0}
-    walk, invoke = direct.Walk.run, gsv.loop.invoke
+    real_walk, invoke = walk.Walk.run, gsv.loop.invoke
 
     def counted_walk(self, *args, **kwargs):
         seen["walk"] += 1
-        return walk(self, *args, **kwargs)
+        return real_walk(self, *args, **kwargs)
 
     def counted_invoke(*args, **kwargs):
         seen["graph"] += 1
         return invoke(*args, **kwargs)
 
-    monkeypatch.setattr(direct.Walk, "run", counted_walk)
+    monkeypatch.setattr(walk.Walk, "run", counted_walk)
     monkeypatch.setattr(gsv.loop, "invoke", counted_invoke)
     return seen
 
@@ -106,7 +106,7 @@ def test_a_routed_node_sharing_a_step_is_refused():
         def __init__(self, node, arg):
             self.node, self.arg = node, arg
 
-    walk = direct.Walk(steps={"a": lambda s: {}, "b": lambda s: {}}, first="a", state=dict,
+    table = walk.Walk(steps={"a": lambda s: {}, "b": lambda s: {}}, first="a", state=dict,
                        routes={"a": lambda s: [Sent("b", 1), Sent("b", 2)], "b": lambda s: "__end__"})
     with pytest.raises(RuntimeError, match="shares a step"):
-        walk.run({}, direct.DirectRuntime(Context()), limit=5)
+        table.run({}, walk.DirectRuntime(Context()), limit=5)

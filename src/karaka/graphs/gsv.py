@@ -15,10 +15,10 @@ from langgraph.graph import START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from karaka.config import Context
-from karaka.graphs.direct import END, Walk
 from karaka.kg.calls import run_loop, walk_as
 from karaka.nodes import gsv as n
 from karaka.state.gsv import GSVInput, GSVOutput, GSVState
+from karaka.walk import END, Walk
 
 WALK = Walk(
     steps={"start_attempt": n.start_attempt, "generate": n.generate, "score": n.score, "verify": n.verify,

@@ -9,12 +9,13 @@ from karaka.config import Context, context_from
 from karaka.models.call import LLMReply, call_llm_isolated, call_llm_samples
 from karaka.services import Services
 from karaka.state.gsv import GSVInput, GSVOutput
+from karaka.walk import DirectRuntime
 from karaka.watch import watched
 
 if TYPE_CHECKING:  # LangGraph is imported by the graphs; a cold `karaka ask` without an LLM needs none of it
     from langgraph.graph.state import CompiledStateGraph
 
-    from karaka.graphs.direct import Walk
+    from karaka.walk import Walk
 
     Loop = CompiledStateGraph[Any, Any, Any, Any]  # the compiled GSV-Retry subgraph, handed in by graphs/
 else:
@@ -72,8 +73,6 @@ def run_loop(loop: Loop, inputs: GSVInput, ctx: Context) -> GSVOutput:
     held = _walks.get(id(loop))
     if held is not None and held[0] is loop and (ctx.loop_steps == "direct" or
                                                  (ctx.loop_steps == "auto" and not watched())):
-        from karaka.graphs.direct import DirectRuntime
-
         return held[1].run(dict(inputs), DirectRuntime(ctx, _parent_writer()), limit)  # type: ignore[return-value]
     config: Any = {"recursion_limit": limit, "configurable": {CONFIG_KEY_CHECKPOINTER: None}}
     return loop.invoke(inputs, config=config, context=ctx)  # type: ignore[return-value]
