@@ -86,8 +86,9 @@ class Walk:
         self._apply(state, inputs)
         tasks: list[tuple[str, Any]] = [(self.first, None)]
         for _ in range(limit):
-            for name, arg in tasks:
-                self._apply(state, _call(self.steps[name], state if arg is None else arg, runtime) or {})
+            updates = [_call(self.steps[name], state if arg is None else arg, runtime) or {} for name, arg in tasks]
+            for update in updates:  # as in Pregel, every task of a step reads the state from before it
+                self._apply(state, update)
             if len(tasks) > 1 and any(callable(self.routes[name]) for name, _ in tasks):
                 raise RuntimeError(f"a routed node shares a step: {[name for name, _ in tasks]}")
             named: list[str] = []

@@ -22,7 +22,7 @@ def _ingest(tmp_path, steps):
     report = run_ingest(ctx, CORPUS)
     records = get_services(ctx).workspace.records
     units = {(r["unit_id"], r["status"], json.dumps(r["payload"], sort_keys=True), r["llm_calls"], r["prompt_tokens"])
-             for r in records._rows("SELECT * FROM results", ())}
+             for r in records.results()}
     graph = json.loads((tmp_path / steps / "graph.json").read_text())
     return report, units, graph
 
@@ -110,3 +110,10 @@ def test_a_routed_node_sharing_a_step_is_refused():
                        routes={"a": lambda s: [Sent("b", 1), Sent("b", 2)], "b": lambda s: "__end__"})
     with pytest.raises(RuntimeError, match="shares a step"):
         table.run({}, walk.DirectRuntime(Context()), limit=5)
+
+
+def test_the_tasks_of_a_step_read_the_state_from_before_it():
+    """As in Pregel: a node does not see what a node of the same step wrote."""
+    table = walk.Walk(steps={"a": lambda s: {"x": 0}, "b": lambda s: {"x": 1}, "c": lambda s: {"y": s["x"]}},
+                      routes={"a": lambda s: ["b", "c"], "b": "__end__", "c": "__end__"}, first="a", state=dict)
+    assert table.run({}, walk.DirectRuntime(Context()), limit=5) == {"x": 1, "y": 0}

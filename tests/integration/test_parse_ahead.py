@@ -18,8 +18,9 @@ CORPUS = files("karaka") / "data" / "corpus"
 def _ingest(folder):
     ctx = Context(workspace=str(folder), llm="simulated")
     report = run_ingest(ctx, CORPUS)
-    rows = get_services(ctx).workspace.records._rows("SELECT unit_id, status, payload FROM results", ())
-    return report["gsv"], {tuple(r) for r in rows}, json.loads((folder / "graph.json").read_text())
+    rows = get_services(ctx).workspace.records.results()
+    units = {(r["unit_id"], r["status"], json.dumps(r["payload"], sort_keys=True)) for r in rows}
+    return report["gsv"], units, json.loads((folder / "graph.json").read_text())
 
 
 @pytest.fixture

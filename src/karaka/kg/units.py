@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from karaka.state.ingest import Unit
+
+if TYPE_CHECKING:
+    from karaka.store.records import Records
 
 
 def plan_units(doc_id: str, n_lines: int, window: int) -> Iterator[Unit]:
@@ -26,6 +30,16 @@ def unit_at(doc_ids: list[str], counts: list[int], lines: list[int], window: int
             return Unit.of(doc_id, first, min(first + window - 1, n_lines))
         index -= count
     return None
+
+
+def sentences_of(records: Records, units: Iterable[Unit]) -> dict[tuple[str, int], str]:
+    """The sentences of ``units`` by (document, seq): one read per document, first to last unit."""
+    spans: dict[str, tuple[int, int]] = {}
+    for unit in units:
+        first, last = spans.get(unit.doc_id, (unit.first, unit.last))
+        spans[unit.doc_id] = (min(first, unit.first), max(last, unit.last))
+    return {(doc_id, s.seq): s.text for doc_id, (first, last) in spans.items()
+            for s in records.lines(doc_id, first, last)}
 
 
 def numbered(lines: dict[int, str]) -> str:

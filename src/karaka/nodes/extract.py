@@ -18,7 +18,7 @@ from langgraph.runtime import Runtime
 from karaka.config import Context
 from karaka.jsonparse import recover_json
 from karaka.kg.calls import Loop, ask, run_loop
-from karaka.kg.units import numbered
+from karaka.kg.units import numbered, sentences_of
 from karaka.models.call import LLMCallError
 from karaka.nlp import parse_many
 from karaka.nlp.roles import analyze_doc, analyze_window, seed_candidate
@@ -118,10 +118,7 @@ def parser_units(services: Services, units: list[Unit], run_id: str) -> list[dic
     """The analyzer's extraction of one-sentence units: one read, one parse batch, one write, no LLM."""
     started = time.perf_counter()
     records = services.workspace.records
-    texts: dict[tuple[str, int], str] = {}
-    for doc_id in {u.doc_id for u in units}:
-        seqs = [u.first for u in units if u.doc_id == doc_id]
-        texts.update({(doc_id, s.seq): s.text for s in records.lines(doc_id, min(seqs), max(seqs))})
+    texts = sentences_of(records, units)
     missing = [u for u in units if (u.doc_id, u.first) not in texts]
     if missing:
         raise ValueError(f"{missing[0].doc_id}: sentence {missing[0].first} is missing from the records")

@@ -24,7 +24,7 @@ from karaka.config import Context
 from karaka.kg import postprocess
 from karaka.kg.calls import Loop
 from karaka.kg.report import build_report
-from karaka.kg.units import unit_at, units_in
+from karaka.kg.units import sentences_of, unit_at, units_in
 from karaka.kg.write import write_document
 from karaka.loading import LoadedDocument, content_hash, load_and_refine_documents
 from karaka.nlp.ahead import BLOCK, MIN_SENTENCES, ahead
@@ -170,12 +170,16 @@ def _round(ctx: Context) -> int:
     return _per_worker(ctx) * (ctx.concurrency * 4 if ctx.concurrency > 1 else 1)
 
 
+def _units(state: IngestState, ctx: Context, start: int, end: int) -> list[Unit]:
+    """The run's units with index ``start`` up to (not including) ``end``."""
+    units = (unit_at(state["doc_ids"], state["unit_counts"], state["doc_lines"], window(ctx), i)
+             for i in range(start, min(end, state.get("units_total", 0))))
+    return [u for u in units if u is not None]
+
+
 def _round_units(state: IngestState, ctx: Context, start: int) -> list[Unit]:
     """The units of the round that begins at unit index ``start``."""
-    end = min(start + _round(ctx), state.get("units_total", 0))
-    units = (unit_at(state["doc_ids"], state["unit_counts"], state["doc_lines"], window(ctx), i)
-             for i in range(start, end))
-    return [u for u in units if u is not None]
+    return _units(state, ctx, start, start + _round(ctx))
 
 
 def _parse_ahead(services: Services, state: IngestState, start: int) -> None:
@@ -189,12 +193,10 @@ def _parse_ahead(services: Services, state: IngestState, start: int) -> None:
         return
     per_block = max(1, BLOCK // window(ctx))
     first, last = start // per_block, (min(start + _round(ctx), total) - 1) // per_block
-    records = services.workspace.records
 
     def texts(key: tuple[str, int]) -> list[str]:
-        units = (unit_at(state["doc_ids"], state["unit_counts"], state["doc_lines"], window(ctx), i)
-                 for i in range(key[1] * per_block, min((key[1] + 1) * per_block, total)))
-        return [s.text for u in units if u is not None for s in records.lines(u.doc_id, u.first, u.last)]
+        units = _units(state, ctx, key[1] * per_block, (key[1] + 1) * per_block)
+        return list(sentences_of(services.workspace.records, units).values())
 
     run = state["run_id"]
     soon = [(run, last + 1)] if (last + 1) * per_block < total else []
@@ -233,8 +235,7 @@ def route_extract(state: IngestState, runtime: Runtime[Context]) -> list[Send] |
 def _free_units(state: IngestState, services: Services, start: int) -> tuple[list[str], int]:
     """Up to a round of units from ``start`` that no worker finished or holds, and where the scan ended."""
     end = min(start + LOOKAHEAD, state.get("units_total", 0))
-    units = [u for i in range(start, end)
-             if (u := unit_at(state["doc_ids"], state["unit_counts"], state["doc_lines"], window(services.ctx), i))]
+    units = _units(state, services.ctx, start, end)
     taken = services.workspace.taken_units([u.unit_id for u in units]) if units else set()
     picked: list[str] = []
     for i, unit in enumerate(units):
@@ -249,9 +250,7 @@ def _unfinished(state: IngestState, services: Services) -> list[str]:
     """Units of the run with no stored result (another worker held them; or it died holding them)."""
     ctx, records = services.ctx, services.workspace.records
     done = {u for doc_id in state["doc_ids"] for u in records.done_units(doc_id)}
-    units = (unit_at(state["doc_ids"], state["unit_counts"], state["doc_lines"], window(ctx), i)
-             for i in range(state.get("units_total", 0)))
-    return [u.unit_id for u in units if u is not None and u.unit_id not in done]
+    return [u.unit_id for u in _units(state, ctx, 0, state.get("units_total", 0)) if u.unit_id not in done]
 
 
 def progress(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
