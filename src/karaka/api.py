@@ -19,6 +19,7 @@ import logging
 import re
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager
 from dataclasses import replace as dc_replace
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,7 @@ from karaka.runner import stream_query
 from karaka.services import get_services
 
 log = logging.getLogger("karaka.api")
+notice = logging.getLogger("karaka.notice")
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 MAX_JSON_DEPTH = 32
 
@@ -147,7 +149,14 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
         if not hmac.compare_digest(given.encode(), settings.api_key.encode()):
             raise HTTPException(401, "this endpoint needs the API key (Authorization: Bearer KEY or X-API-Key)")
 
-    app = FastAPI(title="Karaka", version=__version__,
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        stopped = state["runs"].interrupt_all() if "runs" in state else []
+        notice.warning("server stopping%s", f"; ingestion runs interrupted: {', '.join(stopped)} (GET /runs/ID "
+                                            "says so; POST the same /ingest to resume)" if stopped else "")
+
+    app = FastAPI(title="Karaka", version=__version__, lifespan=lifespan,
                   description="Verified kāraka knowledge graphs with line-level citations.")
     app.state.karaka_context = context
     app.state.karaka_authorised = authorised

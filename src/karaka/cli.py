@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import shutil
+import sqlite3
 import sys
 from importlib import resources
 from pathlib import Path
@@ -80,6 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--public-read", action="store_true", dest="public_read", default=None,
                        help="with KARAKA_API_KEY set, let anonymous clients read (chat, runs, documents)")
     sub.add_parser("stats", parents=[common], help="graph statistics")
+    sub.add_parser("repair", parents=[common], help="check graph, vectors and records agree; rebuild what "
+                                                    "graph.json or vectors.npz lack from karaka.db")
     remove = sub.add_parser("remove", parents=[common], help="delete a document's nodes, edges and vectors")
     remove.add_argument("doc_id", help="the document id (see `karaka stats`)")
     export = sub.add_parser("export", parents=[common], help="export the graph")
@@ -105,12 +108,16 @@ def _flags(args: argparse.Namespace, *names: str) -> dict[str, Any]:
     return {k: getattr(args, k, None) for k in keys}
 
 
-def _open(ctx: Any) -> Any:
+def _open(ctx: Any, check: bool = False) -> Any:
+    """The context's services, the workspace log attached; ``check`` warns where its files disagree."""
     from karaka.logs import attach_workspace_log
     from karaka.services import get_services
 
     services = get_services(ctx)
     attach_workspace_log(services.workspace.log_path)
+    if check and services.workspace.kind == "directory":
+        for problem in services.workspace.problems():
+            print(f"⚠️  {problem}", file=sys.stderr)
     return services
 
 
@@ -175,7 +182,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
     ctx = resolve_context(_flags(args))
     _require_graph(ctx)
-    _open(ctx)
+    _open(ctx, check=True)
     result = run_query(ctx, args.question, thread_id=args.thread, direct=True)
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
@@ -203,19 +210,47 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _reader(args: argparse.Namespace) -> Any:
+def _reader(args: argparse.Namespace, check: bool = False) -> Any:
     ctx = resolve_context({**_flags(args), "llm": "none", "extractor": "parser"})
     _require_graph(ctx)
-    return _open(ctx).workspace
+    return _open(ctx, check).workspace
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
     """Print graph statistics."""
-    ws = _reader(args)
+    ws = _reader(args, check=True)
     with ws.reading():
         print(json.dumps({**ws.graph.stats(), "documents": [d["doc_id"] for d in ws.records.documents()],
                           "vectors": len(ws.vectors)}, indent=2, ensure_ascii=False))
     return EXIT_OK
+
+
+def cmd_repair(args: argparse.Namespace) -> int:
+    """Set aside a damaged graph.json or vectors.npz, then rebuild what they lack from karaka.db."""
+    from karaka.runner import run_repair
+    from karaka.store.workspace import set_aside_damaged
+
+    ctx = resolve_context(_flags(args))
+    if ctx.store:
+        raise ValueError("repair works on a workspace directory; a PostgreSQL store keeps one transaction per save")
+    _require_graph(ctx)
+    for line in set_aside_damaged(Path(ctx.workspace).resolve()):
+        print(f"⚠️  {line}")
+    ws = _open(ctx).workspace
+    problems = ws.problems()
+    for problem in problems:
+        print(f"🔧 {problem}")
+    with ws.writing("repair"):
+        queued = ws.requeue_incomplete()
+    if not queued and not problems:
+        print(f"✅ {ws.root}: graph, vectors and records agree; nothing to repair")
+        return EXIT_OK
+    report = run_repair(ctx, on_event=Progress())
+    print_report(report)
+    left = ws.problems()
+    for problem in left:
+        print(f"❌ {problem}", file=sys.stderr)
+    return EXIT_FAILURES if left or report.get("failures") else EXIT_OK
 
 
 def cmd_remove(args: argparse.Namespace) -> int:
@@ -268,8 +303,8 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"demo": cmd_demo, "migrate": cmd_migrate, "ingest": cmd_ingest, "ask": cmd_ask, "serve": cmd_serve, "stats": cmd_stats,
-            "remove": cmd_remove, "export": cmd_export, "eval": cmd_eval}
+COMMANDS = {"demo": cmd_demo, "migrate": cmd_migrate, "ingest": cmd_ingest, "ask": cmd_ask, "serve": cmd_serve,
+            "stats": cmd_stats, "repair": cmd_repair, "remove": cmd_remove, "export": cmd_export, "eval": cmd_eval}
 
 
 def _fewer_malloc_arenas() -> None:
@@ -286,6 +321,38 @@ def _fewer_malloc_arenas() -> None:
         pass
 
 
+def _storage_message(exc: BaseException) -> str:
+    """One line for a user: a full disk gets the remedy, a SQLite error the file it came from."""
+    from karaka.store.damage import RESUME, is_disk_full
+
+    text = str(exc).strip() or type(exc).__name__
+    if is_disk_full(exc) and "free space" not in text:
+        return f"{text}; {RESUME}"
+    if isinstance(exc, sqlite3.Error):
+        return f"a workspace database (karaka.db or checkpoints.sqlite): {text}; if it is damaged, move it aside " \
+               "and run `karaka ingest PATH` again for your documents"
+    return text
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so flushing at exit raises no second BrokenPipeError."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
+def close_workspaces() -> None:
+    """Close every open workspace and checkpointer: their write-ahead logs are folded into the files."""
+    from karaka.services import close_all
+
+    try:
+        close_all()
+        if "karaka.runner" in sys.modules:
+            sys.modules["karaka.runner"].close_checkpointers()
+    except Exception as exc:  # noqa: BLE001 - closing at exit must not mask the command's outcome
+        print(f"⚠️  closing the workspace: {exc}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point."""
     from karaka.logs import show_notices
@@ -297,8 +364,11 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)
-    except (ValueError, OSError, TimeoutError, StoreError) as exc:  # OSError: paths, permissions, model files
-        print(f"❌ karaka {args.command}: {exc}", file=sys.stderr)
+    except BrokenPipeError:  # `karaka ask … | head -1`: the reader stopped reading, which is no error of ours
+        _quiet_stdout()
+        return EXIT_OK
+    except (ValueError, OSError, TimeoutError, StoreError, sqlite3.Error) as exc:  # OSError: paths, permissions
+        print(f"❌ karaka {args.command}: {_storage_message(exc)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("\n⚠️  interrupted; run the same command again to resume", file=sys.stderr)
@@ -321,7 +391,11 @@ def entry() -> None:
     import logging
 
     code = main()
-    sys.stdout.flush()
+    close_workspaces()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_stdout()
     sys.stderr.flush()
     logging.shutdown()
     os._exit(code)

@@ -21,8 +21,11 @@ def attach_workspace_log(log_file: str | Path) -> None:
     target = str(Path(log_file).resolve())
     if any(getattr(h, "baseFilename", None) == target for h in logger.handlers):
         return
-    Path(target).parent.mkdir(parents=True, exist_ok=True)
-    handler = logging.FileHandler(target, encoding="utf-8")
+    try:
+        Path(target).parent.mkdir(parents=True, exist_ok=True)
+        handler = logging.FileHandler(target, encoding="utf-8")
+    except OSError:  # a read-only workspace: its readers log nowhere rather than fail
+        return
     handler.setFormatter(logging.Formatter(FORMAT))
     handler.setLevel(logging.INFO)
     logger.addHandler(handler)

@@ -44,13 +44,26 @@ def _stream(graph: Any, inputs: Any, config: Any, ctx: Context, modes: list[str]
         yield mode, chunk
 
 
+def run_repair(ctx: Context, on_event: Listener | None = None) -> dict[str, Any]:
+    """Rebuild what the graph and the vectors lack from the records.
+
+    The ingestion graph runs over the stored documents that are not complete, reading no source
+    file: their sentences, unit results and decisions are in the records.
+    """
+    ctx = context_from(ctx)
+    root = get_services(ctx).workspace.root
+    return run_ingest(ctx, root, on_event, thread_id="repair-" + ingest_thread(ctx, root)[7:], repair=True)
+
+
 def run_ingest(ctx: Context, path: str | Path, on_event: Listener | None = None, thread_id: str | None = None,
-               stop_after: str | None = None, root: str | Path | None = None, replace: bool = False) -> dict[str, Any]:
+               stop_after: str | None = None, root: str | Path | None = None, replace: bool = False,
+               repair: bool = False) -> dict[str, Any]:
     """Ingest ``path``; an interrupted run with the same thread resumes where it stopped.
 
     ``stop_after`` (``embed``, ``write`` or ``post_process``) pauses the run after that stage,
     checkpointed; the next call resumes it. ``root`` confines every file found (symlinks
     resolved) to a folder; ``replace`` lets a new source take over a document of the same name.
+    ``repair`` (see ``run_repair``) reads no file.
     """
     if not Path(path).exists():
         raise FileNotFoundError(f"{path}: no such file or directory")
@@ -66,31 +79,37 @@ def run_ingest(ctx: Context, path: str | Path, on_event: Listener | None = None,
         with workspace.writing("consistency check"):
             workspace.requeue_incomplete()
         interrupt: Any = [stop_after] if stop_after else None
-        graph = build_ingest_graph().compile(checkpointer=checkpointer(ctx), interrupt_after=interrupt)
+        saver = checkpointer(ctx)
+        graph = build_ingest_graph().compile(checkpointer=saver, interrupt_after=interrupt)
         # LangGraph hangs when max_concurrency is 1 and a step has several tasks (the GSV loop always
         # has: three scores), so it gets at least 2; --concurrency 1 sends one unit task per round.
         config: Any = {"configurable": {"thread_id": thread},
                        "recursion_limit": RECURSION_LIMIT, "max_concurrency": max(2, ctx.concurrency)}
         snapshot = graph.get_state(config)
-        pending = snapshot.next
+        # Tasks left to run, those that finished before an interruption included: after Ctrl-C the
+        # worker threads finish and save their writes, so ``next`` is empty though the step never ended.
+        pending = tuple(task.name for task in snapshot.tasks)
+        if not pending and snapshot.values:
+            saver.delete_thread(thread)  # the same command after a finished run: a new run, clean state
         if pending and stop_after and min(STAGES.index(n) for n in pending) > STAGES.index(stop_after):
             return _paused(ctx, snapshot)
-        inputs: Any = None if pending else {"path": str(path), "root": str(root) if root else None, "replace": replace}
+        inputs: Any = None if pending else {"path": str(path), "root": str(root) if root else None, "replace": replace,
+                                            "repair": repair}
         if pending and on_event:
             on_event({"event": "resume", "next": list(pending)})
         for _, chunk in _stream(graph, inputs, config, ctx, ["custom"]):
             if on_event:
                 on_event(chunk)
         snapshot = graph.get_state(config)
-        if snapshot.next:
+        if snapshot.tasks:
             return _paused(ctx, snapshot)
-        prune_thread(checkpointer(ctx), thread)  # finished: its steps are no longer needed to resume
+        prune_thread(saver, thread)  # finished: its steps are no longer needed to resume
     return dict(snapshot.values.get("report") or {})
 
 
 def _paused(ctx: Context, snapshot: Any) -> dict[str, Any]:
     ws = get_services(ctx).workspace
-    return {"paused": True, "next": sorted(set(snapshot.next), key=STAGES.index),
+    return {"paused": True, "next": sorted({task.name for task in snapshot.tasks}, key=STAGES.index),
             "doc_ids": snapshot.values.get("doc_ids", []), "graph": ws.graph.stats(), "vectors": len(ws.vectors)}
 
 

@@ -100,3 +100,10 @@ def forget_workspace(path: str | Path) -> None:
     with _lock:
         for key in [k for k in _workspaces if k[0] == root]:
             _workspaces.pop(key).close()
+
+
+def close_all() -> None:
+    """Close every workspace this process opened (a CLI command's end: their logs are folded in)."""
+    with _lock:
+        while _workspaces:
+            _workspaces.popitem()[1].close()

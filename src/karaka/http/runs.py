@@ -24,6 +24,8 @@ from karaka.runner import run_ingest
 from karaka.services import get_services
 
 log = logging.getLogger("karaka.api")
+INTERRUPTED = ("the server stopped during this run; POST the same /ingest again to resume it "
+               "(the lines it finished are kept)")
 
 
 @dataclass
@@ -100,6 +102,7 @@ class Runs:
         run.status = "running"
         records = get_services(self.ctx).workspace.records
         records.start_run(f"http-{run.id}")
+        records.finish_run(f"http-{run.id}", run.view())  # a server stopped mid-run still knows of it
         reports, errors = [], []
         base = staged or self.root
         for path in ([staged] if staged else paths):
@@ -121,14 +124,34 @@ class Runs:
         records.finish_run(f"http-{run.id}", run.view())  # GET /runs/{id} still answers after a restart
 
     def get(self, run_id: str) -> Run | None:
-        """A run of this server, or a finished one from the records."""
+        """A run of this server, or an earlier server's from the records.
+
+        A run the records show still running belongs to a server that stopped during it: it
+        reads as ``interrupted``.
+        """
         with self.lock:
             run = self.runs.get(run_id)
         if run is None and re.fullmatch(r"[0-9a-f]{12}", run_id):
             row = get_services(self.ctx).workspace.records.run(f"http-{run_id}")
             if row and row["report"]:
-                run = Run.from_view(row["report"])
+                view = row["report"]
+                if view["status"] in ("queued", "running"):
+                    view = {**view, "status": "interrupted", "error": INTERRUPTED}
+                run = Run.from_view(view)
         return run
+
+    def interrupt_all(self) -> list[str]:
+        """At shutdown: record every run still in flight as ``interrupted``; returns their ids."""
+        with self.lock:
+            live = [r for r in self.runs.values() if r.finished is None]
+            for run in live:
+                run.status, run.error, run.finished = "interrupted", INTERRUPTED, time.time()
+                run.events.append({"event": "done", "status": run.status})
+        records = get_services(self.ctx).workspace.records
+        for run in live:
+            records.finish_run(f"http-{run.id}", run.view())
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        return [r.id for r in live]
 
     async def events(self, run: Run) -> AsyncIterator[dict[str, str]]:
         """Replay a run's events from the start, then follow it until it ends."""

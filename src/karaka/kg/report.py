@@ -30,6 +30,7 @@ def build_report(services: Services, state: IngestState) -> dict[str, Any]:
         if row["status"] == UnitStatus.FAILED:
             stored = records.result(row["unit_id"]) or {"payload": {}}
             failures.append({"ref": _ref(services, row), "cause": stored["payload"].get("cause", "GSV-Retry exhausted")})
+    failures += state.get("write_failures") or []
     post = records.decision_costs(state["run_id"])
     elapsed = time.time() - state.get("started", time.time())
     ctx = services.ctx

@@ -97,6 +97,10 @@ def load(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Load documents, give each its id; unchanged ones (same content hash) need no work at all."""
     services = services_of(runtime)
     ws, records = services.workspace, services.workspace.records
+    if state.get("repair"):
+        return _start(services, runtime, [r["doc_id"] for r in records.documents() if r["status"] != DocStatus.DONE],
+                      {"unchanged": [r["doc_id"] for r in records.documents() if r["status"] == DocStatus.DONE],
+                       "skipped": [], "warnings": []})
     root = state.get("root")
     loaded = load_and_refine_documents(state["path"], services.ctx.max_line_chars,
                                        confine=Path(root).resolve() if root else None)
@@ -118,21 +122,26 @@ def load(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
         if old is not None and (old["sha256"] != digest or old["path"] != doc.source):
             with ws.mutating():
                 removed, orphans = ws.graph.remove_document(doc_id)  # a changed document replaces its old nodes
-                ws.resolver.forget(orphans)
+                ws.forget(orphans)
                 ws.vectors.remove_doc(doc_id)
         keep = old is not None and old["sha256"] == digest and old["path"] == doc.source
         records.put_document(doc_id, doc.source, digest, doc.lines, old["status"] if keep and old else DocStatus.LOADED)
         todo.append(doc_id)
+    return _start(services, runtime, todo, {"unchanged": unchanged, "skipped": loaded.skipped, "warnings": warnings})
+
+
+def _start(services: Services, runtime: Runtime[Context], todo: list[str], found: dict[str, Any]) -> dict[str, Any]:
+    """A new run over the documents ``todo`` (already in the records)."""
+    records = services.workspace.records
     run_id = uuid.uuid4().hex[:12]
     records.start_run(run_id)
     rows = [records.document(d) for d in todo]
     lines = [r["n_lines"] if r else 0 for r in rows]
     counts = [units_in(n, window(services.ctx)) for n in lines]
-    emit(runtime, {"event": "stage", "stage": "load", "documents": len(todo), "unchanged": unchanged,
-                   "skipped": len(loaded.skipped), "lines": sum(lines)})
-    return {"run_id": run_id, "doc_ids": todo, "unchanged": unchanged, "skipped": loaded.skipped,
-            "warnings": warnings, "started": time.time(), "units_done": 0, "units_total": sum(counts),
-            "unit_counts": counts, "doc_lines": lines, "cursor": 0}
+    emit(runtime, {"event": "stage", "stage": "load", "documents": len(todo), "unchanged": found["unchanged"],
+                   "skipped": len(found["skipped"]), "lines": sum(lines)})
+    return {"run_id": run_id, "doc_ids": todo, **found, "started": time.time(), "units_done": 0,
+            "units_total": sum(counts), "unit_counts": counts, "doc_lines": lines, "cursor": 0, "write_failures": []}
 
 
 @exclusive("embed")
@@ -273,15 +282,24 @@ def write(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     ws = services.workspace
     ahead.stop()  # extraction is over: no more parsing ahead
     failures = []
+    written = []
     for doc_id in state["doc_ids"]:
         with ws.mutating():
-            failures += write_document(ws, doc_id, window(services.ctx))
-        ws.records.set_status(doc_id, DocStatus.WRITTEN)
+            failed, missing = write_document(ws, doc_id, window(services.ctx))
+        failures += failed
+        if missing:  # never marked done with lines unextracted: the next run extracts them
+            log.error("%s: %d units have no extraction result; the document stays queued", doc_id, len(missing))
+            failures += [{"ref": unit, "cause": "not extracted (the next run of the same command extracts it)"}
+                         for unit in missing]
+        else:
+            written.append(doc_id)
     ws.flush()
+    for doc_id in written:
+        ws.records.set_status(doc_id, DocStatus.WRITTEN)
     if failures:
         ws.log_failure({"run_id": state["run_id"], "stage": "write", "failures": failures})
     emit(runtime, {"event": "stage", "stage": "write", "failures": len(failures)})
-    return {}
+    return {"write_failures": failures}
 
 
 def make_post_process(loop: Loop) -> Any:
@@ -313,9 +331,10 @@ def make_post_process(loop: Loop) -> Any:
                     count = sum(step(services, doc_id, state["run_id"], loop) for doc_id in state["doc_ids"])
                 results[name] = {"count": count, "method": "llm" if services.llm is not None else "heuristic"}
                 emit(runtime, {"event": "stage", "stage": f"post:{name}", "count": count})
-            for doc_id in state["doc_ids"]:
-                ws.records.set_status(doc_id, DocStatus.DONE)
             ws.flush()
+            for doc_id in state["doc_ids"]:
+                if (ws.records.document(doc_id) or {}).get("status") == DocStatus.WRITTEN:
+                    ws.records.set_status(doc_id, DocStatus.DONE)
         return {"report": {"post_processing": results}}
 
     return post_process

@@ -88,6 +88,8 @@ class IngestInput(TypedDict):
     """When set, every file found (symlinks resolved) must lie inside this folder."""
     replace: NotRequired[bool]
     """Replace a document of another source that holds the same name (else the new one gets a new id)."""
+    repair: NotRequired[bool]
+    """Rebuild what the graph and vectors lack from the records (``path`` is not read)."""
 
 
 class IngestState(IngestInput):
@@ -119,6 +121,8 @@ class IngestState(IngestInput):
     """Rounds sent after the cursor reached the end, for units other workers held (database store)."""
     started: float
     """Run start (epoch seconds)."""
+    write_failures: list[dict[str, str]]
+    """Lines the write stage could not write, and units with no result (reported as failures)."""
     report: dict[str, Any]
     """The final report."""
 

@@ -65,6 +65,11 @@ def close_savers() -> None:
     """Close every cached checkpointer connection (tests, shutdown)."""
     with _lock:
         for saver in _savers.values():
+            if isinstance(saver.conn, sqlite3.Connection):
+                try:
+                    saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # fold the log into the file
+                except sqlite3.Error:
+                    pass
             saver.conn.close()
         _savers.clear()
 

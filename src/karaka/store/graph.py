@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -118,6 +118,23 @@ class KnowledgeGraph:
             if attrs["type"] == "Document":
                 self._by_seq.pop((attrs["doc_id"], attrs["seq"]), None)
             self._g.remove_node(node)
+
+    def discard(self, nodes: Iterable[str]) -> None:
+        """Remove nodes and their edges (a backend that saves changes records the removal)."""
+        self.drop_nodes(nodes)
+
+    def remove_edge(self, source: str, target: str, relation: str) -> bool:
+        """Remove one edge; False when there was none."""
+        if not self._g.has_edge(source, target, key=relation):
+            return False
+        self._g.remove_edge(source, target, key=relation)
+        return True
+
+    def mentions(self) -> Iterator[tuple[str, str, str]]:
+        """(entity, surface span, relation) of every kāraka edge that keeps its span."""
+        for _, target, key, span in self._g.edges(keys=True, data="span"):
+            if span and key in KARAKA_RELATIONS:
+                yield target, str(span), key
 
     def put_raw(self, node: str, attrs: dict[str, Any]) -> None:
         """Insert or replace a node as stored (already checked when it was written), with its indexes."""
@@ -243,11 +260,12 @@ class KnowledgeGraph:
         """Node-link JSON (edges carry their attributes: surface spans, methods)."""
         return nx.node_link_data(self._g, edges="edges")  # type: ignore[no-any-return]
 
-    def save(self, path: str | Path) -> None:
+    def save(self, path: str | Path, canonical: bool = False) -> None:
         """Atomic save as node-link JSON: a crash mid-save leaves the last good copy.
 
         Written item by item (the same bytes as ``json.dumps(self.to_json())``) so a large graph is
-        never held a second time as one dict and one string.
+        never held a second time as one dict and one string. ``canonical`` sorts nodes, edges and
+        attributes, so the same graph always gives the same bytes (exports).
         """
         g = self._g
 
@@ -255,13 +273,16 @@ class KnowledgeGraph:
             out = handle
             head = {"directed": g.is_directed(), "multigraph": g.is_multigraph(), "graph": g.graph}
             out.write(json.dumps(head, ensure_ascii=False)[:-1].encode("utf-8") + b', "nodes": [')
-            for i, node in enumerate(g):
+            for i, node in enumerate(sorted(g) if canonical else g):
                 item = {**g.nodes[node], "id": node}
-                out.write((", " if i else "").encode() + json.dumps(item, ensure_ascii=False).encode("utf-8"))
+                out.write((", " if i else "").encode()
+                          + json.dumps(item, ensure_ascii=False, sort_keys=canonical).encode("utf-8"))
             out.write(b'], "edges": [')
-            for i, (u, v, k, d) in enumerate(g.edges(keys=True, data=True)):
+            edges = g.edges(keys=True, data=True)
+            for i, (u, v, k, d) in enumerate(sorted(edges, key=lambda e: e[:3]) if canonical else edges):
                 item = {**d, "source": u, "target": v, "key": k}
-                out.write((", " if i else "").encode() + json.dumps(item, ensure_ascii=False).encode("utf-8"))
+                out.write((", " if i else "").encode()
+                          + json.dumps(item, ensure_ascii=False, sort_keys=canonical).encode("utf-8"))
             out.write(b"]}")
 
         atomic_write(path, write)
@@ -294,12 +315,13 @@ class KnowledgeGraph:
         """Export as ``gexf`` or ``json``."""
         path = Path(path)
         if fmt == "json":
-            self.save(path)
+            self.save(path, canonical=True)
         elif fmt == "gexf":
             clean = nx.MultiDiGraph()
-            for node, attrs in self._g.nodes(data=True):
-                clean.add_node(node, **{k: _gexf_value(v) for k, v in attrs.items() if v is not None})
-            for src, dst, key, attrs in self._g.edges(keys=True, data=True):
+            for node in sorted(self._g):
+                attrs = self._g.nodes[node]
+                clean.add_node(node, **{k: _gexf_value(attrs[k]) for k in sorted(attrs) if attrs[k] is not None})
+            for src, dst, key, attrs in sorted(self._g.edges(keys=True, data=True), key=lambda e: e[:3]):
                 clean.add_edge(src, dst, key=key, **{k: _gexf_value(v) for k, v in attrs.items() if v is not None})
             atomic_write(path, lambda handle: nx.write_gexf(clean, handle))
         else:
@@ -309,4 +331,4 @@ class KnowledgeGraph:
 
 def _gexf_value(value: Any) -> Any:
     """GEXF holds scalars only: lists and dicts travel as JSON text."""
-    return json.dumps(value, ensure_ascii=False) if isinstance(value, list | dict) else value
+    return json.dumps(value, ensure_ascii=False, sort_keys=True) if isinstance(value, list | dict) else value

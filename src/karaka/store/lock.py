@@ -90,10 +90,31 @@ class WorkspaceLock:
         self._fd = None
 
 
+def is_read_only(folder: Path) -> bool:
+    """True when ``folder`` cannot be written: a read-only mount, or no write permission."""
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY) or not os.access(folder, os.W_OK)
+    except OSError:
+        return False
+
+
 @contextmanager
 def file_lock(path: Path, shared: bool) -> Iterator[None]:
-    """A short shared (readers) or exclusive (a writer saving files) lock."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    """A short shared (readers) or exclusive (a writer saving files) lock.
+
+    A reader of a read-only workspace (a shared, mounted knowledge base) opens the lock file for
+    reading, or takes no lock where it cannot exist: no one can write there.
+    """
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        if not shared:
+            raise
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except OSError:
+            yield
+            return
     try:
         fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
         yield

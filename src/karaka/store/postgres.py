@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,7 +29,6 @@ import numpy as np
 
 from karaka.store.graph import KnowledgeGraph
 from karaka.store.pgdb import SCHEMA, SETUP_LOCK, AdvisoryLocks, Database, PgRecords, StoreError, lock_key, redact
-from karaka.store.resolver import EntityResolver
 from karaka.store.schema import SchemaError, normalize_edge
 from karaka.store.vectors import LineVectors
 from karaka.store.workspace import Workspace
@@ -55,6 +54,7 @@ class JournaledGraph(KnowledgeGraph):
         self.dirty_nodes: set[str] = set()
         self.dirty_edges: set[tuple[str, str, str]] = set()
         self.removed: set[str] = set()
+        self.removed_edges: set[tuple[str, str, str]] = set()
 
     def add_node(self, node_id: str, **attrs: Any) -> str:
         before = dict(self._g.nodes[node_id]) if node_id in self._g else None
@@ -71,26 +71,41 @@ class JournaledGraph(KnowledgeGraph):
         data = self._g.get_edge_data(key[0], key[1], key=key[2])
         before = dict(data) if data is not None else None
         triple = super().add_edge(source, target, relation, **attrs)
-        if self._g.get_edge_data(triple[0], triple[1], key=triple[2]) != before:
+        if self._g.get_edge_data(triple[0], triple[1], key=triple[2]) != before or triple in self.removed_edges:
             self.dirty_edges.add(triple)
+        self.removed_edges.discard(triple)
         return triple
 
     def remove_document(self, doc_id: str) -> tuple[int, set[str]]:
         nodes = set(self._by_doc.get(doc_id, set()))
         count, orphans = super().remove_document(doc_id)
-        gone = nodes | orphans
+        self._gone(nodes | orphans)
+        return count, orphans
+
+    def discard(self, nodes: Iterable[str]) -> None:
+        gone = {n for n in nodes if n in self._g}
+        super().discard(gone)
+        self._gone(gone)
+
+    def _gone(self, gone: set[str]) -> None:
         self.removed |= gone
         self.dirty_nodes -= gone
         self.dirty_edges = {e for e in self.dirty_edges if e[0] not in gone and e[1] not in gone}
-        return count, orphans
+
+    def remove_edge(self, source: str, target: str, relation: str) -> bool:
+        if not super().remove_edge(source, target, relation):
+            return False
+        self.dirty_edges.discard((source, target, relation))
+        self.removed_edges.add((source, target, relation))
+        return True
 
     def pending(self) -> bool:
         """Whether anything changed since the last save."""
-        return bool(self.dirty_nodes or self.dirty_edges or self.removed)
+        return bool(self.dirty_nodes or self.dirty_edges or self.removed or self.removed_edges)
 
     def clear_journal(self) -> None:
         """Forget the changes (they were saved, or the replica is being reloaded)."""
-        self.dirty_nodes, self.dirty_edges, self.removed = set(), set(), set()
+        self.dirty_nodes, self.dirty_edges, self.removed, self.removed_edges = set(), set(), set(), set()
 
     def edge_attrs(self, source: str, target: str, relation: str) -> dict[str, Any]:
         """One edge's attributes (without the relation key)."""
@@ -152,7 +167,6 @@ class PgStore(Workspace):
         self.records = PgRecords(self.db)
         self.graph: JournaledGraph = JournaledGraph()
         self._vectors: JournaledVectors | None = None
-        self.resolver = EntityResolver(embeddings, threshold)
         self._refresh()
 
     def __repr__(self) -> str:
@@ -205,7 +219,7 @@ class PgStore(Workspace):
             cur.execute("SELECT source, target, relation, attrs FROM kg_edges")
             for source, target, relation, attrs in cur.fetchall():
                 graph.put_raw_edge(source, target, relation, attrs)
-        self.graph, self._vectors, self.resolver = graph, None, self._resolver_for(graph)
+        self.graph, self._vectors, self._resolver = graph, None, None
         self._generation = generation
 
     def _catch_up(self, since: int) -> None:
@@ -225,13 +239,14 @@ class PgStore(Workspace):
                 vectors = [(d, s, bytes(v)) for d, s, v in cur.fetchall()]
         gone = {key for kind, key in removed if kind == "node"}
         self.graph.drop_nodes(gone)
-        self.resolver.forget(gone)
+        for kind, key in removed:
+            if kind == "edge":
+                KnowledgeGraph.remove_edge(self.graph, *json.loads(key))
         for node, attrs in nodes:
             self.graph.put_raw(node, attrs)
-            if attrs.get("type") == "Entity":
-                self.resolver.known(node, attrs["canonical_name"])
         for source, target, relation, attrs in edges:
             self.graph.put_raw_edge(source, target, relation, attrs)
+        self._resolver = None  # rebuilt from the caught-up graph when next needed
         if self._vectors is not None and vectors is not None:
             for kind, key in removed:
                 if kind == "vectors":
@@ -323,6 +338,11 @@ class PgStore(Workspace):
 
     @staticmethod
     def _save_graph(cur: Any, graph: JournaledGraph, generation: int) -> None:
+        for source, target, relation in sorted(graph.removed_edges):
+            cur.execute("DELETE FROM kg_edges WHERE source = %s AND relation = %s AND target = %s",
+                        (source, relation, target))
+            cur.execute("INSERT INTO kg_removed VALUES (%s, 'edge', %s)",
+                        (generation, json.dumps([source, target, relation], ensure_ascii=False)))
         if graph.removed:
             removed = sorted(graph.removed)
             cur.execute("DELETE FROM kg_nodes WHERE id = ANY(%s)", (removed,))

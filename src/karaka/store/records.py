@@ -10,8 +10,11 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from karaka.store.base import SourceLine
+from karaka.store.damage import REINGEST, DamagedFile, DiskFull, is_disk_full
+from karaka.store.lock import is_read_only
 
 SCHEMA_VERSION = 2
 SCHEMA = """
@@ -45,8 +48,15 @@ class Records:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
-                                   timeout=busy_seconds)
+        self.read_only = is_read_only(self.path.parent)
+        if self.read_only:  # a shared, mounted knowledge base: read it as it is, change nothing
+            if not self.path.exists():
+                raise DamagedFile(self.path, "missing in a read-only workspace", "ingest into a writable one")
+            uri = f"file:{quote(str(self.path))}?immutable=1"
+            self._db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
+        else:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
+                                       timeout=busy_seconds)
         deadline = time.monotonic() + busy_seconds
         while True:  # another process may be creating or changing the file this very moment
             try:
@@ -54,17 +64,28 @@ class Records:
                 break
             except sqlite3.OperationalError as exc:
                 if "locked" not in str(exc) or time.monotonic() > deadline:
-                    raise
+                    raise self._named(exc) from exc
                 time.sleep(0.05)
+            except sqlite3.DatabaseError as exc:
+                raise self._named(exc) from exc
+
+    def _named(self, exc: sqlite3.Error) -> Exception:
+        """A SQLite error as one line naming karaka.db and the remedy."""
+        if is_disk_full(exc):
+            return DiskFull(self.path)
+        if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+            return TimeoutError(f"{self.path}: another process holds the database ({exc})")
+        return DamagedFile(self.path, f"damaged ({exc})", REINGEST)
 
     def _open(self) -> None:
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
+        if not self.read_only:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         if version not in (0, SCHEMA_VERSION) or (version == 0 and self._has_table("lines")):
             raise ValueError(f"{self.path}: made by an older Karaka (records schema {version}); "
                              f"ingest into a new workspace")
-        if version == 0:
+        if version == 0 and not self.read_only:
             self._db.executescript(SCHEMA)
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
@@ -72,27 +93,52 @@ class Records:
         return bool(self._db.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (name,)).fetchone())
 
     def close(self) -> None:
-        """Close the connection."""
+        """Fold the write-ahead log into the database file, then close the connection.
+
+        A process that ends with committed transactions only in karaka.db-wal leaves them at the
+        mercy of that file; after the checkpoint the database file holds everything.
+        """
         with self._lock:
+            try:
+                if not self.read_only:
+                    self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error:  # busy with another process's reader, or closed: its WAL stays valid
+                pass
             self._db.close()
 
     def _rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
         with self._lock:
-            cur = self._db.execute(sql, args)
-            cur.row_factory = sqlite3.Row
-            return cur.fetchall()
+            try:
+                cur = self._db.execute(sql, args)
+                cur.row_factory = sqlite3.Row
+                return cur.fetchall()
+            except sqlite3.DatabaseError as exc:
+                raise self._named(exc) from exc
 
     @contextmanager
     def _transaction(self) -> Iterator[Any]:
         """One write transaction; yields what runs ``execute`` and ``executemany`` (``?`` placeholders)."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+            if self.read_only:
+                raise PermissionError(f"{self.path.parent}: the workspace is read-only; this needs a writable one")
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.DatabaseError as exc:
+                raise self._named(exc) from exc
             try:
                 yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
+            except BaseException as exc:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.DatabaseError):
+                    raise self._named(exc) from exc
                 raise
-            self._db.execute("COMMIT")
+            try:
+                self._db.execute("COMMIT")
+            except sqlite3.DatabaseError as exc:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise self._named(exc) from exc
 
     def _write(self, statements: Iterable[tuple[str, tuple[Any, ...]]]) -> None:
         with self._transaction() as db:

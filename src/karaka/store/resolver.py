@@ -74,8 +74,8 @@ def entity_name(span: str, prepositional: bool = False) -> str:
     "the bow" names "bow"; "in a statement" (a place) names "statement"; "Dr. Aris" stays "Dr. Aris".
     """
     words = display_name(span).split()
-    if prepositional and len(words) > 1 and words[0].lower() in LEADING_PREPOSITIONS:
-        words = words[1:]
+    if prepositional and words and words[0].lower() in LEADING_PREPOSITIONS:
+        words = words[1:]  # a lone preposition names nothing
     if len(words) > 1 and words[0].lower() in ARTICLES:
         words = words[1:]
     return " ".join(words)
@@ -136,6 +136,20 @@ class EntityResolver:
             if not key or key in self._by_key:
                 return
             self._add(key, entity_id, canonical_name)
+
+    def known_mention(self, span: str, entity_id: str, prepositional: bool) -> None:
+        """Register a mention already written to ``entity_id``, so it resolves there again.
+
+        A name can reach an entity by embedding similarity; which entity is nearest depends on
+        what was known at the time, so a new process would not always find the same one. The
+        mentions on the graph's edges make resolution the same whatever the process.
+        """
+        name = entity_name(span, prepositional)
+        if not name or is_pronoun(name):
+            return
+        with self._lock:
+            if entity_id in self._names:
+                self._by_key.setdefault(normalize_name(name) or name.lower(), entity_id)
 
     def _add(self, key: str, entity_id: str, name: str) -> None:
         self._by_key[key] = entity_id

@@ -34,6 +34,8 @@ KARAKA_TO_RELATION: dict[str, str] = {
 }
 RELATION_TO_KARAKA = {v: k for k, v in KARAKA_TO_RELATION.items()}
 KARAKA_RELATIONS = frozenset(KARAKA_TO_RELATION.values())
+SUBJECT_RELATIONS = frozenset({"HAS_KARTĀ", "HAS_KARMA"})
+"""The kāraka relations whose span is a bare noun phrase; the others' spans may lead with a preposition."""
 KARAKAS = tuple(KARAKA_TO_RELATION)
 
 _ASCII = str.maketrans({"Ā": "A"})

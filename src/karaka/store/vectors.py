@@ -25,6 +25,17 @@ def saved_dim(path: str | Path) -> int | None:
         return int(data["meta"][0])
 
 
+def saved_counts(path: str | Path) -> dict[str, int]:
+    """Vectors saved per document, read without the index (empty when there is no file)."""
+    if not Path(path).exists():
+        return {}
+    counts: dict[str, int] = {}
+    with np.load(path, allow_pickle=False) as data:
+        for doc in data["docs"].tolist():
+            counts[doc] = counts.get(doc, 0) + 1
+    return counts
+
+
 class LineVectors:
     """Inner-product FAISS index over normalised line embeddings."""
 

@@ -12,17 +12,20 @@ import json
 import logging
 import os
 import threading
+import zipfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from karaka.state.ingest import DocStatus
+from karaka.store.damage import REINGEST, REPAIR, DamagedFile
 from karaka.store.graph import KnowledgeGraph
 from karaka.store.lock import WorkspaceLock, file_lock
 from karaka.store.records import Records
 from karaka.store.resolver import EntityResolver
-from karaka.store.vectors import LineVectors, saved_dim
+from karaka.store.schema import SUBJECT_RELATIONS
+from karaka.store.vectors import LineVectors, saved_counts, saved_dim
 
 if TYPE_CHECKING:
     from langchain_core.embeddings import Embeddings
@@ -52,7 +55,6 @@ class Workspace:
         self.records = Records(self.root / RECORDS_FILE)
         self.graph = KnowledgeGraph()
         self._vectors: LineVectors | None = None
-        self.resolver = EntityResolver(embeddings, threshold)
         self._refresh()
 
     def _open_folder(self, root: str | Path, embeddings: Embeddings, threshold: float) -> None:
@@ -60,10 +62,12 @@ class Workspace:
         self.root = Path(root).resolve()
         if self.root.exists() and not self.root.is_dir():
             raise ValueError(f"workspace {self.root} exists and is not a directory")
-        (self.root / "logs").mkdir(parents=True, exist_ok=True)
+        if not (self.root / "logs").is_dir():
+            (self.root / "logs").mkdir(parents=True, exist_ok=True)
         self.embeddings = embeddings
         self.threshold = threshold
         self._mutex = threading.RLock()
+        self._resolver: EntityResolver | None = None
         self._dim: int | None = None
         self._generation = -1
 
@@ -81,13 +85,32 @@ class Workspace:
 
     def _saved_dim(self) -> int | None:
         """The dimension of the vectors already saved (None when there are none)."""
-        return saved_dim(self.root / VECTORS_FILE)
+        try:
+            return saved_dim(self.root / VECTORS_FILE)
+        except (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile) as exc:
+            raise DamagedFile(self.root / VECTORS_FILE, f"damaged ({type(exc).__name__}: {exc})", REPAIR) from exc
+
+    @property
+    def resolver(self) -> EntityResolver:
+        """The entity resolver of the current graph, built on first use (a question may never need it)."""
+        with self._mutex:
+            if self._resolver is None:
+                self._resolver = self._resolver_for(self.graph)
+            return self._resolver
+
+    def forget(self, entities: set[str]) -> None:
+        """Tell the resolver (when built) that these entities left the graph."""
+        with self._mutex:
+            if self._resolver is not None:
+                self._resolver.forget(entities)
 
     def _resolver_for(self, graph: KnowledgeGraph) -> EntityResolver:
-        """An entity resolver that knows every entity of ``graph``."""
+        """An entity resolver that knows every entity of ``graph`` and every mention written to one."""
         resolver = EntityResolver(self.embeddings, self.threshold)
         for node in graph.nodes_of("Entity"):
             resolver.known(node, graph.node(node)["canonical_name"])  # type: ignore[index]
+        for entity, span, relation in graph.mentions():
+            resolver.known_mention(span, entity, prepositional=relation not in SUBJECT_RELATIONS)
         return resolver
 
     @property
@@ -96,7 +119,7 @@ class Workspace:
         with self._mutex:
             if self._vectors is None:
                 with file_lock(self.root / FILES_LOCK, shared=True):
-                    self._vectors = LineVectors.load(self.root / VECTORS_FILE, self.dim)
+                    self._vectors = _load_vectors(self.root / VECTORS_FILE, self.dim)
             return self._vectors
 
     # -- freshness ------------------------------------------------------------------------------
@@ -107,8 +130,8 @@ class Workspace:
             return False
         with file_lock(self.root / FILES_LOCK, shared=True):
             generation = self.records.generation()
-            graph = KnowledgeGraph.load(self.root / GRAPH_FILE)
-        self.graph, self._vectors, self.resolver = graph, None, self._resolver_for(graph)
+            graph = _load_graph(self.root / GRAPH_FILE)
+        self.graph, self._vectors, self._resolver = graph, None, None
         if self._generation >= 0:
             log.info("workspace %s: reloaded generation %d", self.root, generation)
         self._generation = generation
@@ -170,22 +193,62 @@ class Workspace:
             self._generation = self.records.bump_generation()
 
     # -- consistency ----------------------------------------------------------------------------
-    def requeue_incomplete(self) -> list[str]:
-        """Documents marked done whose sentences are not all in the graph go back to the queue.
+    def problems(self) -> list[str]:
+        """Where graph, vectors and records disagree, one line each with the command that repairs it.
 
-        A crash between a save and a status update, or a writer of an older version, could leave
-        "done" in the records with the graph lacking the document; its stored unit results make
-        the next ingestion of it cheap.
+        Counts are compared per document: a document's sentences in the records, its Document
+        nodes in the graph and its vectors. Empty for a healthy workspace.
+        """
+        with self._mutex:
+            rows = self.records.documents()
+            known = {r["doc_id"] for r in rows}
+            out = []
+            stray = [d for d in self.graph.doc_ids() if d not in known]
+            if stray:
+                out.append(f"{self.root / RECORDS_FILE}: no record of {len(stray)} documents that "
+                           f"{GRAPH_FILE} holds ({', '.join(stray[:3])}{', …' if len(stray) > 3 else ''}); "
+                           + REINGEST.format(root=self.root).replace("move it aside and run", "run"))
+            done = [r for r in rows if r["status"] == DocStatus.DONE]
+            lacking = [r["doc_id"] for r in done if len(self.graph.document_nodes(r["doc_id"])) != r["n_lines"]]
+            if lacking:
+                what = "is missing" if not (self.root / GRAPH_FILE).exists() else f"lacks {len(lacking)} documents"
+                out.append(f"{self.root / GRAPH_FILE}: {what}; " + REPAIR.format(root=self.root))
+            counts = self._vector_counts()
+            lacking = [r["doc_id"] for r in done if counts.get(r["doc_id"], 0) != r["n_lines"]]
+            if lacking:
+                what = "is missing" if not (self.root / VECTORS_FILE).exists() else f"lacks {len(lacking)} documents"
+                out.append(f"{self.root / VECTORS_FILE}: {what} (answers fall back to keyword search); "
+                           + REPAIR.format(root=self.root))
+            return out
+
+    def _vector_counts(self) -> dict[str, int]:
+        """Vectors per document: from the loaded index, else from the file without loading the index."""
+        if self._vectors is not None:
+            return {r["doc_id"]: len(self._vectors.lines_of(r["doc_id"])) for r in self.records.documents()}
+        path = self.root / VECTORS_FILE
+        try:
+            with file_lock(self.root / FILES_LOCK, shared=True):
+                return saved_counts(path)
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+            raise DamagedFile(path, f"damaged ({type(exc).__name__}: {exc})", REPAIR) from exc
+
+    def requeue_incomplete(self) -> list[str]:
+        """Documents marked done whose sentences are not all in the graph and the vectors go back to the queue.
+
+        A crash between a save and a status update, a deleted or damaged file, or a writer of an
+        older version could leave "done" in the records with the graph or the vectors lacking the
+        document; its stored unit results make the next ingestion of it cheap.
         """
         requeued = []
         with self._mutex:
             for row in self.records.documents():
                 if row["status"] != DocStatus.DONE:
                     continue
-                if len(self.graph.document_nodes(row["doc_id"])) != row["n_lines"]:
+                lines = row["n_lines"]
+                if len(self.graph.document_nodes(row["doc_id"])) != lines or len(self.vectors.lines_of(row["doc_id"])) != lines:
                     self.records.set_status(row["doc_id"], DocStatus.LOADED)
                     requeued.append(row["doc_id"])
-                    log.warning("document %s is marked done but the graph lacks its lines: re-queued",
+                    log.warning("document %s is marked done but the graph or the vectors lack its lines: re-queued",
                                 row["doc_id"])
         return requeued
 
@@ -226,7 +289,7 @@ class Workspace:
         """Delete a document's nodes, edges, vectors and records."""
         with self.writing(f"remove {doc_id}"), self._mutex:
             removed_nodes, orphans = self.graph.remove_document(doc_id)
-            self.resolver.forget(orphans)
+            self.forget(orphans)
             removed_vectors = self.vectors.remove_doc(doc_id)
             self.records.remove_document(doc_id)
             self.flush()
@@ -235,3 +298,47 @@ class Workspace:
     def close(self) -> None:
         """Close the records database."""
         self.records.close()
+
+
+def _load_graph(path: Path) -> KnowledgeGraph:
+    """The saved graph; a damaged file is named with its remedy (a missing one is an empty graph)."""
+    try:
+        return KnowledgeGraph.load(path)
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError
+        raise DamagedFile(path, f"damaged ({type(exc).__name__}: {exc})", REPAIR) from exc
+
+
+def _load_vectors(path: Path, dim: int) -> LineVectors:
+    """The saved vectors; a damaged file is named with its remedy (a missing one is an empty index)."""
+    try:
+        return LineVectors.load(path, dim)
+    except DamagedFile:
+        raise
+    except (OSError, KeyError, IndexError, RuntimeError, zipfile.BadZipFile) as exc:
+        raise DamagedFile(path, f"damaged ({type(exc).__name__}: {exc})", REPAIR) from exc
+    except ValueError as exc:
+        if "dim" in str(exc):
+            raise
+        raise DamagedFile(path, f"damaged ({type(exc).__name__}: {exc})", REPAIR) from exc
+
+
+def set_aside_damaged(root: Path) -> list[str]:
+    """Rename a damaged graph.json or vectors.npz to ``NAME.damaged`` so a repair can rebuild it.
+
+    Returns one line per file set aside. A damaged karaka.db cannot be rebuilt from the others:
+    it raises ``DamagedFile`` with the remedy.
+    """
+    if (root / RECORDS_FILE).exists():
+        Records(root / RECORDS_FILE).close()  # raises DamagedFile for a file that is not a database
+    moved = []
+    for name, check in ((GRAPH_FILE, _load_graph),
+                        (VECTORS_FILE, lambda path: _load_vectors(path, saved_dim(path) or 1))):
+        path = root / name
+        if not path.exists():
+            continue
+        try:
+            check(path)
+        except (DamagedFile, OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+            path.replace(path.with_name(name + ".damaged"))
+            moved.append(f"{name} set aside as {name}.damaged ({exc})")
+    return moved
