@@ -209,8 +209,8 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
         ctx = await run_in_threadpool(context)
         registry = await run_in_threadpool(runs)
         if kind.startswith("multipart/form-data"):
-            staged, replace = await _stage_uploads(request, Path(ctx.workspace))
-            run = registry.start([staged], staged=staged, replace=replace)
+            staged, replace, names = await _stage_uploads(request, Path(ctx.workspace))
+            run = registry.start([staged], staged=staged, replace=replace, names=names)
         else:
             body = _parse(IngestRequest, await _json_body(request))
             base = await run_in_threadpool(root)
@@ -327,8 +327,13 @@ async def _chat_events(ctx: Context, question: str, thread: str | None) -> Async
                 "status": result.get("status"), "result": result}, ensure_ascii=False)}
 
 
-async def _stage_uploads(request: Request, workspace: Path) -> tuple[Path, bool]:
-    """Save multipart ``files`` into WORKSPACE/uploads/<id>/ with safe names; a ``replace`` field may say true."""
+async def _stage_uploads(request: Request, workspace: Path) -> tuple[Path, bool, list[str]]:
+    """Save multipart ``files`` into WORKSPACE/uploads/<id>/ with safe names; a ``replace`` field may say true.
+
+    Files of the same name in one request are all kept: the second goes into a subfolder ``2/``,
+    the third into ``3/``… (each then gets its own document id, as same-named files of two folders
+    do on the command line). Returns the folder, ``replace`` and the names as sent.
+    """
     form = await request.form()
     uploads = [f for f in form.getlist("files") if hasattr(f, "filename")]
     if not uploads:
@@ -336,11 +341,17 @@ async def _stage_uploads(request: Request, workspace: Path) -> tuple[Path, bool]
     replace = str(form.get("replace") or "").strip().lower() in ("1", "true", "yes", "on")
     target = workspace / "uploads" / uuid.uuid4().hex[:12]
     await run_in_threadpool(target.mkdir, parents=True, exist_ok=True)
+    seen: dict[str, int] = {}
+    names = []
     for upload in uploads:
         name = _SAFE_NAME.sub("_", Path(str(upload.filename or "upload.txt")).name).lstrip(".") or "upload.txt"
+        seen[name] = seen.get(name, 0) + 1
+        folder = target / str(seen[name]) if seen[name] > 1 else target
+        await run_in_threadpool(folder.mkdir, exist_ok=True)
         data = await upload.read()  # type: ignore[union-attr]
-        await run_in_threadpool((target / name).write_bytes, data)
-    return target, replace
+        await run_in_threadpool((folder / name).write_bytes, data)
+        names.append(Path(str(upload.filename or name)).name)
+    return target, replace, names
 
 
 app = create_app()

@@ -32,7 +32,8 @@ def _common() -> argparse.ArgumentParser:
                                         "shared by many workers and servers (env KARAKA_STORE; default: the "
                                         "workspace directory)")
     parent.add_argument("--llm", help="LLM spec: huggingface:MODEL, openai:MODEL@URL, llamacpp:PATH.gguf, "
-                                      "simulated, none (default: the workspace's, else none with --extractor parser)")
+                                      "simulated, none (default: the workspace's; else Nemotron where its weights and a "
+                                      "GPU are, else none: the offline parser)")
     parent.add_argument("--embeddings", help="embeddings spec: wordllama (default) or huggingface[:MODEL]")
     parent.add_argument("--prompts", help="prompts JSON file overriding the packaged ones (created if missing)")
     parent.add_argument("--llm-timeout", type=float, dest="llm_timeout",

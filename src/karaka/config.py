@@ -7,6 +7,8 @@ holds what only ``karaka serve`` needs (keys, roots, ports), which Studio never 
 from __future__ import annotations
 
 import dataclasses
+import functools
+import logging
 import os
 import tomllib
 from dataclasses import dataclass, field, fields
@@ -153,6 +155,29 @@ def _layers(kind: type, flags: dict[str, Any], env: dict[str, str], workspace: s
     return merged
 
 
+def default_llm(env: dict[str, str]) -> str:
+    """The design's Nemotron where it can be loaded here (its weights cached and a CUDA GPU), else none.
+
+    Decided before any work starts, so a plain ``karaka ingest docs/`` on a laptop runs the offline
+    parser instead of failing half-way on a model it cannot load; one notice says so.
+    """
+    hub = env.get("HF_HUB_CACHE") or str(Path(env.get("HF_HOME") or Path.home() / ".cache" / "huggingface") / "hub")
+    return _default_for(hub)
+
+
+@functools.lru_cache(maxsize=4)
+def _default_for(hub: str) -> str:
+    model = DEFAULT_LLM.split(":", 1)[1]
+    if any((Path(hub) / f"models--{model.replace('/', '--')}" / "snapshots").glob("*/config.json")):
+        import torch  # only where the weights are: a laptop without them never imports it
+
+        if torch.cuda.is_available():
+            return DEFAULT_LLM
+    logging.getLogger("karaka.notice").warning(
+        "no GPU with %s here: using the offline parser (name a model with --llm, or set KARAKA_LLM)", model)
+    return "none"
+
+
 def resolve_context(flags: dict[str, Any] | None = None, env: dict[str, str] | None = None) -> Context:
     """Build a Context from flags, then env ``KARAKA_*``, then the workspace's toml, then defaults.
 
@@ -169,6 +194,8 @@ def resolve_context(flags: dict[str, Any] | None = None, env: dict[str, str] | N
     merged["workspace"] = str(workspace)
     if merged.get("extractor") == "parser" and "llm" not in merged:
         merged["llm"] = "none"
+    if "llm" not in merged:
+        merged["llm"] = default_llm(env)
     if merged.get("llm") == "none":
         merged.setdefault("extractor", "parser")
     ctx = Context(**merged)

@@ -240,11 +240,44 @@ def decode(data: bytes, path: Path, warnings: list[str]) -> str:
     raise DocumentError(f"{path}: cannot decode")  # pragma: no cover - latin-1 decodes anything
 
 
-def read_pdf(path: Path) -> str:
-    """Text of a PDF; encrypted or corrupt files raise DocumentError."""
+def _looks_like(head: bytes) -> str:
+    """What a file that should be a PDF holds instead, from its first bytes."""
+    text = head.lstrip().lower()
+    if text.startswith((b"<!doctype html", b"<html")) or b"<html" in text[:512]:
+        return "an HTML page (a saved web page?)"
+    if b"\x00" in head:
+        return "binary data"
+    return "plain text" if head.strip() else "nothing (an empty file)"
+
+
+class _PdfWarnings(logging.Handler):
+    """pypdf's warnings about one file, kept with the file's name instead of printed bare."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def read_pdf(path: Path, warnings: list[str] | None = None) -> str:
+    """Text of a PDF; a file that is not one, an encrypted one or a corrupt one raises DocumentError.
+
+    pypdf's own warnings (a missing EOF marker, a bad header) are added to ``warnings`` with the
+    file's name. A PDF with pages but no text at all is named as one without a text layer.
+    """
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError
 
+    with open(path, "rb") as handle:
+        head = handle.read(1024)
+    if b"%PDF-" not in head:
+        raise DocumentError(f"{path}: not a PDF: it holds {_looks_like(head)}")
+    pypdf_log = logging.getLogger("pypdf")
+    caught = _PdfWarnings()
+    pypdf_log.addHandler(caught)
+    propagate, pypdf_log.propagate = pypdf_log.propagate, False
     try:
         reader = PdfReader(str(path))
         if reader.is_encrypted:
@@ -258,6 +291,14 @@ def read_pdf(path: Path) -> str:
         raise
     except (PdfReadError, ValueError, KeyError, TypeError, OSError, RecursionError) as exc:
         raise DocumentError(f"{path}: corrupt PDF: {exc}") from exc
+    finally:
+        pypdf_log.removeHandler(caught)
+        pypdf_log.propagate = propagate
+    if warnings is not None:
+        warnings += [f"{path}: pypdf: {message}" for message in dict.fromkeys(caught.messages)]
+    if pages and not any(p.strip() for p in pages):
+        raise DocumentError(f"{path}: no text layer ({len(pages)} pages of images only: a scan?); "
+                            "Karaka reads the text of a PDF and runs no OCR")
     return "\n\n".join(pages)
 
 
@@ -269,7 +310,7 @@ def load_file(path: Path, max_line_chars: int, warnings: list[str]) -> list[Sour
     mode = os.stat(path).st_mode
     if not stat.S_ISREG(mode):
         raise DocumentError(f"{path}: not a regular file ({_kind(mode)}); skipped")
-    text = read_pdf(path) if suffix == ".pdf" else decode(path.read_bytes(), path, warnings)
+    text = read_pdf(path, warnings) if suffix == ".pdf" else decode(path.read_bytes(), path, warnings)
     lines = refine(text, markdown=suffix == ".md", max_line_chars=max_line_chars, warnings=warnings, where=str(path))
     if not lines:
         raise DocumentError(f"{path}: empty file (no text lines)")

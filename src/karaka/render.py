@@ -85,11 +85,21 @@ def print_report(report: dict[str, Any]) -> None:
     for doc in unchanged:
         print(f"   ↻ unchanged: {doc}")
     for skip in report.get("skipped_files", []):
-        print(f"   ⚠️  skipped {skip['path']}: {skip['error']}")
+        reason = str(skip["error"]).removeprefix(f"{skip['path']}: ")
+        print(f"   ⚠️  skipped {skip['path']}: {reason}")
     for warning in report.get("warnings", []):
         print(f"   ⚠️  {warning}")
     for failure in report.get("failures", []):
         print(f"   ❌ {failure['ref']}: {failure['cause']}")
+    print(verdict(report))
+
+
+def verdict(report: dict[str, Any]) -> str:
+    """The run's outcome in one line, as its exit code says it: failed lines and skipped files count."""
+    failed, skipped = len(report.get("failures", [])), len(report.get("skipped_files", []))
+    if not failed and not skipped:
+        return "✅ finished: every line of every file ingested"
+    return f"❌ finished with failures: {failed} lines failed, {skipped} files skipped (exit 3)"
 
 
 def print_answer(result: dict[str, Any], trace: bool) -> None:

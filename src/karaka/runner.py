@@ -73,7 +73,6 @@ def run_ingest(ctx: Context, path: str | Path, on_event: Listener | None = None,
 
     ctx = context_from(ctx)
     check_ingest_settings(ctx)
-    remember_models(ctx)
     workspace = get_services(ctx).workspace
     with workspace.session(thread_id or ingest_thread(ctx, path), f"ingest {Path(path).name}") as thread:
         with workspace.writing("consistency check"):
@@ -101,6 +100,7 @@ def run_ingest(ctx: Context, path: str | Path, on_event: Listener | None = None,
             if on_event:
                 on_event(chunk)
         snapshot = graph.get_state(config)
+        remember_models(ctx)  # only a run that worked with them binds the workspace to its models
         if snapshot.tasks:
             return _paused(ctx, snapshot)
         prune_thread(saver, thread)  # finished: its steps are no longer needed to resume

@@ -60,3 +60,30 @@ def test_ingest_with_failures_exits_3(tmp_path):
                            cwd=tmp_path)
     assert missing_model.returncode == 2 and "cannot load the model" in missing_model.stderr
     assert "Traceback" not in missing_model.stderr
+
+
+def test_a_first_run_without_the_default_model_uses_the_parser_and_a_failed_one_binds_nothing(tmp_path):
+    write_doc(tmp_path / "docs", "spec.txt", *SPEC)
+    plain = karaka("ingest", "docs", "--workspace", "ws", cwd=tmp_path)  # HOME has no cached weights
+    assert plain.returncode == 0, plain.stderr
+    assert "using the offline parser" in plain.stderr
+    assert 'llm = "none"' in (tmp_path / "ws" / "karaka.toml").read_text()
+    failed = karaka("ingest", "docs", "--workspace", "ws2", "--llm", "huggingface:no-org/no-such-model", cwd=tmp_path)
+    assert failed.returncode == 2 and "Traceback" not in failed.stderr
+    assert not (tmp_path / "ws2" / "karaka.toml").exists()  # a run that failed records no settings
+    parser = karaka("ingest", "docs", "--workspace", "ws2", "--extractor", "parser", cwd=tmp_path)
+    assert parser.returncode == 0, parser.stderr
+    ask = karaka("ask", "--workspace", "ws2", "What did Rama give?", cwd=tmp_path)
+    assert ask.returncode == 0 and "the bow" in ask.stdout, ask.stderr
+
+
+def test_the_exit_code_and_the_printed_report_agree(tmp_path):
+    write_doc(tmp_path / "docs", "spec.md", *SPEC)
+    (tmp_path / "docs" / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00binary")
+    run = karaka("ingest", "docs", "--workspace", "ws", "--extractor", "parser", cwd=tmp_path)
+    assert run.returncode == 3
+    assert "skipped docs/photo.png: unsupported file type .png" in run.stdout
+    assert "docs/photo.png: docs/photo.png" not in run.stdout  # the path once
+    assert "0 lines failed, 1 files skipped (exit 3)" in run.stdout
+    clean = karaka("ingest", "docs/spec.md", "--workspace", "ws2", "--extractor", "parser", "--json", cwd=tmp_path)
+    assert clean.returncode == 0 and json.loads(clean.stdout)["failures"] == []

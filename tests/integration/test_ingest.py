@@ -181,15 +181,37 @@ def test_bad_inputs_are_reported_and_the_rest_ingested(tmp_path):
     with open(docs / "locked.pdf", "wb") as handle:
         writer.write(handle)
     (docs / "huge.txt").write_text("Sita followed Rama " + "and on " * 400 + "the end.", encoding="utf-8")
+    (docs / "page.pdf").write_bytes(b"<!DOCTYPE html><html><body>a saved page</body></html>")
+    writer = PdfWriter()
+    writer.add_blank_page(width=72, height=72)  # pages, no text: what a scan without OCR reads as
+    with open(docs / "scan.pdf", "wb") as handle:
+        writer.write(handle)
     ctx, _ = fake_context(tmp_path / "ws")
     report = run_ingest(ctx, docs)
     skipped = {s["path"].rsplit("/", 1)[1]: s["error"] for s in report["skipped_files"]}
-    assert set(skipped) == {"empty.txt", "binary.txt", "corrupt.pdf", "locked.pdf"}
+    assert set(skipped) == {"empty.txt", "binary.txt", "corrupt.pdf", "locked.pdf", "page.pdf", "scan.pdf"}
     assert "empty file" in skipped["empty.txt"] and "binary" in skipped["binary.txt"]
     assert "corrupt PDF" in skipped["corrupt.pdf"] and "encrypted" in skipped["locked.pdf"]
+    assert "not a PDF: it holds an HTML page" in skipped["page.pdf"]
+    assert "no text layer (1 pages of images only" in skipped["scan.pdf"]
     assert any("latin.txt" in w and "not UTF-8" in w for w in report["warnings"])
     assert any("huge.txt" in w and "split" in w for w in report["warnings"])
     assert "good_L2_K2" in graph_of(ctx) and "latin_L1" in graph_of(ctx)
+
+
+def test_pypdf_warnings_reach_the_report_with_the_file_name(tmp_path, capfd):
+    import re
+
+    from tests.fakes import tiny_pdf
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    good = tiny_pdf("Rama gave the bow to Sita.")
+    (docs / "manual.pdf").write_bytes(re.sub(rb"startxref\n(\d+)", lambda m: b"startxref\n%d" % (int(m[1]) + 3), good))
+    report = run_ingest(Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser"), docs)
+    assert report["documents"] == 1 and not report["skipped_files"]
+    assert any(w.endswith("manual.pdf: pypdf: incorrect startxref pointer(1)") for w in report["warnings"])
+    assert "startxref" not in capfd.readouterr().err  # not printed bare, without the file's name
 
 
 def test_remove_document(tmp_path):

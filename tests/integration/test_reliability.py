@@ -194,3 +194,19 @@ def test_a_role_whose_span_names_nothing_is_left_out_and_the_rest_written(tmp_pa
     assert write_document(ws, "w", 1) == ([], [])
     assert sorted(e.relation for e in ws.graph.edges_out("w_L1_K1")) == ["CITED_IN", "HAS_KARMA", "HAS_KARTĀ"]
     ws.close()
+
+
+def test_a_line_that_failed_to_write_is_a_failure_of_the_run(tmp_path, monkeypatch):
+    import karaka.nodes.ingest as ingest_nodes
+
+    docs = tmp_path / "docs"
+    write_doc(docs, "a.txt", "Rama gave the bow to Sita.", "Sita thanked Rama.")
+    real = ingest_nodes.write_document
+
+    def write_with_a_failure(store, doc_id, window):
+        failures, missing = real(store, doc_id, window)
+        return [*failures, {"ref": f"{doc_id}:2", "cause": "schema: test"}], missing
+
+    monkeypatch.setattr(ingest_nodes, "write_document", write_with_a_failure)
+    report = run_ingest(Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser"), docs)
+    assert report["failures"] == [{"ref": "a:2", "cause": "schema: test"}]

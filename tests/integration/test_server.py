@@ -198,6 +198,21 @@ def test_upload_ingests_files_and_reports_bad_ones(parser_ws):
         assert client.get("/health").json()["documents"] == 3  # test_doc_1, sita, evil (renamed)
 
 
+def test_two_uploads_of_the_same_name_are_both_kept(parser_ws):
+    ctx, root = parser_ws
+    files = [("files", ("README.md", b"Sita followed Rama into the forest.\n", "text/markdown")),
+             ("files", ("README.md", b"Ravana took Sita to Lanka.\n", "text/markdown"))]
+    with serve_in_thread(create_app(ctx, ingest_root=root)) as url, httpx.Client(base_url=url, timeout=30) as client:
+        run = _wait_run(client, client.post("/ingest", files=files).json()["run_id"])
+        assert run["status"] == "finished" and run["paths"] == ["README.md", "README.md"]
+        assert run["report"]["run_id"] == run["run_id"]  # the report carries the id POST /ingest answered
+        docs = client.get("/documents").json()["documents"]
+        readmes = sorted(d["doc_id"] for d in docs if d["name"] == "README.md")
+        assert len(readmes) == 2 and "README" in readmes  # the second kept under its own id
+        assert client.post("/chat", json={"messages": "Who followed Rama?"}).json()["output"]["answers"] == ["Sita"]
+        assert client.post("/chat", json={"messages": "Who took Sita?"}).json()["output"]["answers"] == ["Ravana"]
+
+
 def test_karaka_serve_command(parser_ws):
     ctx, _ = parser_ws
     port = free_port()

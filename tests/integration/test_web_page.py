@@ -140,6 +140,21 @@ def test_upload_shows_progress_to_done_and_remove(page, server):
     page.wait_for_function("!document.querySelector('#documents tbody').textContent.includes('hanuman')")
 
 
+def test_a_run_with_a_skipped_file_says_which_and_why(page, server):
+    _, base = server
+    bad = base / "scan.pdf"
+    bad.write_bytes(b"<html><body>not a pdf</body></html>")
+    _key(page)
+    page.click("#tab-docs")
+    page.set_input_files("#files", str(bad))
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_selector("#run-status[data-status]")
+    assert page.get_attribute("#run-status", "data-status") == "finished_with_failures"
+    problems = page.inner_text("#run-problems")
+    assert problems.startswith("skipped scan.pdf: ") and len(problems) > len("skipped scan.pdf: ") + 5
+    _shot(page, "run-problems")
+
+
 def test_a_wrong_key_shows_the_refusal(page):
     _key(page, "wrong-key")
     page.fill("#question", "Who killed Ravana?")

@@ -80,6 +80,10 @@ def test_settings_precedence(tmp_path):
     with pytest.raises(ValueError, match="window"):
         resolve_context({"workspace": str(tmp_path)}, env={"KARAKA_WINDOW": "many"})
     assert Context().llm.startswith("huggingface:")
+    # the default LLM is the design's Nemotron only where its weights and a GPU are; else the parser
+    assert resolve_context({"workspace": str(tmp_path / "d")}, env={"HF_HUB_CACHE": str(tmp_path / "hub")}).llm == "none"
+    assert resolve_context({"workspace": str(tmp_path / "d")}, env={"HF_HUB_CACHE": str(tmp_path / "hub")}).extractor \
+        == "parser"
     # the parser extractor implies no LLM unless one is named; no LLM implies the parser
     assert resolve_context({"workspace": str(tmp_path / "p"), "extractor": "parser"}, env={}).llm == "none"
     assert resolve_context({"workspace": str(tmp_path / "n"), "llm": "none"}, env={}).extractor == "parser"

@@ -75,10 +75,11 @@ class Runs:
         except ValueError:
             return path.name
 
-    def start(self, paths: list[Path], staged: Path | None = None, replace: bool = False) -> Run:
-        """Queue a run over ``paths`` (or an upload folder)."""
+    def start(self, paths: list[Path], staged: Path | None = None, replace: bool = False,
+              names: list[str] | None = None) -> Run:
+        """Queue a run over ``paths`` (or an upload folder, shown by the ``names`` of its files as sent)."""
         base = staged or self.root
-        run = Run(id=uuid.uuid4().hex[:12], paths=[self._public(p, base) for p in paths])
+        run = Run(id=uuid.uuid4().hex[:12], paths=names or [self._public(p, base) for p in paths])
         with self.lock:
             self.runs[run.id] = run
         self.pool.submit(self._work, run, paths, staged, replace)
@@ -109,6 +110,7 @@ class Runs:
             try:
                 report = run_ingest(self.ctx, path, on_event=lambda e: self._record(run, e), root=base,
                                     replace=replace)
+                report = {**report, "run_id": run.id, "ingest_run_id": report.get("run_id")}  # the id POST gave
                 reports.append(self._scrub(report, base))
             except Exception as exc:  # noqa: BLE001 - reported on the run, the server carries on
                 log.exception("ingest run %s failed on %s", run.id, path)

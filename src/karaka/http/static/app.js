@@ -343,6 +343,25 @@ async function removeDocument(docId) {
   } catch (err) { fail(err); }
 }
 
+function showProblems(report) {
+  // every skipped file and failed line of a run, each with its reason (a run of several paths has several reports)
+  const list = $("run-problems");
+  list.replaceChildren();
+  for (const one of (report && report.reports) || (report ? [report] : [])) {
+    for (const skip of one.skipped_files || []) {
+      const li = document.createElement("li");
+      const reason = String(skip.error).startsWith(skip.path + ": ") ? skip.error.slice(skip.path.length + 2) : skip.error;
+      li.textContent = `skipped ${skip.path}: ${reason}`;
+      list.append(li);
+    }
+    for (const failure of one.failures || []) {
+      const li = document.createElement("li");
+      li.textContent = `failed ${failure.ref}: ${failure.cause}`;
+      list.append(li);
+    }
+  }
+}
+
 async function follow(run) {
   const box = $("run");
   box.hidden = false;
@@ -352,6 +371,8 @@ async function follow(run) {
   bar.max = 1;
   const status = $("run-status");
   status.textContent = run.status;
+  delete status.dataset.status;
+  $("run-problems").replaceChildren();
   const response = await api(run.links.stream);
   for await (const { event, data } of events(response)) {
     if (event === "progress" && data.total) {
@@ -365,6 +386,7 @@ async function follow(run) {
       status.dataset.status = data.status;
       $("run-label").textContent = `Run ${run.run_id}: ${data.status.replace(/_/g, " ")}`;
       if (data.status === "failed") notice("The ingestion run failed: " + (data.error || "see the server log"));
+      showProblems(data.report);
     }
   }
   await loadDocuments();
