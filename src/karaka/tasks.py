@@ -315,19 +315,24 @@ def kriya_merge(draft: dict[str, Any], correction: dict[str, Any]) -> dict[str, 
     def key(item: dict[str, Any]) -> tuple[Any, str]:
         return item.get("line"), str(item.get("verb", "")).lower().strip()
 
-    fixes = {key(k): k for k in correction.get("kriyas", [])}
-    used: set[tuple[Any, str]] = set()
+    fixes: dict[tuple[Any, str], list[int]] = {}  # a line may hold the same verb twice: pair them in order
+    corrections = correction.get("kriyas", [])
+    for i, item in enumerate(corrections):
+        fixes.setdefault(key(item), []).append(i)
+    used: set[int] = set()
     out = []
     for item in draft.get("kriyas", []):
-        fix = fixes.get(key(item))
-        if fix is None:
+        queue = fixes.get(key(item))
+        if not queue:
             out.append(item)
             continue
-        used.add(key(item))
+        index = queue.pop(0)
+        used.add(index)
+        fix = corrections[index]
         moved = {_span_key(v) for v in (fix.get("karakas") or {}).values() if v}
         kept = {r: v for r, v in (item.get("karakas") or {}).items() if _span_key(v) not in moved}
         out.append({**item, "karakas": {**kept, **(fix.get("karakas") or {})}})
-    out += [k for k in correction.get("kriyas", []) if key(k) not in used]
+    out += [k for i, k in enumerate(corrections) if i not in used]
     return {**correction, "kriyas": out}
 
 
@@ -359,6 +364,46 @@ def query_checks(data: dict[str, Any], source: str) -> list[str]:
     return problems
 
 
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+_QUESTION_SPAN = {"type": "string", "minLength": 1, "maxLength": 120}
+PLAN_OUTPUT: dict[str, Any] = {
+    "type": "object", "required": ["steps"], "additionalProperties": False,
+    "properties": {
+        "steps": {"type": "array", "minItems": 1, "maxItems": 5, "items": {
+            "type": "object", "required": ["goal"], "additionalProperties": False,
+            "properties": {
+                "goal": {"type": "string", "maxLength": 200},
+                "verb": _nullable({"type": "string", "minLength": 1, "maxLength": 30}),
+                "karakas": {"type": "object", "additionalProperties": False,
+                            "properties": {role: _nullable(_QUESTION_SPAN) for role in KARAKAS}},
+                "extract": _nullable({"type": "string", "enum": list(EXTRACTS)}),
+                "follow_causes": {"type": "boolean"},
+                "follow_same_as": {"type": "boolean"},
+                "relation": _nullable({"type": "string", "enum": list(RELATIONS)}),
+                "subject": _nullable(_QUESTION_SPAN),
+            }}},
+        "compare": _nullable({
+            "type": "object", "required": ["attribute", "pick", "options"], "additionalProperties": False,
+            "properties": {"attribute": {"type": "string", "enum": list(RELATIONS)},
+                           "pick": {"type": "string", "enum": ["earliest", "latest", "same"]},
+                           "options": {"type": "array", "minItems": 2, "maxItems": 2, "items": _QUESTION_SPAN},
+                           "via": {"type": "array", "maxItems": 2, "items": {"type": "string", "enum": list(RELATIONS)}}}}),
+        "reasoning": {"type": "string", "maxLength": 300},
+    },
+}
+"""What a model writes for a plan: exactly what ``QueryPlan`` accepts (the kāraka keys, ``extract``,
+relations and comparisons as enumerations), so constrained decoding cannot write a plan the
+validator rejects."""
+
+
+def plan_output(source: str, seed: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The plan schema (the same for every question)."""
+    return PLAN_OUTPUT
+
+
 TASKS: dict[str, GSVTask] = {
     "kriya": GSVTask(
         "kriya", "kriya_extraction_prompt", "lines", "kriya_scoring_prompt",
@@ -367,7 +412,7 @@ TASKS: dict[str, GSVTask] = {
     ),
     "query": GSVTask(
         "query", "query_decomposition_prompt", "question", "query_scoring_prompt",
-        "query_verification_prompt", QueryPlan, query_checks,
+        "query_verification_prompt", QueryPlan, query_checks, output=plan_output,
     ),
     "metaphor": GSVTask(
         "metaphor", "metaphor_extraction_prompt", "source", "metaphor_scoring_prompt",

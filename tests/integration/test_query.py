@@ -1,5 +1,7 @@
 import json
 
+import pytest
+
 from karaka.config import Context
 from karaka.runner import run_ingest, run_query
 from tests.fakes import fake_context, script, write_doc
@@ -49,12 +51,15 @@ def test_no_match_makes_no_answer_call(tmp_path):
     assert model.count("answer_prompt") == before
 
 
-def test_error_when_plan_loop_is_exhausted(tmp_path):
+def test_an_exhausted_plan_loop_falls_back_to_the_parser_plan_else_error(tmp_path):
     model = ScriptedChatModel(script(query_verification_prompt=['{"choice": "ALL_INVALID", "reasoning": "bad plan"}']))
     ctx, model = ingested(tmp_path, model, max_retries=2)
     result = run_query(ctx, "What did Rama give?")
-    assert result["status"] == "ERROR" and "bad plan" in result["error"]
-    assert model.count("answer_prompt") == 0
+    assert result["status"] == "GROUNDED" and "the parser's plan used" in " ".join(result["reasoning_trace"])
+    assert model.count("answer_prompt") == 1
+    ctx, _ = ingested(tmp_path / "off", model, max_retries=2, parser_candidate=False)
+    without = run_query(ctx, "What did Rama give?")  # no parser candidate: no parser fallback either
+    assert without["status"] == "ERROR" and "bad plan" in without["error"]
 
 
 def test_hybrid_fallback_when_graph_has_no_match(tmp_path):
@@ -111,3 +116,44 @@ def test_follow_up_question_uses_thread_memory(tmp_path):
     run_query(ctx, "and who gave it to him?", thread_id="t1")
     assert "Previous question: What did Rama give?" in seen[-1]
     json.dumps(seen)
+
+
+CONTEXT = [{"doc_id": "test_doc_1", "line_number": 1, "sentence": 0, "text": "Rama gave the bow to Lakshmana."},
+           {"doc_id": "test_doc_1", "line_number": 2, "sentence": 0, "text": "He used it to kill Ravana ."}]
+
+
+@pytest.mark.parametrize(("answer", "problem"), [
+    ('{"answer": "the bow", "source": "wikinews"}', "JSON, not prose"),
+    ("[doc_id, Line n]", "placeholder"),
+    ("The bow [doc_id, Line n].", "placeholder"),
+    ("[test_doc_1, Line 1]", "says nothing besides citations"),
+    ("Rama gave the bow to Lakshmana.", "cites no line"),
+    ("Rama gave the bow [test_doc_1, Line 7].", "not in the context"),
+    ('He said "to kill Sita" [test_doc_1, Line 2].', "quote"),
+])
+def test_answer_checks_name_what_is_wrong(answer, problem):
+    from karaka.kg.answer import check_answer
+
+    assert any(problem in p for p in check_answer(answer, CONTEXT)), check_answer(answer, CONTEXT)
+
+
+@pytest.mark.parametrize("answer", [
+    "Rama gave the bow to Lakshmana [test_doc_1, Line 1].",
+    'He used it "to kill Ravana." [test_doc_1, Line 2]',  # a quote whose spacing the model tidied
+    "The documents do not say.",
+])
+def test_answer_checks_pass_good_prose(answer):
+    from karaka.kg.answer import check_answer
+
+    assert check_answer(answer, CONTEXT) == []
+
+
+@pytest.mark.parametrize("reply", ["[doc_id, Line n]", '{"answer": "the bow"}', "The bow [test_doc_1, Line 1]."])
+def test_an_answer_that_cannot_be_verified_is_never_grounded_prose(tmp_path, reply):
+    support = "no" if reply.startswith("The bow") else "yes"
+    model = ScriptedChatModel(script(answer_prompt=[reply], answer_support_prompt=[f'{{"answer": "{support}"}}']))
+    ctx, model = ingested(tmp_path, model)
+    result = run_query(ctx, "What did Rama give?")
+    assert result["answer_mode"] == "extractive-fallback" and "could not be verified" in result["warnings"][0]
+    assert result["answer"].startswith("Extractive answer: the bow") and result["citations"]
+    assert model.count("answer_prompt") == 4  # the first try and three regenerations

@@ -235,3 +235,15 @@ def test_graph_structure():
     mermaid = build_gsv_graph().compile().get_graph().draw_mermaid()
     for node in ("start_attempt", "generate", "score", "verify", "cross_validate"):
         assert node in mermaid
+
+
+def test_a_correction_of_a_line_with_the_same_verb_twice_duplicates_no_kriya():
+    from karaka.tasks import kriya_merge
+
+    draft = {"kriyas": [{"line": 1, "verb": "go", "karakas": {"KARTA": "Rama"}},
+                        {"line": 1, "verb": "go", "karakas": {"KARTA": "Sita"}}]}
+    correction = {"kriyas": [{"line": 1, "verb": "go", "karakas": {"ADHIKARANA_SPATIAL": "to the forest"}},
+                             {"line": 1, "verb": "go", "karakas": {"ADHIKARANA_SPATIAL": "to Lanka"}}]}
+    merged = kriya_merge(draft, correction)["kriyas"]
+    assert [k["karakas"] for k in merged] == [{"KARTA": "Rama", "ADHIKARANA_SPATIAL": "to the forest"},
+                                             {"KARTA": "Sita", "ADHIKARANA_SPATIAL": "to Lanka"}]

@@ -16,6 +16,9 @@ from karaka.store.ids import cite
 MAX_REGENERATIONS = 3
 _CITATION = re.compile(r"\[([^\[\],]+),\s*Line\s+(\d+)(?:,\s*sentence\s+\d+)?\]", re.IGNORECASE)
 _QUOTE = re.compile(r"[\"“]([^\"”]{8,})[\"”]")
+_PLACEHOLDER = re.compile(r"\[\s*doc_id\s*,|\bLine\s+n\s*\]", re.IGNORECASE)
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_REFUSAL = re.compile(r"\b(documents?|context) (do|does) not (say|contain|mention)|\bcannot (be )?answer", re.IGNORECASE)
 
 
 def format_context(context: list[Citation]) -> str:
@@ -23,14 +26,44 @@ def format_context(context: list[Citation]) -> str:
     return "\n".join(f"{cite(c['doc_id'], c['line_number'], c['sentence'])}: {c['text']}" for c in context)
 
 
+def _plain(text: str) -> str:
+    """Text compared for quotes: case, runs of spaces and spaces before punctuation do not count."""
+    return re.sub(r"\s+([,.;:!?)\]])", r"\1", " ".join(text.split())).lower()
+
+
+def refuses(answer: str) -> bool:
+    """True for an answer that says the documents do not hold the answer."""
+    return bool(_REFUSAL.search(answer))
+
+
 def check_answer(answer: str, context: list[Citation]) -> list[str]:
-    """Deterministic checks: every cited line is in the context; quotes appear verbatim."""
+    """Deterministic checks of a generated answer, each problem named.
+
+    It is prose, not JSON; it says something besides citations and the format's placeholder;
+    it cites at least one line, and only lines of the context; its quotes are in the context
+    (spacing and case aside).
+    """
+    stripped = answer.strip()
+    if stripped[:1] in "{[" and not _CITATION.match(stripped):
+        try:
+            recover_json(stripped)
+            return ["the answer is JSON, not prose"]
+        except JSONRecoveryError:
+            pass
+    if _PLACEHOLDER.search(answer):
+        return ["the answer repeats the format's placeholder [doc_id, Line n]"]
+    words = _WORD.findall(_CITATION.sub(" ", answer))
+    if len(words) < 2:
+        return ["the answer says nothing besides citations"]
     lines = {(c["doc_id"], int(c["line_number"])) for c in context}
-    text = " ".join(c["text"] for c in context)
+    cited = _CITATION.findall(answer)
     problems = [f"cites [{doc}, Line {n}], which is not in the context"
-                for doc, n in _CITATION.findall(answer) if (doc.strip(), int(n)) not in lines]
-    problems += [f"quote {q!r} is not in the context" for q in _QUOTE.findall(answer) if q not in text]
-    return problems
+                for doc, n in cited if (doc.strip(), int(n)) not in lines]
+    if not cited and not refuses(answer):
+        problems.append("the answer cites no line of the context")
+    text = _plain(" ".join(c["text"] for c in context))
+    problems += [f"quote {q!r} is not in the context" for q in _QUOTE.findall(answer) if _plain(q) not in text]
+    return list(dict.fromkeys(problems))[:4]  # each once, and few: they go into the trace and the feedback
 
 
 def _yes(services: Services, key: str, **fields: Any) -> tuple[bool, int]:
@@ -92,7 +125,7 @@ def answer_from_context(services: Services, question: str, context: list[Citatio
         if problems:
             trace.append(f"answer {attempt + 1} failed checks: {'; '.join(problems)}")
             continue
-        if not checks:
+        if not checks or refuses(text):  # a refusal claims nothing to check
             supported = True
             break
         supported, used = _yes(services, "answer_support_prompt", context=block, answer=text)
@@ -100,15 +133,28 @@ def answer_from_context(services: Services, question: str, context: list[Citatio
         trace.append(f"answer {attempt + 1}: {'supported' if supported else 'not supported'} by the context")
         if supported:
             break
-    if not supported:
-        warnings.append(f"the answer could not be verified against the context after {MAX_REGENERATIONS} regenerations")
+    if not supported or (refuses(text) and answers):  # never GROUNDED unverified: the graph's spans instead
+        why = ("the model found no answer in the lines, but the graph did" if supported else
+               f"the generated answer could not be verified against the cited lines after {MAX_REGENERATIONS} "
+               "regenerations")
+        fallback = extractive(context, answers)
+        if on_reset is not None:
+            on_reset(why)
+        if on_token is not None:
+            on_token(fallback["answer"])
+        return {**fallback, "mode": "extractive-fallback", "llm_calls": calls, "regenerations": regenerations,
+                "trace": trace + fallback["trace"], "warnings": [f"{why}; the extractive answer is shown"]}
+    if refuses(text):
+        return {"answer": text, "status": "NO_SPAN", "confidence": 0.2, "mode": "generated", "llm_calls": calls,
+                "trace": trace + ["answer: the model found no answer in the lines"], "regenerations": regenerations,
+                "warnings": []}
     useful = True
     if checks:
         useful, used = _yes(services, "answer_usefulness_prompt", question=question, answer=text)
         calls += used
         if not useful:
             warnings.append("the verifier judged that the answer may not address the question")
-    confidence = 1.0 if supported and useful else 0.6 if supported else 0.3
-    return {"answer": text or "No answer could be generated.", "status": "GROUNDED" if text else "NO_SPAN",
+    confidence = 1.0 if useful else 0.6
+    return {"answer": text, "status": "GROUNDED",
             "confidence": confidence, "mode": "generated", "llm_calls": calls, "trace": trace,
             "regenerations": regenerations, "warnings": warnings}

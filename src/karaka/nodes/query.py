@@ -18,6 +18,7 @@ from karaka.nlp.questions import question_plan
 from karaka.nlp.relations import relation_plan
 from karaka.nodes.common import Runtime, emit, services_of
 from karaka.services import Services
+from karaka.state.gsv import GSVInput
 from karaka.state.query import Citation, QueryState
 
 NO_ANSWER = "I cannot answer this question based on the available documents"
@@ -52,26 +53,33 @@ def make_plan(loop: Loop | None) -> Callable[[QueryState, Runtime[Context]], dic
     """The planning node: a golden plan from the GSV-Retry ``loop`` it is given, or the parser's."""
 
     def plan(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
-        """A golden plan from the GSV loop (or the parser when there is no LLM)."""
+        """A golden plan from the GSV loop, the parser's as its free Candidate_A and its fallback."""
         services = services_of(runtime)
+        with services.workspace.reading():
+            graph = services.workspace.graph
+            parsed = relation_plan(state["question"], titles(services.workspace)[0]) or question_plan(
+                state["question"], known_verb=lambda v: bool(graph.kriyas_by_verb(v)))
         if services.llm is None:
-            with services.workspace.reading():
-                graph = services.workspace.graph
-                parsed = relation_plan(state["question"], titles(services.workspace)[0]) or question_plan(
-                    state["question"], known_verb=lambda v: bool(graph.kriyas_by_verb(v)))
             info = {"status": "accepted" if parsed else "exhausted", "attempts": 0, "llm_calls": 0, "method": "parser",
                     "cause": None if parsed else "the parser found no verb"}
             trace = state["trace"] + ["plan: parser (no LLM)"]
             return {"plan": parsed, "plan_info": info, "trace": trace + _follow_up(services, parsed, state)}
         if loop is None:
             raise ValueError("planning with an LLM needs the GSV-Retry loop")
-        out = run_loop(loop, {"task": "query", "source": state.get("standalone") or state["question"],
-                              "ref": {"question": state["question"]}}, services.ctx)
-        info = {"status": out["status"], "attempts": out["attempt"], "llm_calls": out["llm_calls"], "method": "gsv",
-                "cause": out["cause"] or (None if out["golden"] else "no golden plan"), "fast_path": out["fast_path"]}
-        trace = state["trace"] + [f"plan: GSV {out['status']} after {out['attempt']} attempt(s)"]
-        return {"plan": out["golden"], "plan_info": info, "llm_calls": state["llm_calls"] + out["llm_calls"],
-                "trace": trace + _follow_up(services, out["golden"], state)}
+        if not services.ctx.parser_candidate:  # the setting governs the seed and the fallback, as in extraction
+            parsed = None
+        seed = parsed if not state.get("turns") else None
+        out = run_loop(loop, GSVInput(task="query", source=state.get("standalone") or state["question"],
+                                      ref={"question": state["question"]}, seed=seed), services.ctx)
+        golden, status, method = out["golden"], str(out["status"]), "gsv"
+        if golden is None and parsed:  # exhausted: the parser's plan, as extraction falls back to the parser
+            golden, status, method = parsed, "parser-fallback", "parser-fallback"
+        info = {"status": status, "attempts": out["attempt"], "llm_calls": out["llm_calls"], "method": method,
+                "cause": out["cause"] or (None if golden else "no golden plan"), "fast_path": out["fast_path"]}
+        trace = state["trace"] + [f"plan: GSV {out['status']} after {out['attempt']} attempt(s)"
+                                  + (", the parser's plan used" if method == "parser-fallback" else "")]
+        return {"plan": golden, "plan_info": info, "llm_calls": state["llm_calls"] + out["llm_calls"],
+                "trace": trace + _follow_up(services, golden, state)}
 
     return plan
 
