@@ -1,6 +1,6 @@
 """Answers against real questions: Karaka (parser mode, or LLM mode with --llm) beside plain bm25s.
 
-    python benchmarks/qa.py [--set action|multihop|both] [--limit N] [--llm SPEC] [--data DIR] [--json OUT]
+    python benchmarks/qa.py [--set action|multihop|both] [--limit N] [--llm SPEC [--extract-with-llm]] [--data DIR] [--json OUT]
 
 Action questions (QA-SRL GS dev, 300): the corpus is every dev sentence of both domains, one per
 line. Multi-hop questions (2WikiMultihopQA dev, 100): one document per passage, its title the
@@ -22,7 +22,7 @@ import string
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -85,17 +85,19 @@ def bm25_rank(texts: list[str], queries: list[str], k: int) -> list[list[int]]:
     return [list(map(int, row)) for row in ids]
 
 
-def ingest(docs: Path, workspace: Path, llm: str | None) -> tuple[Any, float, int]:
+def ingest(docs: Path, workspace: Path, llm: str | None, extract_with_llm: bool = False) -> tuple[Any, float, int]:
+    """Ingest with the parser (or with the LLM too, ``extract_with_llm``); questions use ``llm``."""
     from karaka.config import resolve_context
     from karaka.runner import run_ingest
 
-    flags: dict[str, Any] = {"workspace": str(workspace), "llm": llm or "none"}
-    if not llm:
+    with_llm = bool(llm and extract_with_llm)
+    flags: dict[str, Any] = {"workspace": str(workspace), "llm": llm if with_llm else "none"}
+    if not with_llm:
         flags["extractor"] = "parser"
-    ctx = resolve_context(flags)
     start = time.perf_counter()
-    report = run_ingest(ctx, docs)
+    report = run_ingest(resolve_context(flags), docs)
     seconds = time.perf_counter() - start
+    ctx = resolve_context({"workspace": str(workspace), "llm": llm or "none"})
     return ctx, seconds, int(report.get("lines") or 0)
 
 
@@ -107,7 +109,26 @@ def ask_all(ctx: Any, questions: list[str]) -> tuple[list[dict[str, Any]], list[
         start = time.perf_counter()
         results.append(run_query(ctx, question))
         latency.append((time.perf_counter() - start) * 1000)
+        if ctx.llm != "none":  # slow: show each answer as it comes
+            result = results[-1]
+            print(f"{latency[-1] / 1000:6.1f} s {result['llm_calls']:2d} calls {result['status']:9s} "
+                  f"{result.get('answer_mode', '')}: {question} -> {result['answer'][:160]!r}", file=sys.stderr,
+                  flush=True)
     return results, latency
+
+
+_CITE = re.compile(r"\[[^\[\],]+,\s*(p\.\s*\d+,\s*)?[Ll]ine\s+\d+")
+
+
+def llm_figures(results: list[dict[str, Any]], latency: list[float]) -> dict[str, Any]:
+    """What an LLM run costs and shows: requests and seconds per question, answer modes, cited prose."""
+    return {"llm_calls_per_question": round(statistics.mean(r["llm_calls"] for r in results), 2),
+            "seconds_per_question": round(statistics.mean(latency) / 1000, 1),
+            "errors": sum(r["status"] == "ERROR" for r in results),
+            "answer_modes": dict(Counter(r.get("answer_mode", "") for r in results)),
+            "with_citation": sum(bool(_CITE.search(r["answer"])) for r in results),
+            "placeholder_or_json": sum("doc_id" in r["answer"] or r["answer"].lstrip().startswith("{")
+                                       for r in results)}
 
 
 def action_set(args: argparse.Namespace, root: Path) -> dict[str, Any]:
@@ -124,7 +145,7 @@ def action_set(args: argparse.Namespace, root: Path) -> dict[str, Any]:
     by_text: dict[str, list[str]] = defaultdict(list)
     for sid, text in sentences.items():
         by_text[" ".join(text.split())].append(sid)
-    ctx, ingest_seconds, lines = ingest(docs, root / "ws", args.llm)
+    ctx, ingest_seconds, lines = ingest(docs, root / "ws", args.llm, args.extract_with_llm)
     results, latency = ask_all(ctx, [q["question"] for q in questions])
     texts = [sentences[i] for i in ids]
     top = bm25_rank(texts, [q["question"] for q in questions], k=5)
@@ -154,7 +175,8 @@ def action_set(args: argparse.Namespace, root: Path) -> dict[str, Any]:
                    "median_cited_lines_graph_answers": statistics.median([x["n_cited"] for x in graph_rows] or [0]),
                    "graph_answers": len(graph_rows), "fallback": sum(x["retrieval"] == "hybrid" for x in rows),
                    "status": {s: sum(x["status"] == s for x in rows) for s in sorted({x["status"] for x in rows})},
-                   "latency_ms_p50": percentile(latency, 0.5), "latency_ms_p95": percentile(latency, 0.95)},
+                   "latency_ms_p50": percentile(latency, 0.5), "latency_ms_p95": percentile(latency, 0.95),
+                   **(llm_figures(results, latency) if args.llm else {})},
         "bm25": {"top1_line_contains": pct([x["bm25_contains"] for x in rows]),
                  "gold_line_top1": pct([x["bm25_top1"] for x in rows]), "gold_line_top5": pct([x["bm25_top5"] for x in rows])},
         "by_wh": by_wh, "rows": rows,
@@ -172,7 +194,7 @@ def multihop_set(args: argparse.Namespace, root: Path) -> dict[str, Any]:
         name = f"p{i:04d}"
         names[name] = passage["title"]
         (docs / f"{name}.txt").write_text(f"{passage['title']}\n{passage['text']}\n", encoding="utf-8")
-    ctx, ingest_seconds, lines = ingest(docs, root / "ws", args.llm)
+    ctx, ingest_seconds, lines = ingest(docs, root / "ws", args.llm, args.extract_with_llm)
     results, latency = ask_all(ctx, [q["question"] for q in questions])
     top = bm25_rank([f"{p['title']} {p['text']}" for p in passages], [q["question"] for q in questions], k=5)
     rows = []
@@ -197,7 +219,8 @@ def multihop_set(args: argparse.Namespace, root: Path) -> dict[str, Any]:
                    "f1": pct([x["f1"] for x in rows]), "recall@2": pct([x["recall2"] for x in rows]),
                    "recall@5": pct([x["recall5"] for x in rows]),
                    "mean_cited_lines": round(statistics.mean(x["n_cited"] for x in rows), 2),
-                   "latency_ms_p50": percentile(latency, 0.5), "latency_ms_p95": percentile(latency, 0.95)},
+                   "latency_ms_p50": percentile(latency, 0.5), "latency_ms_p95": percentile(latency, 0.95),
+                   **(llm_figures(results, latency) if args.llm else {})},
         "bm25": {"recall@2": pct([x["bm25_recall2"] for x in rows]), "recall@5": pct([x["bm25_recall5"] for x in rows])},
         "by_type": by_type, "rows": rows,
     }
@@ -207,7 +230,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--set", choices=["action", "multihop", "both"], default="both")
     parser.add_argument("--limit", type=int, help="first N questions of each set")
-    parser.add_argument("--llm", help="LLM spec for LLM mode (default: parser mode, no LLM)")
+    parser.add_argument("--llm", help="LLM spec for the questions (default: parser mode, no LLM)")
+    parser.add_argument("--extract-with-llm", action="store_true",
+                        help="also ingest with the LLM (GSV); by default the parser ingests and the LLM only answers")
     parser.add_argument("--data", type=Path, default=DATA, help="the shared data folder")
     parser.add_argument("--json", type=Path, help="also write every row to this JSON file")
     args = parser.parse_args()

@@ -148,3 +148,31 @@ def test_failures_are_kept(backend):
     store = backend()
     store.log_failure({"ref": "epic:1-1", "cause": "exhausted"})
     assert backend().failures()[-1]["cause"] == "exhausted"
+
+
+def test_removed_edges_and_nodes_reach_a_reopened_store_and_a_writer_rewrites_in_place(backend):
+    from karaka.kg.write import write_document
+    from karaka.state.ingest import Unit
+
+    store = backend()
+    _fill(store)
+    with store.writing("contract"):
+        assert store.graph.remove_edge("epic_L1_K1", "Lakshmana", "TARGETS_SAMPRADĀNA")
+        assert not store.graph.remove_edge("epic_L1_K1", "Lakshmana", "TARGETS_SAMPRADĀNA")
+        store.graph.discard(["epic_L2_K1"])
+        store.flush()
+    other = backend()
+    with other.reading():
+        assert "Lakshmana" not in other.graph.neighbors("epic_L1_K1", "TARGETS_SAMPRADĀNA")
+        assert "epic_L2_K1" not in other.graph and other.graph.neighbors("epic_L2_K2", "CAUSES", "in") == []
+    kriya = {"line": 1, "verb": "give", "karakas": {"KARTA": "Rama", "KARMA": "the bow", "SAMPRADANA": "to Lakshmana"}}
+    store.records.put_result(Unit.of("epic", 1, 1).unit_id, "epic", 1, 1, "golden", {"kriyas": [kriya]}, llm_calls=0,
+                             prompt_tokens=0, attempts=1, fast_path=False, seconds=0.0, run_id="r")
+    for writer in (store, other):  # two processes write the same document in turn
+        with writer.writing("contract"):
+            assert write_document(writer, "epic", 1) == ([], ["epic:2-2"])
+            writer.flush()
+    with store.reading():
+        assert sorted((e.target, e.relation) for e in store.graph.edges_out("epic_L1_K1")) == [
+            ("Lakshmana", "TARGETS_SAMPRADĀNA"), ("Rama", "HAS_KARTĀ"), ("bow", "HAS_KARMA"), ("epic_L1", "CITED_IN")]
+        assert store.graph.kriyas_of("epic") == ["epic_L1_K1"]  # the line 2 Kriyās had no result: rewritten away
