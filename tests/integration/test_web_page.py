@@ -122,17 +122,22 @@ def test_entity_graph_from_the_search_box(page):
     _shot(page, "graph")
 
 
+def _upload(page, path):
+    """Upload one file from the Documents tab; returns the run's final status."""
+    _key(page)
+    page.click("#tab-docs")
+    page.set_input_files("#files", str(path))
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_selector("#run-status[data-status]")
+    return page.get_attribute("#run-status", "data-status")
+
+
 def test_upload_shows_progress_to_done_and_remove(page, server):
     _, base = server
     upload = base / "hanuman.txt"
     upload.write_text("Hanuman leapt across the ocean.\nHe found Sita in the grove.\n", encoding="utf-8")
     page.on("dialog", lambda dialog: dialog.accept())
-    _key(page)
-    page.click("#tab-docs")
-    page.set_input_files("#files", str(upload))
-    page.click("#upload-form button[type=submit]")
-    page.wait_for_selector("#run-status[data-status]")
-    assert page.get_attribute("#run-status", "data-status") == "finished"
+    assert _upload(page, upload) == "finished"
     assert page.evaluate("() => document.getElementById('progress').value === document.getElementById('progress').max")
     page.wait_for_selector("#documents tbody tr:has-text('hanuman')")
     _shot(page, "documents")
@@ -144,12 +149,7 @@ def test_a_run_with_a_skipped_file_says_which_and_why(page, server):
     _, base = server
     bad = base / "scan.pdf"
     bad.write_bytes(b"<html><body>not a pdf</body></html>")
-    _key(page)
-    page.click("#tab-docs")
-    page.set_input_files("#files", str(bad))
-    page.click("#upload-form button[type=submit]")
-    page.wait_for_selector("#run-status[data-status]")
-    assert page.get_attribute("#run-status", "data-status") == "finished_with_failures"
+    assert _upload(page, bad) == "finished_with_failures"
     problems = page.inner_text("#run-problems")
     assert problems.startswith("skipped scan.pdf: ") and len(problems) > len("skipped scan.pdf: ") + 5
     _shot(page, "run-problems")
