@@ -157,3 +157,16 @@ def test_an_answer_that_cannot_be_verified_is_never_grounded_prose(tmp_path, rep
     assert result["answer_mode"] == "extractive-fallback" and "could not be verified" in result["warnings"][0]
     assert result["answer"].startswith("Extractive answer: the bow") and result["citations"]
     assert model.count("answer_prompt") == 4  # the first try and three regenerations
+
+
+def test_a_regeneration_is_told_why_the_last_answer_was_rejected(tmp_path):
+    def answer(user, n):
+        if "Your previous answer was rejected: the answer repeats the format's placeholder" in user \
+                and "such as [test_doc_1, Line 1]" in user:
+            return "Rama gave the bow [test_doc_1, Line 1]."
+        return "[doc_id, Line n]"
+
+    ctx, model = ingested(tmp_path, ScriptedChatModel(script(answer_prompt=answer)))
+    result = run_query(ctx, "What did Rama give?")
+    assert result["answer"] == "Rama gave the bow [test_doc_1, Line 1]." and result["status"] == "GROUNDED"
+    assert model.count("answer_prompt") == 2 and result["answer_mode"] == "generated"

@@ -66,6 +66,13 @@ def check_answer(answer: str, context: list[Citation]) -> list[str]:
     return list(dict.fromkeys(problems))[:4]  # each once, and few: they go into the trace and the feedback
 
 
+def _feedback(problems: list[str], context: list[Citation]) -> str:
+    """What a regeneration is told (after the question): why the last answer was rejected, and a real citation."""
+    example = cite(context[0]["doc_id"], context[0]["line_number"], context[0]["sentence"]) if context else ""
+    return (f"\n\n(Your previous answer was rejected: {'; '.join(problems)}. Answer again in plain sentences"
+            + (f", citing lines as the context writes them, such as {example}" if example else "") + ".)")
+
+
 def _yes(services: Services, key: str, **fields: Any) -> tuple[bool, int]:
     try:
         reply = ask(services, key, **fields)
@@ -109,7 +116,7 @@ def answer_from_context(services: Services, question: str, context: list[Citatio
     checks = services.ctx.answer_checks
     block = format_context(context)
     calls, trace, warnings = 0, list[str](), list[str]()
-    text, supported = "", False
+    text, supported, feedback = "", False, ""
     regenerations = 0
     for attempt in range(MAX_REGENERATIONS + 1):
         regenerations = attempt
@@ -117,13 +124,15 @@ def answer_from_context(services: Services, question: str, context: list[Citatio
             on_reset(trace[-1] if trace else "regenerating")
         calls += 1
         try:
-            text = ask(services, "answer_prompt", on_token=on_token, context=block, question=question).text.strip()
+            text = ask(services, "answer_prompt", on_token=on_token, context=block,
+                       question=question + feedback).text.strip()
         except LLMCallError as exc:
             trace.append(f"answer call failed: {exc}")
             continue
         problems = check_answer(text, context)
         if problems:
             trace.append(f"answer {attempt + 1} failed checks: {'; '.join(problems)}")
+            feedback = _feedback(problems, context)
             continue
         if not checks or refuses(text):  # a refusal claims nothing to check
             supported = True
@@ -133,6 +142,8 @@ def answer_from_context(services: Services, question: str, context: list[Citatio
         trace.append(f"answer {attempt + 1}: {'supported' if supported else 'not supported'} by the context")
         if supported:
             break
+        feedback = _feedback(["a check found a claim the cited lines do not support; say only what they say"],
+                             context)
     if not supported or (refuses(text) and answers):  # never GROUNDED unverified: the graph's spans instead
         why = ("the model found no answer in the lines, but the graph did" if supported else
                f"the generated answer could not be verified against the cited lines after {MAX_REGENERATIONS} "
