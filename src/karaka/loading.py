@@ -349,12 +349,12 @@ def walk(root: Path, confine: Path | None, skipped: list[dict[str, str]]) -> lis
         here = Path(current)
         real = here.resolve()
         if real in seen_dirs:
-            skipped.append({"path": str(here), "error": f"{here}: symlink loop (this folder was already read); skipped"})
+            skipped.append({"path": str(here), "error": "symlink loop (this folder was already read); skipped"})
             dirs[:] = []
             continue
         seen_dirs.add(real)
         if confine is not None and not inside(real, confine):
-            skipped.append({"path": str(here), "error": f"{here}: a symlinked folder that leads outside the ingest root; skipped"})
+            skipped.append({"path": str(here), "error": "a symlinked folder that leads outside the ingest root; skipped"})
             dirs[:] = []
             continue
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
@@ -365,10 +365,10 @@ def walk(root: Path, confine: Path | None, skipped: list[dict[str, str]]) -> lis
             try:
                 target = path.resolve(strict=True)
             except (OSError, RuntimeError):
-                skipped.append({"path": str(path), "error": f"{path}: broken or looping symlink; skipped"})
+                skipped.append({"path": str(path), "error": "broken or looping symlink; skipped"})
                 continue
             if confine is not None and not inside(target, confine):
-                skipped.append({"path": str(path), "error": f"{path}: a symlink that leads outside the ingest root; skipped"})
+                skipped.append({"path": str(path), "error": "a symlink that leads outside the ingest root; skipped"})
                 continue
             files.append(path)
     return files
@@ -399,8 +399,9 @@ def load_and_refine_documents(path: str | Path, max_line_chars: int = 1000, conf
         try:
             lines = load_file(file, max_line_chars, result.warnings)
         except (DocumentError, OSError) as exc:
-            log.warning("skipped %s: %s", file, exc)
-            result.skipped.append({"path": str(file), "error": str(exc)})
+            reason = str(exc).removeprefix(f"{file}: ")  # the record names the path once
+            log.warning("skipped %s: %s", file, reason)
+            result.skipped.append({"path": str(file), "error": reason})
             continue
         result.docs.append(LoadedDocument(make_name(file, root if is_dir else None), str(file.resolve()), lines))
     return result

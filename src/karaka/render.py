@@ -85,8 +85,7 @@ def print_report(report: dict[str, Any]) -> None:
     for doc in unchanged:
         print(f"   ↻ unchanged: {doc}")
     for skip in report.get("skipped_files", []):
-        reason = str(skip["error"]).removeprefix(f"{skip['path']}: ")
-        print(f"   ⚠️  skipped {skip['path']}: {reason}")
+        print(f"   ⚠️  skipped {skip['path']}: {skip['error']}")
     for warning in report.get("warnings", []):
         print(f"   ⚠️  {warning}")
     for failure in report.get("failures", []):

@@ -350,8 +350,7 @@ function showProblems(report) {
   for (const one of (report && report.reports) || (report ? [report] : [])) {
     for (const skip of one.skipped_files || []) {
       const li = document.createElement("li");
-      const reason = String(skip.error).startsWith(skip.path + ": ") ? skip.error.slice(skip.path.length + 2) : skip.error;
-      li.textContent = `skipped ${skip.path}: ${reason}`;
+      li.textContent = `skipped ${skip.path}: ${skip.error}`;
       list.append(li);
     }
     for (const failure of one.failures || []) {
