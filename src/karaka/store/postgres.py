@@ -195,6 +195,10 @@ class PgStore(Workspace):
                 self._vectors = vectors
             return self._vectors
 
+    def _vector_counts(self) -> dict[str, int]:
+        """Vectors per document, from the replica (the database holds no vectors file)."""
+        return {r["doc_id"]: len(self.vectors.lines_of(r["doc_id"])) for r in self.records.documents()}
+
     # -- freshness ------------------------------------------------------------------------------
     def _refresh(self) -> bool:
         """Catch up with saves made elsewhere: rows stamped after our generation, then tombstones."""

@@ -17,6 +17,10 @@ def _faiss() -> Any:
     return faiss
 
 
+class DimensionMismatch(ValueError):
+    """Saved vectors of another dimension than the embeddings give: other embeddings, not a damaged file."""
+
+
 def saved_dim(path: str | Path) -> int | None:
     """The dimension of the vectors saved at ``path`` (None when there is no file)."""
     if not Path(path).exists():
@@ -135,7 +139,7 @@ class LineVectors:
         with np.load(path, allow_pickle=False) as data:
             saved_dim, next_id = (int(x) for x in data["meta"])
             if saved_dim != dim:
-                raise ValueError(
+                raise DimensionMismatch(
                     f"{path}: vectors have dim {saved_dim}, the embeddings give {dim}; "
                     "use the embeddings this workspace was built with"
                 )

@@ -16,7 +16,7 @@ import zipfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from karaka.state.ingest import DocStatus
 from karaka.store.damage import REINGEST, REPAIR, DamagedFile
@@ -25,12 +25,13 @@ from karaka.store.lock import WorkspaceLock, file_lock
 from karaka.store.records import Records
 from karaka.store.resolver import EntityResolver
 from karaka.store.schema import SUBJECT_RELATIONS
-from karaka.store.vectors import LineVectors, saved_counts, saved_dim
+from karaka.store.vectors import DimensionMismatch, LineVectors, saved_counts, saved_dim
 
 if TYPE_CHECKING:
     from langchain_core.embeddings import Embeddings
 
 log = logging.getLogger("karaka.workspace")
+T = TypeVar("T")
 
 GRAPH_FILE = "graph.json"
 VECTORS_FILE = "vectors.npz"
@@ -85,10 +86,7 @@ class Workspace:
 
     def _saved_dim(self) -> int | None:
         """The dimension of the vectors already saved (None when there are none)."""
-        try:
-            return saved_dim(self.root / VECTORS_FILE)
-        except (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile) as exc:
-            raise DamagedFile(self.root / VECTORS_FILE, f"damaged ({type(exc).__name__}: {exc})", REPAIR) from exc
+        return _read(self.root / VECTORS_FILE, saved_dim)
 
     @property
     def resolver(self) -> EntityResolver:
@@ -119,7 +117,7 @@ class Workspace:
         with self._mutex:
             if self._vectors is None:
                 with file_lock(self.root / FILES_LOCK, shared=True):
-                    self._vectors = _load_vectors(self.root / VECTORS_FILE, self.dim)
+                    self._vectors = _read(self.root / VECTORS_FILE, lambda path: LineVectors.load(path, self.dim))
             return self._vectors
 
     # -- freshness ------------------------------------------------------------------------------
@@ -130,7 +128,7 @@ class Workspace:
             return False
         with file_lock(self.root / FILES_LOCK, shared=True):
             generation = self.records.generation()
-            graph = _load_graph(self.root / GRAPH_FILE)
+            graph = _read(self.root / GRAPH_FILE, KnowledgeGraph.load)
         self.graph, self._vectors, self._resolver = graph, None, None
         if self._generation >= 0:
             log.info("workspace %s: reloaded generation %d", self.root, generation)
@@ -200,37 +198,33 @@ class Workspace:
         nodes in the graph and its vectors. Empty for a healthy workspace.
         """
         with self._mutex:
-            rows = self.records.documents()
-            known = {r["doc_id"] for r in rows}
+            known = {r["doc_id"] for r in self.records.documents()}
             out = []
             stray = [d for d in self.graph.doc_ids() if d not in known]
             if stray:
                 out.append(f"{self.root / RECORDS_FILE}: no record of {len(stray)} documents that "
                            f"{GRAPH_FILE} holds ({', '.join(stray[:3])}{', …' if len(stray) > 3 else ''}); "
                            + REINGEST.format(root=self.root).replace("move it aside and run", "run"))
-            done = [r for r in rows if r["status"] == DocStatus.DONE]
-            lacking = [r["doc_id"] for r in done if len(self.graph.document_nodes(r["doc_id"])) != r["n_lines"]]
-            if lacking:
-                what = "is missing" if not (self.root / GRAPH_FILE).exists() else f"lacks {len(lacking)} documents"
-                out.append(f"{self.root / GRAPH_FILE}: {what}; " + REPAIR.format(root=self.root))
-            counts = self._vector_counts()
-            lacking = [r["doc_id"] for r in done if counts.get(r["doc_id"], 0) != r["n_lines"]]
-            if lacking:
-                what = "is missing" if not (self.root / VECTORS_FILE).exists() else f"lacks {len(lacking)} documents"
-                out.append(f"{self.root / VECTORS_FILE}: {what} (answers fall back to keyword search); "
-                           + REPAIR.format(root=self.root))
+            for name, lacking, effect in zip((GRAPH_FILE, VECTORS_FILE), self._incomplete(),
+                                             ("", " (answers fall back to keyword search)"), strict=True):
+                if lacking:
+                    what = "is missing" if not (self.root / name).exists() else f"lacks {len(lacking)} documents"
+                    out.append(f"{self.root / name}: {what}{effect}; " + REPAIR.format(root=self.root))
             return out
+
+    def _incomplete(self) -> tuple[list[str], list[str]]:
+        """Documents marked done whose sentences the graph lacks, and those the vectors lack."""
+        done = [r for r in self.records.documents() if r["status"] == DocStatus.DONE]
+        counts = self._vector_counts()
+        return ([r["doc_id"] for r in done if len(self.graph.document_nodes(r["doc_id"])) != r["n_lines"]],
+                [r["doc_id"] for r in done if counts.get(r["doc_id"], 0) != r["n_lines"]])
 
     def _vector_counts(self) -> dict[str, int]:
         """Vectors per document: from the loaded index, else from the file without loading the index."""
         if self._vectors is not None:
             return {r["doc_id"]: len(self._vectors.lines_of(r["doc_id"])) for r in self.records.documents()}
-        path = self.root / VECTORS_FILE
-        try:
-            with file_lock(self.root / FILES_LOCK, shared=True):
-                return saved_counts(path)
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
-            raise DamagedFile(path, f"damaged ({type(exc).__name__}: {exc})", REPAIR) from exc
+        with file_lock(self.root / FILES_LOCK, shared=True):
+            return _read(self.root / VECTORS_FILE, saved_counts)
 
     def requeue_incomplete(self) -> list[str]:
         """Documents marked done whose sentences are not all in the graph and the vectors go back to the queue.
@@ -239,17 +233,12 @@ class Workspace:
         older version could leave "done" in the records with the graph or the vectors lacking the
         document; its stored unit results make the next ingestion of it cheap.
         """
-        requeued = []
         with self._mutex:
-            for row in self.records.documents():
-                if row["status"] != DocStatus.DONE:
-                    continue
-                lines = row["n_lines"]
-                if len(self.graph.document_nodes(row["doc_id"])) != lines or len(self.vectors.lines_of(row["doc_id"])) != lines:
-                    self.records.set_status(row["doc_id"], DocStatus.LOADED)
-                    requeued.append(row["doc_id"])
-                    log.warning("document %s is marked done but the graph or the vectors lack its lines: re-queued",
-                                row["doc_id"])
+            graph, vectors = self._incomplete()
+            requeued = list(dict.fromkeys(graph + vectors))
+            for doc_id in requeued:
+                self.records.set_status(doc_id, DocStatus.LOADED)
+                log.warning("document %s is marked done but the graph or the vectors lack its lines: re-queued", doc_id)
         return requeued
 
     # -- paths and logs -------------------------------------------------------------------------
@@ -300,26 +289,14 @@ class Workspace:
         self.records.close()
 
 
-def _load_graph(path: Path) -> KnowledgeGraph:
-    """The saved graph; a damaged file is named with its remedy (a missing one is an empty graph)."""
+def _read(path: Path, read: Callable[[Path], T]) -> T:
+    """``read(path)``; a file that cannot be read is named, with the command that rebuilds it."""
     try:
-        return KnowledgeGraph.load(path)
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError
-        raise DamagedFile(path, f"damaged ({type(exc).__name__}: {exc})", REPAIR) from exc
-
-
-def _load_vectors(path: Path, dim: int) -> LineVectors:
-    """The saved vectors; a damaged file is named with its remedy (a missing one is an empty index)."""
-    try:
-        return LineVectors.load(path, dim)
-    except DamagedFile:
+        return read(path)
+    except (DamagedFile, DimensionMismatch, PermissionError):  # named already; other embeddings; not damage
         raise
-    except (OSError, KeyError, IndexError, RuntimeError, zipfile.BadZipFile) as exc:
-        raise DamagedFile(path, f"damaged ({type(exc).__name__}: {exc})", REPAIR) from exc
-    except ValueError as exc:
-        if "dim" in str(exc):
-            raise
-        raise DamagedFile(path, f"damaged ({type(exc).__name__}: {exc})", REPAIR) from exc
+    except (OSError, ValueError, KeyError, IndexError, TypeError, RuntimeError, zipfile.BadZipFile) as exc:
+        raise DamagedFile(path, f"damaged ({type(exc).__name__}: {exc})", REPAIR) from exc  # JSON errors too
 
 
 def set_aside_damaged(root: Path) -> list[str]:
@@ -331,14 +308,14 @@ def set_aside_damaged(root: Path) -> list[str]:
     if (root / RECORDS_FILE).exists():
         Records(root / RECORDS_FILE).close()  # raises DamagedFile for a file that is not a database
     moved = []
-    for name, check in ((GRAPH_FILE, _load_graph),
-                        (VECTORS_FILE, lambda path: _load_vectors(path, saved_dim(path) or 1))):
+    for name, check in ((GRAPH_FILE, KnowledgeGraph.load),
+                        (VECTORS_FILE, lambda path: LineVectors.load(path, saved_dim(path) or 1))):
         path = root / name
         if not path.exists():
             continue
         try:
-            check(path)
-        except (DamagedFile, OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+            _read(path, check)
+        except DamagedFile as exc:
             path.replace(path.with_name(name + ".damaged"))
             moved.append(f"{name} set aside as {name}.damaged ({exc})")
     return moved
