@@ -18,7 +18,7 @@ from typing import Any
 
 from karaka import __version__
 from karaka.config import resolve_context, resolve_server
-from karaka.render import Progress, print_answer, print_report
+from karaka.render import Progress, print_answer, print_report, shortfall
 from karaka.store.pgdb import StoreError
 
 EXIT_OK, EXIT_NO_MATCH, EXIT_USAGE, EXIT_FAILURES = 0, 1, 2, 3
@@ -167,7 +167,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         print(json.dumps(report, indent=2, ensure_ascii=False))
     else:
         print_report(report)
-    return EXIT_FAILURES if report.get("failures") or report.get("skipped_files") else EXIT_OK
+    return EXIT_FAILURES if any(shortfall(report)) else EXIT_OK
 
 
 def _require_graph(ctx: Any) -> None:
@@ -345,11 +345,11 @@ def _quiet_stdout() -> None:
 def close_workspaces() -> None:
     """Close every open workspace and checkpointer: their write-ahead logs are folded into the files."""
     from karaka.services import close_all
+    from karaka.store.checkpoints import close_savers
 
     try:
         close_all()
-        if "karaka.runner" in sys.modules:
-            sys.modules["karaka.runner"].close_checkpointers()
+        close_savers()
     except Exception as exc:  # noqa: BLE001 - closing at exit must not mask the command's outcome
         print(f"⚠️  closing the workspace: {exc}", file=sys.stderr)
 

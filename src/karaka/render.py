@@ -93,9 +93,14 @@ def print_report(report: dict[str, Any]) -> None:
     print(verdict(report))
 
 
+def shortfall(report: dict[str, Any]) -> tuple[int, int]:
+    """Failed lines and skipped files of a run: either makes it a run with failures (exit 3)."""
+    return len(report.get("failures", [])), len(report.get("skipped_files", []))
+
+
 def verdict(report: dict[str, Any]) -> str:
-    """The run's outcome in one line, as its exit code says it: failed lines and skipped files count."""
-    failed, skipped = len(report.get("failures", [])), len(report.get("skipped_files", []))
+    """The run's outcome in one line, as its exit code says it."""
+    failed, skipped = shortfall(report)
     if not failed and not skipped:
         return "✅ finished: every line of every file ingested"
     return f"❌ finished with failures: {failed} lines failed, {skipped} files skipped (exit 3)"

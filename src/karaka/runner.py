@@ -32,10 +32,10 @@ def close_checkpointers() -> None:
     close_savers()
 
 
-def ingest_thread(ctx: Context, path: str | Path) -> str:
+def ingest_thread(ctx: Context, path: str | Path, kind: str = "ingest") -> str:
     """The same command gets the same thread, so re-running it resumes."""
     key = f"{get_services(ctx).workspace.location}|{Path(path).resolve()}"
-    return "ingest-" + hashlib.sha256(key.encode()).hexdigest()[:16]
+    return f"{kind}-" + hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
 def _stream(graph: Any, inputs: Any, config: Any, ctx: Context, modes: list[str]) -> Iterator[tuple[str, Any]]:
@@ -52,7 +52,7 @@ def run_repair(ctx: Context, on_event: Listener | None = None) -> dict[str, Any]
     """
     ctx = context_from(ctx)
     root = get_services(ctx).workspace.root
-    return run_ingest(ctx, root, on_event, thread_id="repair-" + ingest_thread(ctx, root)[7:], repair=True)
+    return run_ingest(ctx, root, on_event, thread_id=ingest_thread(ctx, root, "repair"), repair=True)
 
 
 def run_ingest(ctx: Context, path: str | Path, on_event: Listener | None = None, thread_id: str | None = None,

@@ -98,8 +98,9 @@ def load(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     services = services_of(runtime)
     ws, records = services.workspace, services.workspace.records
     if state.get("repair"):
-        return _start(services, runtime, [r["doc_id"] for r in records.documents() if r["status"] != DocStatus.DONE],
-                      {"unchanged": [r["doc_id"] for r in records.documents() if r["status"] == DocStatus.DONE],
+        rows = records.documents()
+        return _start(services, runtime, [r["doc_id"] for r in rows if r["status"] != DocStatus.DONE],
+                      {"unchanged": [r["doc_id"] for r in rows if r["status"] == DocStatus.DONE],
                        "skipped": [], "warnings": []})
     root = state.get("root")
     loaded = load_and_refine_documents(state["path"], services.ctx.max_line_chars,

@@ -123,21 +123,14 @@ class Records:
                 raise PermissionError(f"{self.path.parent}: the workspace is read-only; this needs a writable one")
             try:
                 self._db.execute("BEGIN IMMEDIATE")
-            except sqlite3.DatabaseError as exc:
-                raise self._named(exc) from exc
-            try:
-                yield self._db
-            except BaseException as exc:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                if isinstance(exc, sqlite3.DatabaseError):
-                    raise self._named(exc) from exc
-                raise
-            try:
-                self._db.execute("COMMIT")
-            except sqlite3.DatabaseError as exc:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
+                try:
+                    yield self._db
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    if self._db.in_transaction:
+                        self._db.execute("ROLLBACK")
+                    raise
+            except sqlite3.DatabaseError as exc:  # a full disk, a damaged file: named, with the remedy
                 raise self._named(exc) from exc
 
     def _write(self, statements: Iterable[tuple[str, tuple[Any, ...]]]) -> None:
