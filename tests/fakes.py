@@ -106,3 +106,61 @@ def tiny_pdf(text: str) -> bytes:
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
     return out + b"trailer\n<< /Root 1 0 R /Size %d >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+
+
+def _pdf(objects: list[bytes]) -> bytes:
+    """A PDF file of numbered objects (1 is the catalog), with its cross-reference table."""
+    out, offsets = b"%PDF-1.4\n", []
+    for i, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    return out + b"trailer\n<< /Root 1 0 R /Size %d >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+
+
+def _stream(data: bytes, extra: bytes = b"") -> bytes:
+    return b"<< /Length %d %s>>\nstream\n" % (len(data), extra) + data + b"\nendstream"
+
+
+def text_pdf(pages: list[list[tuple[float, float, str]]], width: int = 612, height: int = 792) -> bytes:
+    """A PDF whose pages hold text at given places: each page a list of (x, y, text), y from the bottom.
+
+    Helvetica with its standard encoding: byte \\256 is the "fi" ligature, as in typeset PDFs.
+    """
+    n = len(pages)
+    kids = b" ".join(b"%d 0 R" % (4 + 2 * i) for i in range(n))
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, n),
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    for i, lines in enumerate(pages):
+        ops = b"".join(b"BT /F1 10 Tf %.1f %.1f Td (%s) Tj ET\n" % (x, y, text.encode("latin-1")) for x, y, text in lines)
+        objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Contents %d 0 R "
+                       b"/Resources << /Font << /F1 3 0 R >> >> >>" % (width, height, 5 + 2 * i))
+        objects.append(_stream(ops))
+    return _pdf(objects)
+
+
+def image_pdf(pixels: bytes, width: int, height: int, page_width: float = 612, page_height: float = 792) -> bytes:
+    """A one-page PDF that is one greyscale image and no text: what a scanner makes."""
+    import zlib
+
+    packed = zlib.compress(pixels)
+    content = b"q %.2f 0 0 %.2f 0 0 cm /Im1 Do Q" % (page_width, page_height)
+    return _pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                 b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Contents 4 0 R "
+                 b"/Resources << /XObject << /Im1 5 0 R >> >> >>" % (page_width, page_height),
+                 _stream(content),
+                 _stream(packed, b"/Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray "
+                         b"/BitsPerComponent 8 /Filter /FlateDecode " % (width, height))])
+
+
+def scanned(pdf: bytes, dpi: int = 200) -> bytes:
+    """The first page of ``pdf`` rendered to pixels and wrapped as an image-only PDF (a scan of it)."""
+    import pypdfium2 as pdfium
+
+    page = pdfium.PdfDocument(pdf)[0]
+    width, height = page.get_size()
+    pixels = page.render(scale=dpi / 72, grayscale=True).to_numpy()
+    rows, cols = pixels.shape[:2]
+    return image_pdf(pixels.reshape(rows, cols, -1)[:, :, 0].tobytes(), cols, rows, width, height)

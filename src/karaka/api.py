@@ -248,7 +248,7 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
 
     from karaka.http.views import add_views
 
-    add_views(app, context, authorised)
+    add_views(app, context, authorised, root)
     app.add_middleware(BodyLimit, limit=settings.max_request_bytes)  # type: ignore[arg-type]
     return app
 

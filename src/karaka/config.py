@@ -73,6 +73,8 @@ class Context:
     window: int = _setting(1, "Sentences per extraction unit (more: fewer calls per line).", "ingestion")
     concurrency: int = _setting(4, "Extraction units in flight at once.", "ingestion")
     max_line_chars: int = _setting(1000, "Longer sentences are cut at word boundaries.", "ingestion")
+    ocr_languages: str = _setting("eng", "Tesseract language packs for scanned PDF pages, joined by + (eng+fra); "
+                                  "those not installed are left out.", "ingestion")
     resolver_threshold: float = _setting(0.85, "Embedding similarity at which two names are one entity.",
                                          "ingestion")
     coreference: bool = _setting(True, "Link pronouns to their antecedents (IS_SAME_AS).", "ingestion")

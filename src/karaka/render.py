@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
-from karaka.store.ids import cite
+from karaka.store.ids import cite_of
 
 PROGRESS_EVERY = 5.0  # seconds between progress lines when stdout is not a terminal
 
@@ -43,6 +44,8 @@ class Progress:
         if kind == "stage":
             details = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("event", "stage"))
             self._say(f"✅ {event['stage']}: {details}")
+        elif kind == "ocr":
+            self._say(f"   OCR {Path(str(event['file'])).name}: page {event['page']}/{event['pages']}")
         elif kind == "resume":
             self._say(f"↻ resuming an interrupted run at {event['next']}")
         elif kind == "unit" and event.get("status") == "failed":
@@ -110,7 +113,7 @@ def print_answer(result: dict[str, Any], trace: bool) -> None:
     """Answer, numbered citations, status."""
     print(result["answer"])
     for i, c in enumerate(result.get("citations", []), 1):
-        print(f"  [{i}] {cite(c['doc_id'], c['line_number'], c.get('sentence', 0))} {c['text']}")
+        print(f"  [{i}] {cite_of(c)} {c['text']}")
     print(f"status: {result['status']} · retrieval: {result['retrieval']} · LLM calls: {result['llm_calls']}")
     for warning in result.get("warnings", []):
         print(f"⚠️  {warning}")

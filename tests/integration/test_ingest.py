@@ -199,7 +199,7 @@ def test_bad_inputs_are_reported_and_the_rest_ingested(tmp_path):
     assert "good_L2_K2" in graph_of(ctx) and "latin_L1" in graph_of(ctx)
 
 
-def test_pypdf_warnings_reach_the_report_with_the_file_name(tmp_path, capfd):
+def test_a_pdf_with_a_damaged_cross_reference_still_reads_and_prints_nothing(tmp_path, capfd):
     import re
 
     from tests.fakes import tiny_pdf
@@ -210,8 +210,8 @@ def test_pypdf_warnings_reach_the_report_with_the_file_name(tmp_path, capfd):
     (docs / "manual.pdf").write_bytes(re.sub(rb"startxref\n(\d+)", lambda m: b"startxref\n%d" % (int(m[1]) + 3), good))
     report = run_ingest(Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser"), docs)
     assert report["documents"] == 1 and not report["skipped_files"]
-    assert any(w.endswith("manual.pdf: pypdf: incorrect startxref pointer(1)") for w in report["warnings"])
-    assert "startxref" not in capfd.readouterr().err  # not printed bare, without the file's name
+    assert "manual_L1" in graph_of(Context(workspace=str(tmp_path / "ws"), llm="none"))
+    assert "startxref" not in capfd.readouterr().err  # nothing printed bare
 
 
 def test_remove_document(tmp_path):

@@ -2,7 +2,10 @@
 
 - ``GET /``: the page (``static/index.html``); ``/ui/*`` its script, style and the vendored
   cytoscape.js. No CDN, no build step.
-- ``GET /views/line?doc_id=D&line=N&around=K``: a cited line within its neighbouring lines.
+- ``GET /views/line?doc_id=D&line=N&around=K``: a cited line within its neighbouring lines (a
+  PDF's: the lines of its page around it, with the page and the link that opens the file there).
+- ``GET /documents/{doc_id}/file``: the ingested file itself (a PDF opens at ``#page=N``), when it
+  lies inside the ingest root or the workspace.
 - ``GET /views/graph?cite=D:LINE[.SENTENCE]&cite=…``: the Kriyās of the cited lines, their kāraka
   edges, and the IS_SAME_AS and CAUSES links around them: the answer's graph.
 - ``GET /views/entity?name=NAME``: an entity's neighbourhood (its Kriyās, their other roles,
@@ -20,13 +23,15 @@ from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse
 from starlette.concurrency import run_in_threadpool
 
+from karaka.loading.files import inside
 from karaka.services import get_services
-from karaka.store.ids import document_node
+from karaka.store.ids import cite, document_node
 from karaka.store.schema import KARAKA_RELATIONS, RELATION_TO_KARAKA
 
 STATIC = Path(str(resources.files("karaka.http") / "static"))
@@ -36,9 +41,13 @@ MAX_NEIGHBOURHOOD = 60
 _CITE = re.compile(r"^(?P<doc>.+):(?P<line>\d+)(?:\.(?P<sentence>\d+))?$")
 CITES = Query(default_factory=list, description="DOC:LINE or DOC:LINE.SENTENCE, repeated")
 _TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html", ".txt": "text/plain"}
+_FILE_TYPES = {".pdf": "application/pdf", ".md": "text/plain; charset=utf-8", ".markdown": "text/plain; charset=utf-8",
+               ".html": "text/plain; charset=utf-8", ".htm": "text/plain; charset=utf-8"}
+"""An ingested file as served back: a PDF as itself; HTML as its source text (never run in the page's origin)."""
 
 
-def add_views(app: FastAPI, context: Callable[[], Any], authorised: Callable[..., None]) -> None:
+def add_views(app: FastAPI, context: Callable[[], Any], authorised: Callable[..., None],
+              root: Callable[[], Path]) -> None:
     """Add the page and its read endpoints to ``app``."""
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
@@ -55,9 +64,18 @@ def add_views(app: FastAPI, context: Callable[[], Any], authorised: Callable[...
 
     @app.get("/views/line")
     async def line(request: Request, doc_id: str, line: int = Query(ge=1), sentence: int = Query(0, ge=0),
-                   around: int = Query(3, ge=0, le=MAX_AROUND)) -> dict[str, Any]:
+                   around: int = Query(3, ge=0, le=MAX_AROUND),
+                   page: int = Query(0, ge=0, description="a PDF page: then line is the line on it")) -> dict[str, Any]:
         authorised(request, write=False)
-        return await run_in_threadpool(line_view, context(), doc_id, line, sentence, around)
+        return await run_in_threadpool(line_view, context(), doc_id, line, sentence, around, page)
+
+    @app.get("/documents/{doc_id}/file")
+    async def original(request: Request, doc_id: str) -> FileResponse:
+        authorised(request, write=False)
+        path = await run_in_threadpool(source_file, context(), doc_id, root())
+        return FileResponse(path, media_type=_FILE_TYPES.get(path.suffix.lower(), "text/plain; charset=utf-8"),
+                            headers={"Content-Disposition": "inline", "X-Content-Type-Options": "nosniff",
+                                     "Content-Security-Policy": "sandbox"})
 
     @app.get("/views/graph")
     async def graph(request: Request, cite: list[str] = CITES) -> dict[str, Any]:
@@ -86,23 +104,55 @@ def _parse_cite(raw: str) -> tuple[str, int, int]:
     return match["doc"], int(match["line"]), int(match["sentence"] or 0)
 
 
-def line_view(ctx: Any, doc_id: str, line: int, sentence: int, around: int) -> dict[str, Any]:
-    """The sentence cited as ``[doc, Line line]`` and up to ``around`` sentences either side."""
+def line_view(ctx: Any, doc_id: str, line: int, sentence: int, around: int, page: int = 0) -> dict[str, Any]:
+    """The sentence cited as ``[doc, Line line]`` (``[doc, p. page, line line]``) and its neighbours."""
     ws = get_services(ctx).workspace
     with ws.reading():
         doc = ws.records.document(doc_id)
         if doc is None:
             raise HTTPException(404, f"document {doc_id!r} not found")
         lines = ws.records.lines(doc_id)
-        at = next((i for i, s in enumerate(lines) if s.line == line and s.sentence == sentence), None)
+
+        def number(s: Any) -> tuple[int, int]:
+            return (s.page, s.page_line) if page else (0, s.line)
+
+        at = next((i for i, s in enumerate(lines) if number(s) == (page, line) and s.sentence == sentence), None)
         if at is None:
-            at = next((i for i, s in enumerate(lines) if s.line == line), None)
+            at = next((i for i, s in enumerate(lines) if number(s) == (page, line)), None)
         if at is None:
-            raise HTTPException(404, f"{doc_id!r} has no line {line}")
+            raise HTTPException(404, f"{doc_id!r} has no line {line}" + (f" on page {page}" if page else ""))
+        line = lines[at].line
+        cited = lines[at]
+        if cited.page:  # the page's text around the line, not the neighbours on other pages
+            lines = [s for s in lines if s.page == cited.page]
+            at = lines.index(cited)
         window = lines[max(0, at - around):at + around + 1]
-        return {"doc_id": doc_id, "name": Path(doc["path"]).name, "line": line,
-                "lines": [{"line": s.line, "sentence": s.sentence, "text": s.text, "cited": s is lines[at]}
-                          for s in window]}
+        citation = cite(doc_id, cited.line, cited.sentence, page=cited.page, page_line=cited.page_line,
+                        section=cited.section)
+        out = {"doc_id": doc_id, "name": Path(doc["path"]).name, "line": line, "citation": citation,
+               "lines": [{"line": s.line, "sentence": s.sentence, "text": s.text, "cited": s is cited, **s.place()}
+                         for s in window]}
+        if cited.page:
+            out |= {"page": cited.page, "page_line": cited.page_line,
+                    "file_url": f"/documents/{quote(doc_id)}/file#page={cited.page}"}
+        if cited.section:
+            out["section"] = cited.section
+        return out
+
+
+def source_file(ctx: Any, doc_id: str, root: Path) -> Path:
+    """The file a document was ingested from, when it still exists inside the ingest root or the workspace."""
+    ws = get_services(ctx).workspace
+    doc = ws.records.document(doc_id)
+    if doc is None:
+        raise HTTPException(404, f"document {doc_id!r} not found")
+    path = Path(doc["path"]).resolve()
+    allowed = (root.resolve(), Path(ctx.workspace).resolve())
+    if not any(inside(path, base) for base in allowed):
+        raise HTTPException(403, f"{doc_id!r} was ingested from outside the ingest root; its file is not served")
+    if not path.is_file():
+        raise HTTPException(404, f"the file of {doc_id!r} is no longer where it was ingested from")
+    return path
 
 
 class _Elements:
@@ -123,6 +173,7 @@ class _Elements:
             doc = self.kg.node(document_node(attrs["doc_id"], attrs["line_number"], attrs.get("sentence", 0))) or {}
             data |= {"label": attrs.get("verb", node_id), "doc_id": attrs.get("doc_id"),
                      "line": attrs.get("line_number"), "text": doc.get("text", ""),
+                     **{k: doc[k] for k in ("page", "page_line", "section") if doc.get(k)},
                      "provenance": attrs.get("provenance", "")}
         else:
             data |= {"label": attrs.get("canonical_name", node_id), "entity_type": attrs.get("entity_type", "")}

@@ -11,10 +11,10 @@ from karaka.kg.calls import ask
 from karaka.models.call import LLMCallError
 from karaka.services import Services
 from karaka.state.query import Citation
-from karaka.store.ids import cite
+from karaka.store.ids import CITATION, citation_key, cite_of, cited_key
 
 MAX_REGENERATIONS = 3
-_CITATION = re.compile(r"\[([^\[\],]+),\s*Line\s+(\d+)(?:,\s*sentence\s+\d+)?\]", re.IGNORECASE)
+_CITATION = CITATION
 _QUOTE = re.compile(r"[\"“]([^\"”]{8,})[\"”]")
 _PLACEHOLDER = re.compile(r"\[\s*doc_id\s*,|\bLine\s+n\s*\]", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]{2,}")
@@ -22,8 +22,8 @@ _REFUSAL = re.compile(r"\b(documents?|context) (do|does) not (say|contain|mentio
 
 
 def format_context(context: list[Citation]) -> str:
-    """``[doc_id, Line n]: text`` per line, best first."""
-    return "\n".join(f"{cite(c['doc_id'], c['line_number'], c['sentence'])}: {c['text']}" for c in context)
+    """``[doc_id, Line n]: text`` per line (a PDF's ``[doc, p. 3, line 7]``), best first."""
+    return "\n".join(f"{cite_of(c)}: {c['text']}" for c in context)
 
 
 def _plain(text: str) -> str:
@@ -55,10 +55,9 @@ def check_answer(answer: str, context: list[Citation]) -> list[str]:
     words = _WORD.findall(_CITATION.sub(" ", answer))
     if len(words) < 2:
         return ["the answer says nothing besides citations"]
-    lines = {(c["doc_id"], int(c["line_number"])) for c in context}
-    cited = _CITATION.findall(answer)
-    problems = [f"cites [{doc}, Line {n}], which is not in the context"
-                for doc, n in cited if (doc.strip(), int(n)) not in lines]
+    lines = {citation_key(c) for c in context}
+    cited = [(m.group(0), cited_key(*m.groups())) for m in _CITATION.finditer(answer)]
+    problems = [f"cites {text}, which is not in the context" for text, key in cited if key not in lines]
     if not cited and not refuses(answer):
         problems.append("the answer cites no line of the context")
     text = _plain(" ".join(c["text"] for c in context))
@@ -68,7 +67,7 @@ def check_answer(answer: str, context: list[Citation]) -> list[str]:
 
 def _feedback(problems: list[str], context: list[Citation]) -> str:
     """What a regeneration is told (after the question): why the last answer was rejected, and a real citation."""
-    example = cite(context[0]["doc_id"], context[0]["line_number"], context[0]["sentence"]) if context else ""
+    example = cite_of(context[0]) if context else ""
     return (f"\n\n(Your previous answer was rejected: {'; '.join(problems)}. Answer again in plain sentences"
             + (f", citing lines as the context writes them, such as {example}" if example else "") + ".)")
 
@@ -89,7 +88,7 @@ def extractive(context: list[Citation], answers: list[str],
     When no span was found the status says so (NO_SPAN): the lines may hold the answer, but
     nothing was extracted from them.
     """
-    cites = " ".join(cite(c["doc_id"], c["line_number"], c["sentence"]) for c in context)
+    cites = " ".join(cite_of(c) for c in context)
     if answers:
         text, status, confidence = f"Extractive answer: {'; '.join(answers)} {cites}".strip(), "GROUNDED", 0.7
     else:

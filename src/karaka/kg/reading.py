@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from karaka.kg.traverse import SYNONYMS, Answer, Span, coverage, pick_answers, verb_lemma
+from karaka.kg.units import PARSED_LANGUAGES
+from karaka.loading.sentences import NOT_EXTRACTED
 from karaka.nlp import parse_many
 from karaka.nlp.roles import analyze_doc
 from karaka.nlp.rules import mentions
@@ -30,7 +32,10 @@ def read_lines(store: Store, step: dict[str, Any] | None, documents: list[str]) 
     """Answers read off the best-fitting action of ``documents`` (ranked lines), best first."""
     if not step or not documents:
         return []
-    texts = [str((store.graph.node(d) or {}).get("text", "")) for d in documents]
+    nodes = [store.graph.node(d) or {} for d in documents]
+    # the parser reads English prose: a French line or a code line gives it nothing to read
+    texts = [str(n.get("text", "")) if n.get("kind", "") not in NOT_EXTRACTED and n.get("lang", "") in PARSED_LANGUAGES
+             else "" for n in nodes]
     verbs = _verbs(step.get("verb"))
     named = [(role, str(value)) for role, value in (step.get("karakas") or {}).items()
              if value and not str(value).startswith("$")]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,9 +31,31 @@ _cache: dict[int, tuple[tuple[int, int], Any, list[str]]] = {}
 _lock = threading.Lock()
 
 
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
+
+
 def tokens(text: str) -> list[str]:
-    """Lower-cased words without stopwords (the same for lines and questions)."""
-    return [w for w in re.findall(r"[^\W_]+", text.lower()) if w not in STOPWORDS]
+    """Lower-cased words without stopwords (the same for lines and questions).
+
+    Text is NFKC-normalised as the lines were. Chinese, Japanese and Korean runs, which have no
+    spaces between words, give their characters and each pair of neighbouring characters, so a
+    question finds a line without a word segmenter.
+    """
+    out = []
+    for word in re.findall(r"[^\W_]+", unicodedata.normalize("NFKC", text).lower()):
+        if word in STOPWORDS:
+            continue
+        if not _CJK.search(word):
+            out.append(word)
+            continue
+        for piece in re.split(f"({_CJK.pattern})", word):
+            if not piece:
+                continue
+            if not _CJK.fullmatch(piece):
+                out.append(piece)
+                continue
+            out += list(piece) + [piece[i:i + 2] for i in range(len(piece) - 1)]
+    return out
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,24 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from karaka.loading.sentences import NOT_EXTRACTED
 from karaka.state.ingest import Unit
+from karaka.store.base import SourceLine
 
 if TYPE_CHECKING:
     from karaka.store.records import Records
+
+PARSED_LANGUAGES = frozenset({"", "en"})
+"""Languages the bundled parser (spaCy's English model) reads; "" is too little text to tell."""
+
+
+def extractable(line: SourceLine, parser: bool) -> bool:
+    """Whether a sentence goes to the kāraka extractor.
+
+    Code and table rows never do (they are indexed and cited as they are); a sentence in a
+    language the parser has no model for does not go to the parser (an LLM may read it).
+    """
+    return line.kind not in NOT_EXTRACTED and (not parser or line.lang in PARSED_LANGUAGES)
 
 
 def plan_units(doc_id: str, n_lines: int, window: int) -> Iterator[Unit]:
@@ -32,13 +46,16 @@ def unit_at(doc_ids: list[str], counts: list[int], lines: list[int], window: int
     return None
 
 
-def sentences_of(records: Records, units: Iterable[Unit]) -> dict[tuple[str, int], str]:
-    """The sentences of ``units`` by (document, seq): one read per document, first to last unit."""
+def sentences_of(records: Records, units: Iterable[Unit], parser: bool = True) -> dict[tuple[str, int], str]:
+    """The sentences of ``units`` by (document, seq): one read per document, first to last unit.
+
+    A sentence that is not ``extractable`` reads as "" (nothing for the extractor to find).
+    """
     spans: dict[str, tuple[int, int]] = {}
     for unit in units:
         first, last = spans.get(unit.doc_id, (unit.first, unit.last))
         spans[unit.doc_id] = (min(first, unit.first), max(last, unit.last))
-    return {(doc_id, s.seq): s.text for doc_id, (first, last) in spans.items()
+    return {(doc_id, s.seq): s.text if extractable(s, parser) else "" for doc_id, (first, last) in spans.items()
             for s in records.lines(doc_id, first, last)}
 
 

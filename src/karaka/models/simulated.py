@@ -77,6 +77,6 @@ class SimulatedChatModel(KeyedChatModel):
         if key in ("answer_support_prompt", "answer_usefulness_prompt"):
             return json.dumps({"answer": "yes", "reasoning": "simulated"})
         if key == "answer_prompt":
-            cited = re.findall(r"^(\[[^\]]+, Line \d+\])", user, re.MULTILINE)
+            cited = re.findall(r"^(\[[^\]]+, line \d+(?:, sentence \d+)?\])", user, re.MULTILINE | re.IGNORECASE)
             return "Simulated answer " + " ".join(cited[:3])
         return json.dumps({"reasoning": "simulated"})

@@ -18,7 +18,7 @@ from langgraph.runtime import Runtime
 from karaka.config import Context
 from karaka.jsonparse import recover_json
 from karaka.kg.calls import Loop, ask, run_loop
-from karaka.kg.units import numbered, sentences_of
+from karaka.kg.units import extractable, numbered, sentences_of
 from karaka.models.call import LLMCallError
 from karaka.nlp import parse_many
 from karaka.nlp.roles import analyze_doc, analyze_window, seed_candidate
@@ -33,11 +33,13 @@ RunLoop = Callable[[GSVInput], GSVOutput]
 
 
 def _lines(services: Services, unit: Unit) -> dict[int, str]:
-    found = {s.seq: s.text for s in services.workspace.records.lines(unit.doc_id, unit.first, unit.last)}
-    missing = [n for n in range(unit.first, unit.last + 1) if n not in found]
+    """The unit's sentences that go to the extractor (code, table rows and such are left out)."""
+    found = services.workspace.records.lines(unit.doc_id, unit.first, unit.last)
+    seqs = {s.seq for s in found}
+    missing = [n for n in range(unit.first, unit.last + 1) if n not in seqs]
     if missing:
         raise ValueError(f"{unit.doc_id}: sentence {missing[0]} is missing from the records")
-    return found
+    return {s.seq: s.text for s in found if extractable(s, parser=services.ctx.extractor == "parser")}
 
 
 def _store(services: Services, unit: Unit, status: UnitStatus, payload: Any, *, run_id: str, started: float,
@@ -85,6 +87,8 @@ def gsv_unit(services: Services, unit: Unit, run_id: str, run: RunLoop) -> dict[
     started = time.perf_counter()
     ctx = services.ctx
     lines = _lines(services, unit)
+    if not lines:  # code or table rows only: nothing for the loop to read
+        return _store(services, unit, UnitStatus.EMPTY, {"kriyas": []}, run_id=run_id, started=started)
     analysis = analyze_window(lines)
     seed = seed_candidate(analysis) if ctx.parser_candidate else None
     ref = {"doc_id": unit.doc_id, "first_line": unit.first, "last_line": unit.last,
@@ -144,6 +148,8 @@ def batched_units(services: Services, units: list[Unit], run_id: str, run: RunLo
     started = time.perf_counter()
     for unit in units:
         lines = _lines(services, unit)
+        if not lines:  # code or table rows only: gsv_unit stores it as empty, with no call
+            continue
         calls[unit.unit_id], tokens[unit.unit_id] = 1, 0
         try:
             schema = task.llm_schema(numbered(lines))
@@ -172,6 +178,8 @@ def batched_units(services: Services, units: list[Unit], run_id: str, run: RunLo
         for key in drafts:
             calls[key] += 1 / len(drafts)
     outcomes = []
+    calls = {unit.unit_id: calls.get(unit.unit_id, 0) for unit in units}
+    tokens = {unit.unit_id: tokens.get(unit.unit_id, 0) for unit in units}
     for unit in units:
         draft = drafts.get(unit.unit_id)
         if draft is not None and not set(range(unit.first, unit.last + 1)) & invalid_lines:

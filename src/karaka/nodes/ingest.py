@@ -24,9 +24,10 @@ from karaka.config import Context
 from karaka.kg import postprocess
 from karaka.kg.calls import Loop
 from karaka.kg.report import build_report
-from karaka.kg.units import sentences_of, unit_at, units_in
+from karaka.kg.units import PARSED_LANGUAGES, sentences_of, unit_at, units_in
 from karaka.kg.write import write_document
 from karaka.loading import LoadedDocument, content_hash, load_and_refine_documents
+from karaka.loading.languages import NAMES
 from karaka.nlp.ahead import BLOCK, MIN_SENTENCES, ahead
 from karaka.nodes.common import emit, services_of
 from karaka.services import Services
@@ -104,11 +105,12 @@ def load(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
                        "skipped": [], "warnings": []})
     root = state.get("root")
     loaded = load_and_refine_documents(state["path"], services.ctx.max_line_chars,
-                                       confine=Path(root).resolve() if root else None)
+                                       confine=Path(root).resolve() if root else None,
+                                       ocr_langs=services.ctx.ocr_languages, progress=lambda e: emit(runtime, e))
     todo: list[str] = []
     unchanged: list[str] = []
     taken: set[str] = set()
-    warnings = list(loaded.warnings)
+    warnings = list(loaded.warnings) + _unparsed(services, loaded.docs)
     for doc in loaded.docs:
         doc_id, note = assign_id(services, doc, taken, bool(state.get("replace")))
         taken.add(doc_id)
@@ -145,6 +147,18 @@ def _start(services: Services, runtime: Runtime[Context], todo: list[str], found
             "units_total": sum(counts), "unit_counts": counts, "doc_lines": lines, "cursor": 0, "write_failures": []}
 
 
+def _unparsed(services: Services, docs: list[LoadedDocument]) -> list[str]:
+    """A warning per language the parser has no model for: those documents are indexed, not parsed."""
+    if services.ctx.extractor != "parser":
+        return []
+    by_lang: dict[str, list[str]] = {}
+    for doc in docs:
+        if doc.language not in PARSED_LANGUAGES:
+            by_lang.setdefault(doc.language, []).append(Path(doc.source).name)
+    return [f"not parsed ({NAMES.get(lang, lang)}: the parser reads English): {', '.join(names)}; "
+            "their lines are indexed and answered by retrieval" for lang, names in sorted(by_lang.items())]
+
+
 @exclusive("embed")
 def embed(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Document nodes and vectors for every sentence not yet embedded, in bounded batches."""
@@ -159,7 +173,7 @@ def embed(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
             vectors = np.asarray(services.embeddings.embed_documents([s.text for s in missing])) if missing else None
             with ws.mutating():
                 for s in batch:
-                    ws.graph.add_document(doc_id, s.seq, s.text, line=s.line, sentence=s.sentence)
+                    ws.graph.add_document(doc_id, s.seq, s.text, line=s.line, sentence=s.sentence, **s.place())
                 if vectors is not None:
                     ws.vectors.add(doc_id, [s.seq for s in missing], vectors)
         ws.records.set_status(doc_id, DocStatus.EMBEDDED)
@@ -206,7 +220,7 @@ def _parse_ahead(services: Services, state: IngestState, start: int) -> None:
 
     def texts(key: tuple[str, int]) -> list[str]:
         units = _units(state, ctx, key[1] * per_block, (key[1] + 1) * per_block)
-        return list(sentences_of(services.workspace.records, units).values())
+        return list(sentences_of(services.workspace.records, units, parser=False).values())
 
     run = state["run_id"]
     soon = [(run, last + 1)] if (last + 1) * per_block < total else []

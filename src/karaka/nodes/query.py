@@ -19,7 +19,7 @@ from karaka.nlp.relations import relation_plan
 from karaka.nodes.common import Runtime, emit, services_of
 from karaka.services import Services
 from karaka.state.gsv import GSVInput
-from karaka.state.query import Citation, QueryState
+from karaka.state.query import Citation, QueryState, citation_of
 
 NO_ANSWER = "I cannot answer this question based on the available documents"
 _FIND = re.compile(r"^\s*(find|list|show|search)\b.*\b(documents?|lines?|passages?|sources?)\b"
@@ -108,8 +108,7 @@ def citations(services: Services, documents: list[str]) -> list[Citation]:
         attrs = graph.node(node)
         if attrs is None:
             continue
-        out.append(Citation(doc_id=attrs["doc_id"], line_number=attrs["line_number"],
-                            sentence=int(attrs.get("sentence") or 0), text=attrs["text"]))
+        out.append(citation_of(attrs))
         if len(out) >= services.ctx.max_citations:
             break
     return out

@@ -38,7 +38,7 @@ class UnitStatus(StrEnum):
     FAILED = "failed"
     """Exhausted, and no candidate passed the rule checks: nothing written."""
     EMPTY = "empty"
-    """The parser found no action in the line."""
+    """No action found in the line, or nothing in it to extract from (code, a table row)."""
 
 
 WRITTEN_STATUSES = frozenset({UnitStatus.GOLDEN, UnitStatus.PARSER_FALLBACK})

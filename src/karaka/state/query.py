@@ -20,6 +20,24 @@ class Citation(TypedDict):
     sentence: int
     """Its place in that line when the line holds several sentences, else 0."""
     text: str
+    page: NotRequired[int]
+    """A PDF's page, from 1 (absent for files without pages)."""
+    page_line: NotRequired[int]
+    """The line on that page, from 1, headers and footers not counted."""
+    section: NotRequired[str]
+    """The headings above the line (Markdown, HTML), outermost first, joined by " › "."""
+
+
+def citation_of(attrs: dict[str, Any]) -> Citation:
+    """The citation of a Document node: its file line and text, and its page and section where it has them."""
+    out = Citation(doc_id=attrs["doc_id"], line_number=attrs["line_number"], sentence=int(attrs.get("sentence") or 0),
+                   text=attrs["text"])
+    for key in ("page", "page_line"):
+        if attrs.get(key):
+            out[key] = int(attrs[key])  # type: ignore[literal-required]
+    if attrs.get("section"):
+        out["section"] = str(attrs["section"])
+    return out
 
 
 class QueryResult(TypedDict):

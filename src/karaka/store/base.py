@@ -37,12 +37,33 @@ class SourceLine(NamedTuple):
     sentence: int
     """Its place within that line when the line holds several sentences, else 0."""
     text: str
+    page: int = 0
+    """A PDF's page from 1 (0: the file has no pages)."""
+    page_line: int = 0
+    """The line on that page, from 1 (headers and footers not counted)."""
+    section: str = ""
+    """The headings above it, outermost first, joined by " › " (Markdown, HTML)."""
+    kind: str = ""
+    """"" for prose, "heading", "code" or "table" (a row with its header)."""
+    method: str = ""
+    """"ocr" for text read off a scanned page."""
+    lang: str = ""
+    """The document's language code ("en", "fr", "zh"…), "" where unknown."""
+
+    def place(self) -> dict[str, int | str]:
+        """The coordinates beyond file line and sentence that are set: page, page_line, section, kind, method, lang."""
+        return {k: v for k, v in zip(PLACE, self[4:], strict=True) if v}  # type: ignore[misc]
+
+
+PLACE = ("page", "page_line", "section", "kind", "method", "lang")
+"""The optional coordinates of a sentence, stored on its Document node when set."""
 
 
 class GraphStore(Protocol):
     """Three node types, ten relations, every write checked (see ``karaka.store.schema``)."""
 
-    def add_document(self, doc_id: str, seq: int, text: str, *, line: int, sentence: int = 0) -> str: ...
+    def add_document(self, doc_id: str, seq: int, text: str, *, line: int, sentence: int = 0,
+                     **place: Any) -> str: ...
     def add_kriya(self, document: str, k: int, verb: str, **attrs: Any) -> str: ...
     def add_entity(self, entity_id: str, canonical_name: str, **attrs: Any) -> str: ...
     def add_edge(self, source: str, target: str, relation: str, **attrs: Any) -> tuple[str, str, str]: ...

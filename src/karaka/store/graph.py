@@ -74,10 +74,15 @@ class KnowledgeGraph:
         self._g.add_edge(source, target, key=relation, relation=relation, **attrs)
         return source, target, relation
 
-    def add_document(self, doc_id: str, seq: int, text: str, *, line: int, sentence: int = 0) -> str:
-        """Document node for one sentence (``seq``) that starts on file line ``line``."""
+    def add_document(self, doc_id: str, seq: int, text: str, *, line: int, sentence: int = 0,
+                     **place: Any) -> str:
+        """Document node for one sentence (``seq``) that starts on file line ``line``.
+
+        ``place`` holds its other coordinates where set (``SourceLine.place``: page, page_line,
+        section, kind, method, lang).
+        """
         return self.add_node(document_node(doc_id, line, sentence), type="Document", doc_id=doc_id,
-                             seq=seq, line_number=line, sentence=sentence, text=text)
+                             seq=seq, line_number=line, sentence=sentence, text=text, **place)
 
     def add_kriya(self, document: str, k: int, verb: str, **attrs: Any) -> str:
         """Kriyā node ``{document}_K{k}``, on the same document and line as its Document node."""

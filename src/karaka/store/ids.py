@@ -10,6 +10,8 @@ Document node (``{doc}_L{line}_K{k}``).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 _DOCUMENT = re.compile(r"^(?P<doc>.+)_L(?P<line>\d+)(?:\.(?P<sentence>\d+))?$")
 _KRIYA = re.compile(r"^(?P<node>.+_L\d+(?:\.\d+)?)_K(?P<k>\d+)$")
@@ -63,6 +65,42 @@ def parse_unit_id(unit: str) -> tuple[str, int, int]:
     return match["doc"], int(match["first"]), int(match["last"])
 
 
-def cite(doc_id: str, line: int, sentence: int = 0) -> str:
-    """How a citation reads: ``[doc, Line 11]`` or ``[doc, Line 11, sentence 2]``."""
-    return f"[{doc_id}, Line {line}" + (f", sentence {sentence}" if sentence else "") + "]"
+def cite(doc_id: str, line: int, sentence: int = 0, *, page: int = 0, page_line: int = 0, section: str = "") -> str:
+    """How a citation reads.
+
+    A text file's line: ``[doc, Line 11]`` (``[doc, Line 11, sentence 2]`` when the line holds
+    several); a PDF's: ``[manual, p. 10, line 7]``, the line counted on the page; a line under a
+    heading: ``[webcrypto, § Supported algorithms, line 88]`` (the innermost heading).
+    """
+    tail = f", sentence {sentence}]" if sentence else "]"
+    if page:
+        return f"[{doc_id}, p. {page}, line {page_line or line}{tail}"
+    if section:
+        heading = section.rsplit(" › ", 1)[-1]
+        heading = heading if len(heading) <= 50 else heading[:49].rstrip() + "…"
+        return f"[{doc_id}, § {heading}, line {line}{tail}"
+    return f"[{doc_id}, Line {line}{tail}"
+
+
+def cite_of(place: Mapping[str, Any]) -> str:
+    """``cite`` of a citation or a Document node's attributes (``line_number``, ``page``, ``section``…)."""
+    return cite(place["doc_id"], int(place["line_number"]), int(place.get("sentence") or 0),
+                page=int(place.get("page") or 0), page_line=int(place.get("page_line") or 0),
+                section=str(place.get("section") or ""))
+
+
+CITATION = re.compile(r"\[([^\[\],]+),\s*(?:p\.\s*(\d+),\s*)?(?:§[^\[\]]*?,\s*)?line\s+(\d+)(?:,\s*sentence\s+\d+)?\]",
+                      re.IGNORECASE)
+"""A citation as ``cite`` writes it: groups doc, page (or None), line (on the page for a PDF)."""
+
+
+def cited_key(doc: str, page: str | int | None, line: str | int) -> tuple[str, int, int]:
+    """What identifies a cited line, from a parsed citation: (doc, page or 0, line)."""
+    return doc.strip(), int(page or 0), int(line)
+
+
+def citation_key(place: Mapping[str, Any]) -> tuple[str, int, int]:
+    """The same key for a citation or Document node: a PDF line by page and line on the page."""
+    page = int(place.get("page") or 0)
+    return place["doc_id"], page, int(place.get("page_line") or place["line_number"]) if page \
+        else int(place["line_number"])

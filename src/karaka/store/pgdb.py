@@ -15,8 +15,8 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from karaka.store.records import PLACE_COLUMNS, Records
 from karaka.store.records import SCHEMA as RECORDS_SCHEMA
-from karaka.store.records import Records
 
 log = logging.getLogger("karaka.postgres")
 RECONNECT_SECONDS = 15.0
@@ -46,7 +46,8 @@ CREATE TABLE IF NOT EXISTS line_vectors (
   PRIMARY KEY (doc_id, seq));
 CREATE INDEX IF NOT EXISTS line_vectors_gen ON line_vectors(gen);
 CREATE TABLE IF NOT EXISTS failures (id BIGSERIAL PRIMARY KEY, record TEXT NOT NULL);
-"""
+""" + "".join(f"ALTER TABLE lines ADD COLUMN IF NOT EXISTS {column};\n" for column in PLACE_COLUMNS)
+# (a database made before sentences had pages and sections gains the columns)
 
 
 class StoreError(RuntimeError):

@@ -5,7 +5,8 @@
 const $ = (id) => document.getElementById(id);
 const ROLE = { KARTA: "KARTĀ", KARMA: "KARMA", KARANA: "KARAṆA", SAMPRADANA: "SAMPRADĀNA", APADANA: "APĀDĀNA",
   ADHIKARANA_SPATIAL: "ADHIKARAṆA (place)", ADHIKARANA_TEMPORAL: "ADHIKARAṆA (time)" };
-const CITE = /\[([^\[\],]+), Line (\d+)\]/g;
+// [doc, Line 11], [doc, Line 11, sentence 2], [manual, p. 10, line 7], [doc, § Section, line 88]
+const CITE = /\[([^\[\],]+),\s*(?:p\.\s*(\d+),\s*)?(?:§([^\[\]]*?),\s*)?[Ll]ine\s+(\d+)(?:,\s*sentence\s+(\d+))?\]/g;
 const state = { key: sessionStorage.getItem("karaka-key") || "", thread: newThread(), graphs: {} };
 window.karaka = state.graphs; // the drawn graphs, for people poking at the page and for its tests
 
@@ -113,16 +114,30 @@ $("key-form").addEventListener("submit", (e) => {
 });
 
 // ---- ask -----------------------------------------------------------------------------------
-function citeButton(doc, line, sentence) {
+// A citation as the CLI writes it: a PDF's by page and line on the page, else the file line.
+function citeText(c) {
+  const tail = c.sentence ? `, sentence ${c.sentence}]` : "]";
+  if (c.page) return `[${c.doc_id}, p. ${c.page}, line ${c.page_line || c.line_number}${tail}`;
+  if (c.section) {
+    const heading = c.section.split(" › ").pop();
+    return `[${c.doc_id}, § ${heading.length > 50 ? heading.slice(0, 49) + "…" : heading}, line ${c.line_number}${tail}`;
+  }
+  return `[${c.doc_id}, Line ${c.line_number}${tail}`;
+}
+
+// c: {doc_id, line_number, sentence, page, page_line, section}; a PDF's may hold only page and page_line.
+function citeButton(c) {
   const b = document.createElement("button");
   b.type = "button";
   b.className = "cite";
-  b.textContent = `[${doc}, Line ${line}]`;
-  b.dataset.doc = doc;
-  b.dataset.line = line;
-  b.dataset.sentence = sentence || 0;
-  b.setAttribute("aria-label", `Open ${doc}, line ${line}`);
-  b.addEventListener("click", () => openLine(doc, line, sentence || 0));
+  b.textContent = citeText(c);
+  b.dataset.doc = c.doc_id;
+  b.dataset.line = c.page ? c.page_line : c.line_number;
+  b.dataset.page = c.page || 0;
+  b.dataset.sentence = c.sentence || 0;
+  b.setAttribute("aria-label", `Open ${c.doc_id}, ` + (c.page ? `page ${c.page}, ` : "") +
+    `line ${c.page ? c.page_line : c.line_number}`);
+  b.addEventListener("click", () => openLine(c));
   return b;
 }
 
@@ -131,17 +146,31 @@ function renderAnswer(text) {
   out.textContent = "";
   let last = 0;
   for (const m of text.matchAll(CITE)) {
-    out.append(text.slice(last, m.index), citeButton(m[1].trim(), Number(m[2])));
+    const page = Number(m[2] || 0), line = Number(m[4]);
+    out.append(text.slice(last, m.index), citeButton({ doc_id: m[1].trim(), line_number: page ? 0 : line,
+      page, page_line: page ? line : 0, section: m[3] ? m[3].trim() : "", sentence: Number(m[5] || 0) }));
     last = m.index + m[0].length;
   }
   out.append(text.slice(last));
 }
 
-async function openLine(doc, line, sentence) {
+async function openLine(c) {
   try {
-    const q = new URLSearchParams({ doc_id: doc, line, sentence, around: 3 });
+    const q = new URLSearchParams({ doc_id: c.doc_id, line: c.page ? c.page_line : c.line_number,
+      sentence: c.sentence || 0, page: c.page || 0, around: 3 });
     const view = await (await api("/views/line?" + q)).json();
-    $("line-title").textContent = `${view.name} — line ${view.line}`;
+    const title = $("line-title");
+    title.textContent = `${view.name} — ` + (view.page ? `page ${view.page}, line ${view.page_line}` : `line ${view.line}`) +
+      (view.section ? ` (§ ${view.section})` : "");
+    if (view.file_url) {
+      const open = document.createElement("a");
+      open.href = view.file_url;
+      open.target = "_blank";
+      open.rel = "noopener";
+      open.id = "open-file";
+      open.textContent = `open the PDF at page ${view.page}`;
+      title.append(" · ", open);
+    }
     const list = $("line-context");
     list.textContent = "";
     for (const l of view.lines) {
@@ -149,7 +178,7 @@ async function openLine(doc, line, sentence) {
       if (l.cited) { li.className = "cited"; li.setAttribute("aria-current", "true"); }
       const n = document.createElement("span");
       n.className = "n";
-      n.textContent = l.line + (l.sentence ? "." + l.sentence : "");
+      n.textContent = (l.page ? `p. ${l.page}, ${l.page_line}` : l.line) + (l.sentence ? "." + l.sentence : "");
       li.append(n, l.text);
       list.append(li);
     }
@@ -206,7 +235,7 @@ function finish(question, data) {
   meta.append(status, ` · LLM calls ${result.llm_calls ?? 0} · retrieval ${result.retrieval || "–"}`);
   for (const c of data.sources || []) {
     const li = document.createElement("li");
-    li.append(citeButton(c.doc_id, c.line_number, c.sentence), " " + c.text);
+    li.append(citeButton(c), " " + c.text);
     $("citations").append(li);
   }
   for (const step of result.reasoning_trace || []) {
@@ -216,7 +245,7 @@ function finish(question, data) {
   }
   turn(question, data.text || "", data.status || "ERROR");
   const first = (data.sources || [])[0];
-  if (first) openLine(first.doc_id, first.line_number, first.sentence || 0);
+  if (first) openLine(first);
   drawAnswerGraph(data.sources || []);
 }
 
@@ -268,7 +297,8 @@ function describe(node, payload, box) {
   for (const k of kriyas) {
     const li = document.createElement("li");
     const roles = node.cy().edges(`[source = "${k.id}"]`).map((e) => `${ROLE[e.data("label")] || e.data("label")}: ${e.target().data("label")}`);
-    li.append(citeButton(k.doc_id, k.line), ` ${k.label} — ${k.text}` + (roles.length ? ` (${roles.join("; ")})` : ""));
+    li.append(citeButton({ doc_id: k.doc_id, line_number: k.line, page: k.page, page_line: k.page_line,
+      section: k.section }), ` ${k.label} — ${k.text}` + (roles.length ? ` (${roles.join("; ")})` : ""));
     list.append(li);
   }
   box.append(h, list);

@@ -1,0 +1,137 @@
+"""Documents → sentences that remember where they are; bad input reported by file, never fatal.
+
+One module per format reads a file into lines with their place (``text``, ``markdown``,
+``html``, ``pdf`` with ``ocr`` for scanned pages); ``sentences`` joins wrapped lines and splits
+them into sentences, each keeping the place of the line it starts on: the file line, and for a
+PDF the page and the line on the page; the section for Markdown and HTML.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from karaka.loading.files import DocumentError, decode, inside, kind_of, make_name, walk
+from karaka.loading.languages import detect
+from karaka.loading.markdown import markdown_lines
+from karaka.loading.pdf import Progress, pdf_lines
+from karaka.loading.sentences import Raw, build, split_long, split_sentences
+from karaka.loading.text import text_lines
+from karaka.store.base import SourceLine
+
+__all__ = ["SUFFIXES", "DocumentError", "Loaded", "LoadedDocument", "content_hash", "inside", "load_and_refine_documents",
+           "load_file", "make_name", "refine", "split_long", "split_sentences"]
+log = logging.getLogger("karaka.loading")
+
+SUFFIXES = (".txt", ".md", ".markdown", ".pdf", ".html", ".htm")
+
+
+@dataclass
+class LoadedDocument:
+    """One file's sentences."""
+
+    name: str
+    """The id it asks for: its path under the folder given (or its stem), without the suffix."""
+    source: str
+    """Its resolved absolute path."""
+    lines: list[SourceLine]
+
+    @property
+    def language(self) -> str:
+        return self.lines[0].lang if self.lines else ""
+
+
+@dataclass
+class Loaded:
+    """What loading a path produced."""
+
+    docs: list[LoadedDocument] = field(default_factory=list)
+    skipped: list[dict[str, str]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def content_hash(lines: list[SourceLine]) -> str:
+    """Stable hash of a document's sentences and their places (decides whether re-ingestion is needed)."""
+    digest = hashlib.sha256()
+    for line in lines:
+        place = "".join(f"\t{k}={v}" for k, v in line.place().items())
+        digest.update(f"{line.line}.{line.sentence}\t{line.text}{place}\n".encode())
+    return digest.hexdigest()
+
+
+def refine(text: str, markdown: bool = False, max_line_chars: int = 1000,
+           warnings: list[str] | None = None, where: str = "") -> list[SourceLine]:
+    """Text (plain or Markdown) → sentences with their file line, cut to ``max_line_chars``."""
+    raws = markdown_lines(text) if markdown else text_lines(text)
+    return build(raws, max_line_chars, warnings, where, lang=detect(r.text for r in raws))
+
+
+def read_lines(path: Path, warnings: list[str], ocr_langs: str = "eng",
+               progress: Progress | None = None) -> tuple[list[Raw], bool]:
+    """A file's lines as its format reads them, and whether it is a PDF."""
+    suffix = path.suffix.lower()
+    if suffix == ".pdf":
+        return pdf_lines(path, warnings, ocr_langs, progress), True
+    text = decode(path.read_bytes(), path, warnings)
+    if suffix in (".html", ".htm"):
+        from karaka.loading.html import html_lines
+
+        return html_lines(text), False
+    return (markdown_lines(text) if suffix in (".md", ".markdown") else text_lines(text)), False
+
+
+def load_file(path: Path, max_line_chars: int, warnings: list[str], ocr_langs: str = "eng",
+              progress: Progress | None = None) -> list[SourceLine]:
+    """One file's sentences."""
+    suffix = path.suffix.lower()
+    if suffix not in SUFFIXES:
+        raise DocumentError(f"{path}: unsupported file type {suffix or '(none)'}; use {' '.join(SUFFIXES)}")
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        raise DocumentError(f"{path}: not a regular file ({kind_of(mode)}); skipped")
+    raws, is_pdf = read_lines(path, warnings, ocr_langs, progress)
+    lang = detect(r.text for r in raws if r.kind in ("", "heading"))
+    lines = build(raws, max_line_chars, warnings, str(path), drop_fragments=is_pdf, lang=lang)
+    if not lines:
+        raise DocumentError(f"{path}: empty file (no text lines)")
+    return lines
+
+
+def load_and_refine_documents(path: str | Path, max_line_chars: int = 1000, confine: Path | None = None,
+                              ocr_langs: str = "eng", progress: Progress | None = None) -> Loaded:
+    """Load a file or a folder of text, Markdown, HTML and PDF files into sentences.
+
+    Bad files are listed in ``skipped`` with the reason; the rest still load.
+
+    Args:
+        path: a file or a folder.
+        max_line_chars: longer sentences are cut at word boundaries.
+        confine: when set, every file (symlinks resolved) must lie inside this folder.
+        ocr_langs: Tesseract language packs for scanned PDF pages ("eng", "eng+fra").
+        progress: told of slow steps (each page sent to OCR) as events.
+
+    Raises:
+        DocumentError: the path does not exist, or leads outside ``confine``.
+    """
+    root = Path(path)
+    if not root.exists():
+        raise DocumentError(f"{root}: no such file or directory")
+    if confine is not None and not inside(root.resolve(), confine):
+        raise DocumentError(f"{root}: outside the ingest root")
+    result = Loaded()
+    is_dir = root.is_dir()
+    files = walk(root, confine, result.skipped) if is_dir else [root]
+    for file in files:
+        try:
+            lines = load_file(file, max_line_chars, result.warnings, ocr_langs, progress)
+        except (DocumentError, OSError) as exc:
+            reason = str(exc).removeprefix(f"{file}: ")  # the record names the path once
+            log.warning("skipped %s: %s", file, reason)
+            result.skipped.append({"path": str(file), "error": reason})
+            continue
+        result.docs.append(LoadedDocument(make_name(file, root if is_dir else None), str(file.resolve()), lines))
+    return result

@@ -1,0 +1,124 @@
+"""HTML: the main text, cited by the HTML file's own line numbers.
+
+trafilatura decides what is main text (menus, scripts and footers are not); lxml walks the page,
+so headings become sections, ``<pre>`` code lines and table rows carry their header, and every
+line keeps where its element starts in the file.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from karaka.loading.markdown import SECTION_SEP, row_sentence
+from karaka.loading.sentences import CODE, HEADING, TABLE, Raw, clean
+
+BLOCKS = frozenset("p li pre blockquote dd dt td th h1 h2 h3 h4 h5 h6 div section article caption figcaption "
+                   "table tr ul ol dl main body".split())
+SKIP = frozenset("script style noscript template nav header footer aside form button select iframe svg head".split())
+_HEADING = re.compile(r"^h([1-6])$")
+
+
+def _squash(text: str) -> str:
+    return " ".join(re.sub(r"[^\w]+", " ", text.lower()).split())
+
+
+def _main_text(html: str) -> str:
+    """The main text as trafilatura finds it, squashed for comparison ("" when it finds none)."""
+    import trafilatura
+
+    found = trafilatura.extract(html, include_tables=True, include_comments=False, favor_recall=True,
+                                deduplicate=False)
+    return _squash(found or "")
+
+
+def _own_text(element: Any) -> str:
+    """The element's text outside its block children (all of it for a leaf block)."""
+    parts = [element.text or ""]
+    for child in element:
+        if not isinstance(child.tag, str):
+            parts.append(child.tail or "")
+            continue
+        if child.tag not in BLOCKS and child.tag not in SKIP:
+            parts.append(_own_text(child) if not _has_block(child) else "")
+        parts.append(child.tail or "")
+    return "".join(parts)
+
+
+def _has_block(element: Any) -> bool:
+    return any(isinstance(d.tag, str) and d.tag in BLOCKS for d in element.iterdescendants())
+
+
+def _all_bold(element: Any) -> bool:
+    """A paragraph that is one bold or strong phrase (used as a heading on many pages)."""
+    children = [c for c in element if isinstance(c.tag, str)]
+    return (len(children) == 1 and children[0].tag in ("b", "strong") and not (element.text or "").strip()
+            and not (children[0].tail or "").strip() and len(children[0].text_content()) < 120)
+
+
+def html_lines(html: str) -> list[Raw]:
+    """An HTML page's main text as lines with their HTML file line, section and kind."""
+    import lxml.html
+
+    main = _main_text(html)
+    root = lxml.html.document_fromstring(html.encode("utf-8"))
+    out: list[Raw] = []
+    path: list[tuple[int, str]] = []
+
+    def kept(text: str) -> bool:
+        squashed = _squash(text)
+        return bool(squashed) and (not main or squashed[:60] in main)
+
+    def section() -> str:
+        return SECTION_SEP.join(t for _, t in path)
+
+    def visit(element: Any) -> None:
+        tag = element.tag if isinstance(element.tag, str) else ""
+        if tag in SKIP or not tag:
+            return
+        line = element.sourceline or 1
+        heading = _HEADING.match(tag)
+        if heading or (tag == "p" and _all_bold(element)):
+            level = int(heading.group(1)) if heading else 7
+            title = clean(element.text_content()).replace("[", "(").replace("]", ")")
+            if title:
+                path[:] = [(lv, t) for lv, t in path if lv < level] + [(level, title)]
+                if kept(title):
+                    out.append(Raw(line, title, section=section(), kind=HEADING, solo=True))
+            return
+        if tag == "pre":
+            for i, text in enumerate(element.text_content().split("\n")):
+                if text.strip() and kept(text):
+                    out.append(Raw(line + i, " ".join(text.split()), section=section(), kind=CODE, solo=True))
+            out.append(Raw(line, ""))
+            return
+        if tag == "table":
+            _table(element, out, section(), kept)
+            return
+        if tag in BLOCKS:
+            text = clean(_own_text(element))
+            if text and kept(text):
+                out.append(Raw(line, ""))
+                out.append(Raw(line, text, section=section()))
+                out.append(Raw(line, ""))
+        for child in element:
+            if isinstance(child.tag, str) and (child.tag in BLOCKS or _has_block(child)):
+                visit(child)
+
+    body = root.find("body")
+    visit(body if body is not None else root)
+    return out
+
+
+def _table(table: Any, out: list[Raw], section: str, kept: Any) -> None:
+    header: list[str] = []
+    for row in table.iter("tr"):
+        cells = [clean(c.text_content()) for c in row if isinstance(c.tag, str) and c.tag in ("td", "th")]
+        if not any(cells):
+            continue
+        if not header and all(isinstance(c.tag, str) and c.tag == "th" for c in row if isinstance(c.tag, str)):
+            header = cells
+            continue
+        text = row_sentence(header, cells)
+        if kept(" ".join(cells)):
+            out.append(Raw(row.sourceline or 1, text, section=section, kind=TABLE, solo=True))

@@ -1,0 +1,209 @@
+"""Documents as users have them: PDFs cited by page without their furniture, scans read by OCR,
+HTML main text, Markdown code and tables, other languages. Every file is made here."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import httpx
+
+from karaka.config import Context
+from karaka.loading import load_file
+from karaka.runner import run_ingest, run_query
+from karaka.services import get_services
+from tests.fakes import scanned, text_pdf
+from tests.server_util import serve_in_thread
+
+HEADER = "Programming with libfoo"
+WIDE = "The library keeps a small table of block sizes for every stream it opens, and it has a constant overhead in the region of"
+
+
+def manual_pdf() -> bytes:
+    """Two pages with a running header, page numbers, and a sentence that runs over the page break."""
+    first = [(72, 760, HEADER), (72, 700, "Introduction"), (72, 680, "Rama wrote the library in the spring of 1996."),
+             (72, 600, WIDE), (300, 30, "1")]
+    second = [(72, 760, HEADER), (72, 700, "50 bytes per block, whatever the size of the block."),
+              (72, 680, "Sita tested the library on a large machine."), (300, 30, "2")]
+    return text_pdf([first, second])
+
+
+def ingest(tmp_path: Path, docs: Path) -> Context:
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
+    report = run_ingest(ctx, docs)
+    assert report["documents"] >= 1 and not report["skipped_files"], report
+    return ctx
+
+
+def test_pdf_lines_have_pages_and_no_furniture_and_sentences_cross_the_page_break(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "manual.pdf").write_bytes(manual_pdf())
+    lines = load_file(docs / "manual.pdf", 1000, [])
+    texts = [s.text for s in lines]
+    assert not any(HEADER in t for t in texts)  # the running header is furniture
+    assert not any(t.strip() in ("1", "2") or t.endswith((" 1", " 2")) for t in texts)  # so are page numbers
+    whole = next(s for s in lines if s.text.startswith("The library keeps"))
+    assert whole.text.endswith("in the region of 50 bytes per block, whatever the size of the block.")
+    assert (whole.page, whole.page_line) == (1, 3)  # cited where it starts: headers are not counted
+    sita = next(s for s in lines if s.text.startswith("Sita"))
+    assert (sita.page, sita.page_line) == (2, 2)
+
+    ctx = ingest(tmp_path, docs)
+    result = run_query(ctx, "Who tested the library?")
+    cited = result["citations"][0]
+    assert (cited["page"], cited["page_line"]) == (2, 2) and "Sita" in result["answers"][0]
+    assert "[manual, p. 2, line 2]" in result["answer"]
+    node = get_services(ctx).workspace.graph.node("manual_L" + str(cited["line_number"]))
+    assert node is not None and node["page"] == 2 and node["page_line"] == 2  # the export carries them too
+
+
+def test_two_column_page_reads_column_by_column(tmp_path):
+    rows = [(72, 700 - 14 * i, f"Left column line {i} says alpha.") for i in range(10)]
+    rows += [(330, 700 - 14 * i, f"Right column line {i} says beta.") for i in range(10)]
+    rows.sort(key=lambda r: (-r[1], r[0]))  # the content stream goes across the page, row by row
+    path = tmp_path / "columns.pdf"
+    path.write_bytes(text_pdf([rows]))
+    texts = [s.text for s in load_file(path, 1000, [])]
+    assert texts[:10] == [f"Left column line {i} says alpha." for i in range(10)]
+    assert texts[10:] == [f"Right column line {i} says beta." for i in range(10)]
+
+
+def test_a_scanned_pdf_is_read_by_ocr_with_its_page(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    page = [(72, 700, "Hanuman carried the medicine mountain to Lanka."), (72, 670, "The doctor healed Lakshmana.")]
+    (docs / "scan.pdf").write_bytes(scanned(text_pdf([page])))
+    lines = load_file(docs / "scan.pdf", 1000, [])
+    assert all(s.method == "ocr" and s.page == 1 for s in lines)
+    assert "Hanuman carried the medicine mountain to Lanka." in [s.text for s in lines]
+    ctx = ingest(tmp_path, docs)
+    result = run_query(ctx, "Who healed Lakshmana?")
+    assert result["citations"][0]["page"] == 1 and "doctor" in result["answer"].lower()
+
+
+def test_html_main_text_with_sections_and_file_lines(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    html = """<!DOCTYPE html>
+<html><head><title>Limits</title><script>var menu = "Download Sitemap";</script></head>
+<body>
+<nav><ul><li><a href="/">Home</a></li><li><a href="/about">About us and our menu</a></li></ul></nav>
+<div class="content">
+<h1>Limits In The Engine</h1>
+<p>The engine was designed with a policy of avoiding arbitrary limits in every part of its code.</p>
+<h2>Maximum Number Of Columns</h2>
+<p>The default setting for MAX_COLUMN is 2000 in every build of the engine.</p>
+<p>Rama raised the limit to 32767 for his own very large tables of data.</p>
+</div>
+<footer>Copyright the footer people, all rights reserved forever.</footer>
+</body></html>
+"""
+    (docs / "limits.html").write_text(html)
+    lines = load_file(docs / "limits.html", 1000, [])
+    texts = [s.text for s in lines]
+    assert not any("Sitemap" in t or "About us" in t or "footer people" in t for t in texts)
+    column = next(s for s in lines if "MAX_COLUMN" in s.text)
+    assert column.line == 9 and column.section == "Limits In The Engine › Maximum Number Of Columns"
+    ctx = ingest(tmp_path, docs)
+    result = run_query(ctx, "Who raised the limit?")
+    assert "Rama" in result["answers"][0]
+    assert "[limits, § Maximum Number Of Columns, line 10]" in result["answer"]
+
+
+def test_markdown_code_and_tables_are_indexed_with_their_header_and_never_extracted(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "crypto.md").write_text("""# Web Crypto
+
+## Supported algorithms
+
+The table lists what each algorithm does.
+
+| Algorithm | sign | verify | encrypt |
+|-----------|------|--------|---------|
+| 'X25519'  |      |        | ✔       |
+| 'Ed25519' | ✔    | ✔      |         |
+
+## Configuration
+
+Rama wrote the configuration file by hand.
+
+```ini
+[server]
+listen_port = 8443
+```
+""")
+    lines = load_file(docs / "crypto.md", 1000, [])
+    rows = [s for s in lines if s.kind == "table"]
+    assert [s.text for s in rows] == ["Algorithm 'X25519': encrypt ✔", "Algorithm 'Ed25519': sign ✔, verify ✔"]
+    assert rows[0].line == 9 and rows[0].section == "Web Crypto › Supported algorithms"
+    code = [s for s in lines if s.kind == "code"]
+    assert [(s.line, s.text) for s in code] == [(17, "[server]"), (18, "listen_port = 8443")]
+    ctx = ingest(tmp_path, docs)
+    kg = get_services(ctx).workspace.graph
+    assert not [k for k in kg.nodes_of("Kriya") if kg.node(k)["line_number"] in (9, 10, 17, 18)]  # never parsed
+    assert any(kg.node(k)["line_number"] == 14 for k in kg.nodes_of("Kriya"))  # the prose is
+    result = run_query(ctx, "What is the listen_port?")
+    assert any(c["line_number"] == 18 for c in result["citations"])
+    assert "[crypto, § Configuration, line 18]" in result["answer"]
+    result = run_query(ctx, "Which algorithm can verify?")
+    assert result["citations"][0]["line_number"] == 10
+
+
+def test_ligatures_and_hyphenated_line_ends_are_undone(tmp_path):
+    path = tmp_path / "man.txt"
+    path.write_text("The ﬂag tells the program to keep the ﬁles it reads, and the de\u2010\n"
+                    "fault is to remove them once they have been compressed into a single archive.\n")
+    texts = [s.text for s in load_file(path, 1000, [])]
+    assert texts == ["The flag tells the program to keep the files it reads, and the default is to remove them "
+                     "once they have been compressed into a single archive."]
+
+
+def test_german_and_chinese_documents_are_indexed_and_found_in_their_language(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "gzip.de.txt").write_text(
+        "Das Programm gzip verkleinert die Größe der angegebenen Dateien mit dem Lempel-Ziv-Verfahren.\n"
+        "Die Datei wird durch eine Datei mit der Endung .gz ersetzt, die dieselben Rechte behält.\n"
+        "Wenn keine Dateien angegeben sind, liest gzip von der Standardeingabe und schreibt auf die Standardausgabe.\n")
+    (docs / "speex.zh.txt").write_text(
+        "Speex 是一个开源的语音编解码器。它专为网络电话设计。它的比特率可以从二千到四万四千比特每秒。\n")
+    (docs / "epic.txt").write_text("Rama gave the bow to Lakshmana.\n")
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
+    report = run_ingest(ctx, docs)
+    assert any(w.startswith("not parsed (German") and "gzip.de.txt" in w for w in report["warnings"])
+    assert any(w.startswith("not parsed (Chinese") and "speex.zh.txt" in w for w in report["warnings"])
+    kg = get_services(ctx).workspace.graph
+    assert not [k for k in kg.nodes_of("Kriya") if kg.node(k)["doc_id"] != "epic"]  # English only was parsed
+    german = run_query(ctx, "Welche Endung hat die Datei nach der Kompression?")
+    assert german["citations"][0]["doc_id"] == "gzip.de" and german["citations"][0]["line_number"] == 2
+    chinese = run_query(ctx, "Speex 是为什么设计的？")
+    assert chinese["citations"][0]["doc_id"] == "speex.zh"
+
+
+def test_the_page_endpoints_give_the_page_and_serve_the_pdf(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "manual.pdf").write_bytes(manual_pdf())
+    ctx = ingest(tmp_path, docs)
+    from karaka.api import create_app
+
+    with serve_in_thread(create_app(ctx, ingest_root=tmp_path)) as url, \
+            httpx.Client(base_url=url, timeout=30) as client:
+        view = client.get("/views/line", params={"doc_id": "manual", "page": 2, "line": 2}).json()
+        assert view["page"] == 2 and view["citation"] == "[manual, p. 2, line 2]"
+        assert view["file_url"] == "/documents/manual/file#page=2"
+        assert all(line["page"] == 2 for line in view["lines"])  # the page's own text around the line
+        served = client.get("/documents/manual/file")
+        assert served.status_code == 200 and served.content == (docs / "manual.pdf").read_bytes()
+        assert served.headers["content-type"] == "application/pdf"
+        assert client.get("/documents/nothing/file").status_code == 404
+        chat = client.post("/chat", json={"messages": "Who tested the library?"}).json()["output"]
+        assert chat["citations"][0]["page"] == 2 and chat["citations"][0]["page_line"] == 2
+        assert "[manual, p. 2, line 2]" in chat["answer"]
+    with serve_in_thread(create_app(ctx, ingest_root=tmp_path / "elsewhere")) as url, \
+            httpx.Client(base_url=url, timeout=30) as client:
+        assert client.get("/documents/manual/file").status_code == 403  # outside the ingest root: not served
+    out = json.loads(json.dumps(run_query(ctx, "Who tested the library?")))
+    assert out["citations"][0]["page"] == 2
