@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from qa import DATA, contains, pct, shown_answer  # noqa: E402
+from qa import DATA, bm25_rank, contains, pct, shown_answer  # noqa: E402
 
 LIGATURES = re.compile("[\ufb00-\ufb06]")
 REFUSAL = re.compile(r"\b(no answer|not found|cannot answer|could not find|do(es)? not (say|contain|mention))\b",
@@ -44,7 +44,7 @@ def squash(text: str) -> str:
 
 def refused(result: dict[str, Any]) -> bool:
     """The system says it found no answer: no span and no generated answer, or words that say so."""
-    if result["status"] in ("NO_MATCH", "NO_SPAN", "ERROR"):
+    if result["status"] in ("NO_MATCH", "NO_ANSWER", "ERROR"):
         return True
     return bool(REFUSAL.search(result.get("answer", ""))) and not result.get("answers")
 
@@ -133,6 +133,28 @@ def page_check(citations: list[dict[str, Any]], corpus: Path) -> dict[str, int]:
     return {"pdf_citations": right + wrong, "on_the_named_page": right}
 
 
+def calibration(rows: list[dict[str, Any]], bins: int = 5) -> dict[str, Any]:
+    """Reliability of the stated confidence: per bin, how often an answer given with it was right; and the ECE.
+
+    An answer's confidence is the chance it is right; a refusal's, 1 - confidence (the chance that
+    there was nothing to find), so both count.
+    """
+    points = [(r["confidence"], r["right"]) if r["status"] == "GROUNDED" else (1 - r["confidence"], r["right"])
+              for r in rows]
+    table, ece = [], 0.0
+    for b in range(bins):
+        low, high = b / bins, (b + 1) / bins
+        inside = [(c, ok) for c, ok in points if low <= c < high or (b == bins - 1 and c == 1.0)]
+        if not inside:
+            continue
+        conf = statistics.mean(c for c, _ in inside)
+        acc = statistics.mean(float(ok) for _, ok in inside)
+        ece += abs(acc - conf) * len(inside) / len(points)
+        table.append({"bin": f"{low:.1f}-{high:.1f}", "n": len(inside), "confidence": round(conf, 2),
+                      "right": round(acc, 2)})
+    return {"ece": round(ece, 3), "reliability": table}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, required=True, help="the folder make_corpus.sh wrote")
@@ -141,6 +163,7 @@ def main() -> None:
     parser.add_argument("--strict", action="store_true", help="HTML- and scan-only questions count as unanswerable")
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--workspace", type=Path, help="keep the workspace here (an existing one is reused)")
     args = parser.parse_args()
 
     from karaka.config import resolve_context
@@ -156,7 +179,8 @@ def main() -> None:
         load_seconds[path.name] = time.perf_counter() - start
         if any(s.method == "ocr" for s in lines):
             load_seconds[path.name + " (OCR, s/page)"] = load_seconds[path.name] / max(s.page for s in lines)
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as scratch:
+        tmp = str(args.workspace or scratch)
         start = time.perf_counter()
         report = run_ingest(resolve_context({"workspace": tmp, "llm": "none", "extractor": "parser"}), args.corpus)
         ingest_s = time.perf_counter() - start
@@ -172,11 +196,17 @@ def main() -> None:
             cites = [citation_right(c, q) for c in result["citations"]]
             rows.append({"id": q["id"], "kind": q["kind"], "answerable": answerable, "right": right,
                          "cited": any(cites), "cited_first": bool(cites and cites[0]), "status": result["status"],
+                         "confidence": result.get("confidence", 0.0),
                          "shown": shown[:200], "question": q["question"], "gold": q["gold"][:2],
                          "citations": result["citations"]})
             print(f"{q['id']} {'RIGHT' if right else 'wrong'} {result['status']:9s} {q['question'][:70]!r} -> "
                   f"{shown[:100]!r}", file=sys.stderr, flush=True)
-        units = check_units(get_services(ctx).workspace, args.corpus)
+        ws = get_services(ctx).workspace
+        units = check_units(ws, args.corpus)
+        nodes = [ws.graph.node(d) or {} for d in ws.graph.nodes_of("Document")]
+        tops = bm25_rank([str(n.get("text", "")) for n in nodes], [q["question"] for q in questions], 1)
+        for row, q, top in zip(rows, questions, tops, strict=True):
+            row["bm25_top_right"] = citation_right(nodes[top[0]], q) if top else False
     answerable_rows = [r for r in rows if r["answerable"]]
     summary = {
         "questions": len(rows), "llm": args.llm or "none",
@@ -185,7 +215,9 @@ def main() -> None:
         "unanswerable_refused": pct([r["right"] for r in rows if not r["answerable"]]),
         "citation_right": pct([r["cited"] for r in answerable_rows]),
         "cited_first": pct([r["cited_first"] for r in answerable_rows]),
+        "bm25_top_line_holds_answer": pct([r["bm25_top_right"] for r in answerable_rows]),
         "by_kind": {k: pct([r["right"] for r in rows if r["kind"] == k]) for k in sorted({r["kind"] for r in rows})},
+        "calibration": calibration(rows),
         **page_check([c for r in rows for c in r["citations"]], args.corpus),
         **units,
         "query_s_median": round(statistics.median(latency), 2),

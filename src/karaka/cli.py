@@ -1,6 +1,6 @@
 """The ``karaka`` command line.
 
-Exit codes: 0 success, 1 no answer (NO_MATCH or NO_SPAN), 2 usage or user error, 3 a run finished
+Exit codes: 0 success, 1 no answer (NO_MATCH or NO_ANSWER), 2 usage or user error, 3 a run finished
 with failures (or a question got no verified plan).
 """
 
@@ -189,7 +189,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         print(json.dumps(result, indent=2, ensure_ascii=False))
     else:
         print_answer(result, trace=args.trace)
-    if result["status"] in ("NO_MATCH", "NO_SPAN"):
+    if result["status"] in ("NO_MATCH", "NO_ANSWER"):
         return EXIT_NO_MATCH
     return EXIT_FAILURES if result["status"] == "ERROR" else EXIT_OK
 

@@ -85,14 +85,14 @@ def extractive(context: list[Citation], answers: list[str],
                on_token: Callable[[str], None] | None = None) -> dict[str, Any]:
     """No LLM: the spans read off the graph, with the lines they come from.
 
-    When no span was found the status says so (NO_SPAN): the lines may hold the answer, but
+    When no span was found the status says so (NO_ANSWER): the lines may hold the answer, but
     nothing was extracted from them.
     """
     cites = " ".join(cite_of(c) for c in context)
     if answers:
         text, status, confidence = f"Extractive answer: {'; '.join(answers)} {cites}".strip(), "GROUNDED", 0.7
     else:
-        text, status, confidence = f"No answer span found; the closest lines are {cites}".strip(), "NO_SPAN", 0.2
+        text, status, confidence = f"No answer span found; the closest lines are {cites}".strip(), "NO_ANSWER", 0.2
     if on_token is not None:
         for piece in re.findall(r"\S+\s*", text):
             on_token(piece)
@@ -155,7 +155,7 @@ def answer_from_context(services: Services, question: str, context: list[Citatio
         return {**fallback, "mode": "extractive-fallback", "llm_calls": calls, "regenerations": regenerations,
                 "trace": trace + fallback["trace"], "warnings": [f"{why}; the extractive answer is shown"]}
     if refuses(text):
-        return {"answer": text, "status": "NO_SPAN", "confidence": 0.2, "mode": "generated", "llm_calls": calls,
+        return {"answer": text, "status": "NO_ANSWER", "confidence": 0.2, "mode": "generated", "llm_calls": calls,
                 "trace": trace + ["answer: the model found no answer in the lines"], "regenerations": regenerations,
                 "warnings": []}
     useful = True

@@ -31,6 +31,7 @@ _cache: dict[int, tuple[tuple[int, int], Any, list[str]]] = {}
 _lock = threading.Lock()
 
 
+_VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+(?![\w.])")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
 
 
@@ -41,8 +42,9 @@ def tokens(text: str) -> list[str]:
     spaces between words, give their characters and each pair of neighbouring characters, so a
     question finds a line without a word segmenter.
     """
-    out = []
-    for word in re.findall(r"[^\W_]+", unicodedata.normalize("NFKC", text).lower()):
+    text = unicodedata.normalize("NFKC", text).lower()
+    out = _VERSION.findall(text)  # "1.0.0" is one word as well as three numbers
+    for word in re.findall(r"[^\W_]+", text):
         if word in STOPWORDS:
             continue
         if not _CJK.search(word):
@@ -56,6 +58,16 @@ def tokens(text: str) -> list[str]:
                 continue
             out += list(piece) + [piece[i:i + 2] for i in range(len(piece) - 1)]
     return out
+
+
+def line_words(attrs: dict[str, Any]) -> str:
+    """What a line is found by: its text, the headings above it and its document's name.
+
+    A line under "## [1.0.0] - 2023-02-24" of python-dotenv's changelog answers a question about
+    python-dotenv 1.0.0 although neither is in the line itself.
+    """
+    name = re.sub(r"[_\W]+", " ", str(attrs.get("doc_id", "")))
+    return f"{attrs.get('text', '')} {attrs.get('section', '')} {name}"
 
 
 @dataclass(frozen=True)
@@ -80,8 +92,7 @@ def _bm25(store: Store, generation: tuple[int, int]) -> tuple[Any, list[str]]:
         if not docs:
             return None, []
         retriever = bm25s.BM25()
-        retriever.index([tokens(str((store.graph.node(d) or {}).get("text", ""))) or ["_"] for d in docs],
-                        show_progress=False)
+        retriever.index([tokens(line_words(store.graph.node(d) or {})) or ["_"] for d in docs], show_progress=False)
         _cache[key] = (generation, retriever, docs)
         return retriever, docs
 

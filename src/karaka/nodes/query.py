@@ -7,19 +7,22 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from karaka.config import Context
+from karaka.kg import short
 from karaka.kg.answer import answer_from_context
 from karaka.kg.calls import Loop, run_loop
 from karaka.kg.facts import execute, titles
 from karaka.kg.followup import resolve_follow_up
 from karaka.kg.reading import read_lines
-from karaka.kg.retrieval import hybrid_search, lexical
+from karaka.kg.retrieval import hybrid_search, lexical, line_words
 from karaka.kg.traverse import display, referent, traverse
+from karaka.kg.units import PARSED_LANGUAGES
 from karaka.nlp.questions import question_plan
 from karaka.nlp.relations import relation_plan
 from karaka.nodes.common import Runtime, emit, services_of
 from karaka.services import Services
 from karaka.state.gsv import GSVInput
 from karaka.state.query import Citation, QueryState, citation_of
+from karaka.store.ids import cite_of, document_node
 
 NO_ANSWER = "I cannot answer this question based on the available documents"
 _FIND = re.compile(r"^\s*(find|list|show|search)\b.*\b(documents?|lines?|passages?|sources?)\b"
@@ -208,12 +211,77 @@ def answer(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     if not state["context"]:
         return {"result": {"answer": NO_ANSWER, "status": "NO_MATCH"},
                 "trace": state["trace"] + ["no context: NO_MATCH without an LLM call"]}
+    update: dict[str, Any] = {}
+    plan_ = state.get("plan") or {}
+    facts = plan_.get("compare") or any(step.get("relation") for step in plan_.get("steps", []))
+    if services.llm is None and state.get("intent") == "answer" and not (facts and state.get("answers")):
+        update = short_answer(services, state)
+        if update.get("refused"):
+            context = update["context"]
+            cites = " ".join(cite_of(c) for c in context)
+            text = f"No answer found in the documents ({update['why']}); related lines: {cites}"
+            for piece in re.findall(r"\S+\s*", text):
+                emit(runtime, {"event": "token", "text": piece})
+            return {"context": context, "answers": [], "referents": [],
+                    "result": {"answer": text, "status": "NO_ANSWER", "confidence": update["confidence"],
+                               "mode": "extractive", "regenerations": 0, "warnings": []},
+                    "trace": state["trace"] + update["trace"]}
     outcome = answer_from_context(
-        services, state["question"], state["context"], state.get("answers") or [],
+        services, state["question"], update.get("context", state["context"]),
+        update.get("answers", state.get("answers") or []),
         on_token=lambda text: emit(runtime, {"event": "token", "text": text}),
         on_reset=lambda reason: emit(runtime, {"event": "reset", "reason": reason}))
+    if update:
+        outcome["confidence"] = update["confidence"]
     return {"result": outcome, "llm_calls": state["llm_calls"] + outcome.pop("llm_calls"),
-            "trace": state["trace"] + outcome.pop("trace")}
+            "trace": state["trace"] + update.get("trace", []) + outcome.pop("trace"),
+            **{k: update[k] for k in ("context", "answers", "referents") if k in update}}
+
+
+def short_answer(services: Services, state: QueryState) -> dict[str, Any]:
+    """The offline reader: candidates of the kind asked for from the graph's and retrieval's lines.
+
+    Returns the answers and the context ordered by support, the confidence, and ``refused`` when
+    the evidence is too weak to answer.
+    """
+    from karaka.nlp import parse_many
+
+    ws = services.workspace
+    question = state["question"]
+    with ws.reading():
+        context_nodes = [document_node(c["doc_id"], c["line_number"], c["sentence"]) for c in state["context"]]
+        hits = [h.document for h in hybrid_search(services, question, k=10)]
+        nodes, follows = short.pool(ws, question, context_nodes, hits)
+        attrs = [ws.graph.node(n) or {} for n in nodes]
+        texts = [str(a.get("text", "")) for a in attrs]
+        graph_answers: dict[int, list[str]] = {}
+        for span in state.get("answers") or []:
+            where = next((i for i, t in enumerate(texts[: len(context_nodes)]) if span.lower() in t.lower()), 0)
+            graph_answers.setdefault(where, []).append(span)
+        readable = [t if a.get("lang", "") in PARSED_LANGUAGES else "" for t, a in zip(texts, attrs, strict=True)]
+        around = [line_words({**a, "text": ""}) for a in attrs]
+        ranked, support, confidence, why = short.choose(question, texts, parse_many(readable), graph_answers,
+                                                        short.corpus_check(ws), around, follows)
+        order = sorted(range(len(nodes)), key=lambda i: -support[i])
+        trace = [f"short answer: {why}; confidence {confidence:.2f}"]
+        if not ranked or confidence < short.THRESHOLD:
+            related = citations(services, [nodes[i] for i in order if support[i] > 0][:3])
+            return {"refused": True, "context": related, "confidence": confidence, "why": why,
+                    "trace": trace + [f"below {short.THRESHOLD}: no answer"]}
+        best = ranked[0]
+        if "graph" in best.notes:  # the graph's own answer: its lines, in its order, are the evidence
+            return {"context": state["context"], "answers": list(state.get("answers") or []),
+                    "referents": list(state.get("referents") or []), "confidence": confidence, "trace": trace}
+        first = [nodes[best.line]]
+        if best.line in follows:  # the line that introduces the answer's line comes with it
+            first.insert(0, nodes[follows[best.line]])
+        rest = [nodes[i] for i in order if support[i] >= 0.5 * support[best.line]]
+        if nodes[best.line] in context_nodes[:2]:  # already at the top: keep retrieval's order
+            first = []
+        context = citations(services, list(dict.fromkeys(first + context_nodes + rest)))
+        answers = [best.text] + [c.text for c in ranked[1:3] if c.line == best.line and c.score >= 0.9 * best.score]
+        return {"context": context, "answers": answers, "referents": answers, "confidence": confidence,
+                "trace": trace}
 
 
 def finalize(state: QueryState) -> dict[str, Any]:

@@ -6,8 +6,8 @@ from typing import Annotated, Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
-Status = Literal["GROUNDED", "NO_SPAN", "NO_MATCH", "ERROR"]
-"""GROUNDED: an answer from the cited lines; NO_SPAN: lines were found but no answer span in them;
+Status = Literal["GROUNDED", "NO_ANSWER", "NO_MATCH", "ERROR"]
+"""GROUNDED: an answer from the cited lines; NO_ANSWER: lines were found but no answer they support;
 NO_MATCH: nothing relevant; ERROR: no verified plan could be made."""
 
 

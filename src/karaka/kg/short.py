@@ -1,0 +1,320 @@
+"""Short answers without an LLM: the kind of answer asked for, spans of that kind, and "not found".
+
+The question says what kind of answer it wants (a quantity for "how many", a date for "when", a
+name for "who", a code-like token for "which option", a reason for "why"…). Candidate spans of
+that kind are taken from the best lines (the graph's and retrieval's): spaCy's entities and noun
+chunks, numbers with their unit, dates, versions, code spans; the graph's kāraka answer is one
+candidate among them. Each is scored by how well its line covers the question's words, how close
+it stands to them, the line's rank and how many lines agree. The confidence comes from the same
+evidence; below ``THRESHOLD`` the answer is "not found" and the lines are offered as related.
+
+Words the question must find (a version, a number, an identifier, a quoted phrase) are required:
+a question about "python-dotenv 1.1.0" is not answered from a line about 1.0.0.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+QUANTITY, DATE, NAME, PLACE, REASON, MANNER, CODE, VERSION, TERM = (
+    "quantity", "date", "name", "place", "reason", "manner", "code", "version", "term")
+THRESHOLD = 0.35
+"""Confidence below which no answer is given (calibrated on the dev sets: see benchmarks/docs.py)."""
+
+MIN_SUPPORT = 0.35
+"""The share of the question's (weighted) words a line must hold to answer it without the graph."""
+_WH = frozenset("what which who whom whose when where why how does do did is are was were can could should would "
+                "will the a an of in on at to for by with and or from that this these those it its as be been "
+                "has have had not no any all about there their they them he she his her him we our you your i "
+                "me my use used using according".split())
+_QUESTION_KINDS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"\bhow (many|much|long|old|far|big|large|fast|often|slow|slower|faster)\b|\bwhat (percentage|"
+                r"proportion|ratio|bit-?rate|rate|size|number|delay|limit|maximum|minimum)\b|\bhow much (slower|"
+                r"faster|more|less)\b"), QUANTITY),
+    (re.compile(r"^\s*when\b|\b(what|which|in what|on what) (year|date|day|month|time)\b|\bwhen (was|were|did|is)\b"),
+     DATE),
+    (re.compile(r"\b(what|which) (\w+ ){0,2}(version|release)\b"), VERSION),
+    (re.compile(r"^\s*(who|whom|whose)\b|\b(which|what) (\w+ ){0,2}(author|person|people|developer|company|"
+                r"organi[sz]ation|maintainer|team|group)\b|^\s*qui\b"), NAME),
+    (re.compile(r"^\s*where\b|\b(what|which) (\w+ ){0,2}(place|country|city|location)\b"), PLACE),
+    (re.compile(r"^\s*why\b|\bwhat (is|was) the (reason|purpose)\b|\bpourquoi\b"), REASON),
+    (re.compile(r"\b(which|what) ([\w']+[ -]){0,4}(option|command|flag|variable|setting|parameter|keyword|argument|"
+                r"attribute|file|path|function|method|handler|extension|format|directive|key|switch|macro|"
+                r"field|name|value|error handler|program|tool|utility)\b"), CODE),
+    (re.compile(r"^\s*how (do|does|did|can|could|should|to|is|are|would)\b"), MANNER),
+]
+_CODE = re.compile(r"`([^`]{1,80})`|(?<![\w/])(--?[A-Za-z][\w-]*(?:=[^\s,;)]+)?|[A-Za-z_][\w.]*=[^\s,;)]+|"
+                   r"[A-Z][A-Z0-9]*_[A-Z0-9_]+|(?:/[\w.+-]+){2,}/?|[A-Za-z_][\w.]*\(\)|[a-z]+[A-Z]\w+|"
+                   r"[a-z][a-z0-9]*(?:[._][a-z0-9]+)+)(?![\w/])")
+_VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)*(?![\w.])")
+_ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+_MONTH = ("january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|"
+          "jun|jul|aug|sep|sept|oct|nov|dec")
+_WORD_DATE = re.compile(rf"\b(?:(?:{_MONTH})\.? \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}|\d{{1,2}}(?:st|nd|rd|th)? "
+                        rf"(?:of )?(?:{_MONTH}),? \d{{4}}|(?:{_MONTH}) \d{{4}})\b", re.IGNORECASE)
+_YEAR = re.compile(r"(?<![\w.-])(1[5-9]\d\d|20\d\d)(?![\w.-])")
+_NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
+                 "hundred|thousand|million|billion|half|dozen")
+_QUANTITY = re.compile(rf"(?<![\w.])(?:\d[\d,]*(?:\.\d+)?|(?:{_NUMBER_WORDS})(?:[ -](?:{_NUMBER_WORDS}))*)"
+                       r"(?:\s?(?:%|per ?cent|[A-Za-z]{1,12}(?:/[A-Za-z]{1,4})?)(?: of magnitude)?)?(?![\w])",
+                       re.IGNORECASE)
+_REASON = re.compile(r"\b(?:because|since|so that|in order to|so as to|to avoid|to reduce|to prevent|to make|"
+                     r"to allow|to break|to ensure|due to|as a result of|parce que|afin de|pour)\b[^.;]*", re.IGNORECASE)
+_UNITS = frozenset("ms s sec seconds minutes hours days weeks months years year kb kbps bps bit bits byte bytes mb gb "
+                   "khz hz percent % columns tables members developers lines pages times orders".split())
+
+
+@dataclass
+class Candidate:
+    """A span of one line that may answer, with its score."""
+
+    text: str
+    kind: str
+    line: int
+    """Its line's index in the pool."""
+    at: int
+    """Where it starts in the line."""
+    score: float = 0.0
+    agree: int = 1
+    notes: list[str] = field(default_factory=list)
+
+
+def expected_kind(question: str) -> str:
+    """The kind of answer a question asks for (``TERM`` when nothing more specific is asked)."""
+    q = " ".join(question.lower().split())
+    for pattern, kind in _QUESTION_KINDS:
+        if pattern.search(q):
+            return kind
+    return TERM
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def words(text: str) -> list[str]:
+    """Content words, lower-cased and crudely stemmed (the question's and a line's, alike)."""
+    return [_stem(w) for w in re.findall(r"[^\W_]+", text.lower()) if w not in _WH and len(w) > 1]
+
+
+def required(question: str) -> list[str]:
+    """What a line must hold to answer: versions, numbers, identifiers and quoted phrases of the question."""
+    found = [m.group(0).lower() for m in _VERSION.finditer(question)]
+    found += [m.group(1) or m.group(2) for m in _CODE.finditer(question) if (m.group(1) or m.group(2))]
+    found += re.findall(r"[\"“']([^\"”']{3,40})[\"”']", question)
+    found += [n for n in re.findall(r"(?<![\w.])\d{2,}(?![\w.])", question)]
+    return [f.lower().strip("`") for f in dict.fromkeys(found) if f.strip()]
+
+
+def _squash(text: str) -> str:
+    return " ".join(re.sub(r"[^\w.=/-]+", " ", text.lower()).split())
+
+
+def candidates(kind: str, text: str, doc: Any, index: int) -> list[Candidate]:
+    """The spans of ``text`` (parsed as ``doc``) of the kind asked for."""
+    out: list[Candidate] = []
+
+    def add(span: str, at: int, found: str) -> None:
+        span = span.strip(" ,;:.()[]\"'")
+        if span:
+            out.append(Candidate(span, found, index, at))
+
+    if kind in (CODE, MANNER, VERSION, TERM):
+        for m in _CODE.finditer(text):
+            add(m.group(1) or m.group(2), m.start(), CODE)
+    if kind in (VERSION, CODE):
+        for m in _VERSION.finditer(text):
+            add(m.group(0), m.start(), VERSION)
+    if kind == DATE:
+        for pattern in (_ISO_DATE, _WORD_DATE):
+            for m in pattern.finditer(text):
+                add(m.group(0), m.start(), DATE)
+        for ent in doc.ents:
+            if ent.label_ == "DATE":
+                add(ent.text, ent.start_char, DATE)
+        if not out:
+            for m in _YEAR.finditer(text):
+                add(m.group(0), m.start(), DATE)
+    if kind == QUANTITY:
+        for m in _QUANTITY.finditer(text):
+            span = m.group(0)
+            parts = span.split()
+            unit = parts[1].lower() if len(parts) > 1 and not span.lower().endswith("of magnitude") else ""
+            if unit and unit not in _UNITS and not unit.endswith("s"):
+                span = parts[0]
+            add(span, m.start(), QUANTITY)
+    if kind in (NAME, PLACE, TERM):
+        labels = {NAME: ("PERSON", "ORG", "NORP"), PLACE: ("GPE", "LOC", "FAC"), TERM: ("ORG", "PRODUCT", "WORK_OF_ART",
+                                                                                       "LAW", "LANGUAGE", "EVENT")}
+        for ent in doc.ents:
+            if ent.label_ in labels[kind]:
+                add(ent.text, ent.start_char, kind)
+        if kind == NAME:
+            run: list[Any] = []
+            for token in list(doc) + [None]:
+                if token is not None and token.pos_ == "PROPN":
+                    run.append(token)
+                    continue
+                if len(run) >= 2:
+                    add(doc[run[0].i:run[-1].i + 1].text, run[0].idx, NAME)
+                run = []
+    if kind == REASON:
+        for m in _REASON.finditer(text):
+            add(m.group(0), m.start(), REASON)
+    if kind in (TERM, MANNER, REASON) and not out:
+        for chunk in doc.noun_chunks:
+            if any(t.pos_ in ("NOUN", "PROPN") for t in chunk):
+                add(chunk.text, chunk.start_char, TERM)
+    return out
+
+
+def _idf(word: str, lines: list[set[str]]) -> float:
+    n = sum(1 for ws in lines if word in ws)
+    return math.log(1 + len(lines) / (1 + n))
+
+
+def choose(question: str, texts: list[str], docs: list[Any], graph_answers: dict[int, list[str]],
+           corpus_has: Any = None, contexts: list[str] | None = None,
+           follows: dict[int, int] | None = None) -> tuple[list[Candidate], list[float], float, str]:
+    """Rank candidate answers from ``texts`` (the pool of lines, best first).
+
+    ``contexts`` holds each line's headings and document name: words found there count for the
+    line at half weight. ``follows`` maps a line to the line before it that it goes on from (code
+    after "run:", the line after a title): it is as good as that line, a little less.
+    ``graph_answers`` maps a line's index to the spans the graph read off it (kāraka roles).
+    ``corpus_has`` tells whether a required word occurs anywhere (None: not checked).
+    Returns the candidates best first, each line's support, the confidence, and why.
+    """
+    kind = expected_kind(question)
+    asked = words(question)
+    need = required(question)
+    if need and corpus_has is not None and not all(corpus_has(x) for x in need):
+        return [], [0.0] * len(texts), 0.0, f"the documents never mention {', '.join(x for x in need if not corpus_has(x))}"
+    pool_words = [set(words(t)) for t in texts]
+    around = [set(words(c)) for c in contexts] if contexts else [set() for _ in texts]
+    weights = {w: 1.0 + _idf(w, pool_words) for w in set(asked)}
+    total = sum(weights.values()) or 1.0
+    support = []
+    for i, text in enumerate(texts):
+        have = pool_words[i]
+        squashed = _squash(text + " " + (contexts[i] if contexts else ""))
+        cover = sum(weights[w] * (1.0 if w in have else 0.5 if w in around[i] else 0.0) for w in weights) / total
+        if need and not all(x in squashed for x in need):
+            cover *= 0.3
+        support.append(cover)
+    for after, before in (follows or {}).items():
+        support[after] = max(support[after], 0.8 * support[before])
+    found: list[Candidate] = []
+    for i, (text, doc) in enumerate(zip(texts, docs, strict=True)):
+        for span in graph_answers.get(i, []):
+            at = text.lower().find(span.lower())
+            found.append(Candidate(span, "graph", i, max(at, 0), notes=["graph"]))
+        found += candidates(kind, text, doc, i)
+    asked_set = set(asked)
+    scored: dict[str, Candidate] = {}
+    for c in found:
+        own = set(words(c.text))
+        if not own and c.kind not in (QUANTITY, DATE, VERSION, CODE):
+            continue
+        if own and len(own & asked_set) >= 0.5 * len(own):
+            continue  # it mostly repeats the question
+        text = texts[c.line]
+        positions = [m.start() for w in asked_set for m in re.finditer(rf"\b{re.escape(w)}", text.lower())]
+        distance = min((abs(p - c.at) for p in positions), default=200)
+        near = 1.0 / (1.0 + distance / 40)
+        typed = 1.0 if c.kind == kind or (c.kind == "graph" and _fits(c.text, kind)) else 0.5
+        if c.kind == "graph":
+            typed += 0.2
+        c.score = typed * (0.55 * support[c.line] + 0.25 * near + 0.2 / (1 + c.line))
+        key = " ".join(words(c.text)) or c.text.lower()
+        if key in scored:
+            scored[key].agree += 1
+            scored[key].score = max(scored[key].score, c.score)
+        else:
+            scored[key] = c
+    ranked = sorted(scored.values(), key=lambda c: -(c.score + 0.05 * min(c.agree - 1, 3)))
+    if ranked and ranked[0].kind == NAME:
+        ranked[0] = _name_list(ranked[0], [c for c in found if c.kind == NAME], texts[ranked[0].line])
+    best_support = max(support, default=0.0)
+    if not ranked:
+        return [], support, min(0.3, best_support * 0.5), f"no {kind} in the lines"
+    top = ranked[0]
+    confidence = min(1.0, 0.6 * support[top.line] + 0.4 * top.score + 0.03 * min(top.agree - 1, 3))
+    if support[top.line] < MIN_SUPPORT and "graph" not in top.notes:
+        confidence = min(confidence, THRESHOLD - 0.01)  # a line that holds under half the question answers nothing
+    return ranked, support, round(confidence, 3), f"{kind}: {top.text!r} from line {top.line + 1}"
+
+
+def _name_list(best: Candidate, names: list[Candidate], text: str) -> Candidate:
+    """The whole list when the best name stands in one ("Erik Troan, Preston Brown and Jan Kaluza")."""
+    same = sorted({c.at: c for c in names if c.line == best.line}.values(), key=lambda c: c.at)
+    start = next((i for i, c in enumerate(same) if c.at == best.at), None)
+    if start is None:
+        return best
+    first = last = start
+    joined = re.compile(r"^\s*(,|and|, and|&|;)\s*$")
+    while first > 0 and joined.match(text[same[first - 1].at + len(same[first - 1].text):same[first].at]):
+        first -= 1
+    while last + 1 < len(same) and joined.match(text[same[last].at + len(same[last].text):same[last + 1].at]):
+        last += 1
+    if first == last:
+        return best
+    span = text[same[first].at:same[last].at + len(same[last].text)]
+    return Candidate(span, NAME, best.line, same[first].at, best.score, best.agree, best.notes + ["list"])
+
+
+def _fits(span: str, kind: str) -> bool:
+    """Whether a span read off the graph is of the kind asked for."""
+    if kind == QUANTITY:
+        return bool(_QUANTITY.search(span))
+    if kind == DATE:
+        return bool(_ISO_DATE.search(span) or _WORD_DATE.search(span) or _YEAR.search(span))
+    if kind == VERSION:
+        return bool(_VERSION.search(span))
+    if kind == CODE:
+        return bool(_CODE.search(span))
+    return True
+
+
+def pool(store: Any, question: str, context_nodes: list[str], hits: list[str],
+         size: int = 12) -> tuple[list[str], dict[int, int]]:
+    """The lines to read (the graph's, then retrieval's) and which line each added one follows.
+
+    A line that introduces something (it ends with ":", or it is a short title) brings the line
+    after it, which holds what it introduces: the command after "run:", the author under a title.
+    """
+    from karaka.store.ids import document_node
+
+    out: list[str] = []
+    follows: dict[int, int] = {}
+    for node in dict.fromkeys(context_nodes + hits):
+        if len(out) >= size:
+            break
+        if node in out:
+            continue
+        out.append(node)
+        attrs = store.graph.node(node) or {}
+        text = str(attrs.get("text", "")).rstrip()
+        if not (text.endswith(":") or (len(text) < 60 and not text.endswith("."))) or "seq" not in attrs:
+            continue
+        follow = store.records.line(attrs["doc_id"], int(attrs["seq"]) + 1)
+        if follow is None:
+            continue
+        after = document_node(attrs["doc_id"], follow.line, follow.sentence)
+        if after not in out and store.graph.node(after) is not None:
+            follows[len(out)] = len(out) - 1
+            out.append(after)
+    return out, follows
+
+
+def corpus_check(store: Any) -> Any:
+    """``has(word)``: whether any line of the documents holds ``word`` (squashed as the lines are)."""
+    texts = [_squash(str((store.graph.node(d) or {}).get("text", ""))) for d in store.graph.nodes_of("Document")]
+    joined = "\n".join(texts)
+    return lambda word: _squash(word) in joined

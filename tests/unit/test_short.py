@@ -1,0 +1,44 @@
+"""The offline reader's answer kinds, typed spans and refusal rule, on small examples."""
+
+from karaka.kg import short
+from karaka.nlp import parse_many
+
+
+def test_the_question_says_what_kind_of_answer_it_wants():
+    cases = {"How many Developers can the committee have at most?": short.QUANTITY,
+             "When was version 1.9 ratified?": short.DATE, "In what year was X11 released?": short.DATE,
+             "Who wrote the manual?": short.NAME, "Which X server command-line option restores the weave?": short.CODE,
+             "What is logrotate's default state file?": short.CODE, "Why does dot reverse edges?": short.REASON,
+             "How do you make dot lay out a graph from left to right?": short.MANNER,
+             "Which version added Python 3.10 support?": short.VERSION, "Where did Hanuman find Sita?": short.PLACE,
+             "What speech coding technique was chosen?": short.TERM}
+    assert {q: short.expected_kind(q) for q in cases} == cases
+
+
+def pick(question, lines):
+    ranked, support, confidence, why = short.choose(question, lines, parse_many(lines), {})
+    return (ranked[0].text if ranked else None), confidence
+
+
+def test_typed_spans_are_read_from_the_lines():
+    assert pick("How long is the algorithmic delay of Speex in wideband operation?",
+                ["The algorithmic delay of Speex in wideband operation is 34 ms."])[0] == "34 ms"
+    assert pick("When was python-dotenv 1.0.0 released?", ["python-dotenv 1.0.0 was released on 2023-02-24."])[0] \
+        == "2023-02-24"
+    assert pick("What is logrotate's default state file?",
+                ["The default state file of logrotate is /var/lib/logrotate/status."])[0] == "/var/lib/logrotate/status"
+    assert pick("Who are the authors of logrotate?", ["The authors of logrotate are Erik Troan, Preston Brown "
+                                                     "and Jan Kaluza."])[0] == "Erik Troan, Preston Brown and Jan Kaluza"
+    assert pick("Roughly how much slower is tabulate than joining lists?",
+                ["Tabulate is two orders of magnitude slower than joining lists."])[0] == "two orders of magnitude"
+
+
+def test_a_line_that_misses_the_question_answers_nothing():
+    text, confidence = pick("Which colour did the volunteers wear at the parade?",
+                            ["Inspector Andy Freeburn praised the volunteers."])
+    assert confidence < short.THRESHOLD
+    # a version the documents never mention is never answered from a line about another version
+    ranked, _, confidence, why = short.choose("When was python-dotenv 1.1.0 released?",
+                                              ["python-dotenv 1.0.0 was released on 2023-02-24."],
+                                              parse_many(["x"]), {}, corpus_has=lambda word: word != "1.1.0")
+    assert ranked == [] and confidence == 0.0 and "1.1.0" in why
