@@ -19,8 +19,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-QUANTITY, DATE, NAME, PLACE, REASON, MANNER, CODE, VERSION, TERM = (
-    "quantity", "date", "name", "place", "reason", "manner", "code", "version", "term")
+QUANTITY, DATE, NAME, PLACE, REASON, MANNER, CODE, VERSION, TERM, VALUE = (
+    "quantity", "date", "name", "place", "reason", "manner", "code", "version", "term", "value")
 THRESHOLD = 0.35
 """Confidence below which no answer is given (calibrated on the dev sets: see benchmarks/docs.py)."""
 
@@ -31,9 +31,9 @@ _WH = frozenset("what which who whom whose when where why how does do did is are
                 "has have had not no any all about there their they them he she his her him we our you your i "
                 "me my use used using according".split())
 _QUESTION_KINDS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"\bhow (many|much|long|old|far|big|large|fast|often|slow|slower|faster)\b|\bwhat (percentage|"
-                r"proportion|ratio|bit-?rate|rate|size|number|delay|limit|maximum|minimum)\b|\bhow much (slower|"
-                r"faster|more|less)\b"), QUANTITY),
+    (re.compile(r"\bhow (many|much|long|old|far|big|large|fast|often|slow|slower|faster)\b|\b(what|which) "
+                r"((is|are|was|were) )?(the )?(percentage|proportion|ratio|bit-?rate|rate|size|number|delay|"
+                r"maximum|minimum|length|amount|count)\b|\bhow much (slower|faster|more|less)\b"), QUANTITY),
     (re.compile(r"^\s*when\b|\b(what|which|in what|on what) (year|date|day|month|time)\b|\bwhen (was|were|did|is)\b"),
      DATE),
     (re.compile(r"\b(what|which) (\w+ ){0,2}(version|release)\b"), VERSION),
@@ -43,7 +43,8 @@ _QUESTION_KINDS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^\s*why\b|\bwhat (is|was) the (reason|purpose)\b|\bpourquoi\b"), REASON),
     (re.compile(r"\b(which|what) ([\w']+[ -]){0,4}(option|command|flag|variable|setting|parameter|keyword|argument|"
                 r"attribute|file|path|function|method|handler|extension|format|directive|key|switch|macro|"
-                r"field|name|value|error handler|program|tool|utility)\b"), CODE),
+                r"field|name|error handler|program|tool|utility)\b"), CODE),
+    (re.compile(r"\b(which|what) ([\w']+[ -]){0,4}(value|setting|default|limit)\b"), VALUE),
     (re.compile(r"^\s*how (do|does|did|can|could|should|to|is|are|would)\b"), MANNER),
 ]
 _CODE = re.compile(r"`([^`]{1,80})`|(?<![\w/])(--?[A-Za-z][\w-]*(?:=[^\s,;)]+)?|[A-Za-z_][\w.]*=[^\s,;)]+|"
@@ -58,7 +59,7 @@ _WORD_DATE = re.compile(rf"\b(?:(?:{_MONTH})\.? \d{{1,2}}(?:st|nd|rd|th)?,? \d{{
 _YEAR = re.compile(r"(?<![\w.-])(1[5-9]\d\d|20\d\d)(?![\w.-])")
 _NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
                  "hundred|thousand|million|billion|half|dozen")
-_QUANTITY = re.compile(rf"(?<![\w.])(?:\d[\d,]*(?:\.\d+)?|(?:{_NUMBER_WORDS})(?:[ -](?:{_NUMBER_WORDS}))*)"
+_QUANTITY = re.compile(rf"(?<![\w.])(?:\d+(?:,\d{{3}})*(?:\.\d+)?|(?:{_NUMBER_WORDS})(?:[ -](?:{_NUMBER_WORDS}))*)"
                        r"(?:\s?(?:%|per ?cent|[A-Za-z]{1,12}(?:/[A-Za-z]{1,4})?)(?: of magnitude)?)?(?![\w])",
                        re.IGNORECASE)
 _REASON = re.compile(r"\b(?:because|since|so that|in order to|so as to|to avoid|to reduce|to prevent|to make|"
@@ -125,12 +126,13 @@ def candidates(kind: str, text: str, doc: Any, index: int) -> list[Candidate]:
         if span:
             out.append(Candidate(span, found, index, at))
 
-    if kind in (CODE, MANNER, VERSION, TERM):
+    if kind in (CODE, MANNER, VERSION, TERM, VALUE):
         for m in _CODE.finditer(text):
-            add(m.group(1) or m.group(2), m.start(), CODE)
-    if kind in (VERSION, CODE):
+            if (m.group(1) or m.group(2)).lower().rstrip(".") not in ("e.g", "i.e", "etc", "cf"):
+                add(m.group(1) or m.group(2), m.start(), VALUE if kind == VALUE else CODE)
+    if kind in (VERSION, CODE, VALUE):
         for m in _VERSION.finditer(text):
-            add(m.group(0), m.start(), VERSION)
+            add(m.group(0), m.start(), VALUE if kind == VALUE else VERSION)
     if kind == DATE:
         for pattern in (_ISO_DATE, _WORD_DATE):
             for m in pattern.finditer(text):
@@ -141,14 +143,14 @@ def candidates(kind: str, text: str, doc: Any, index: int) -> list[Candidate]:
         if not out:
             for m in _YEAR.finditer(text):
                 add(m.group(0), m.start(), DATE)
-    if kind == QUANTITY:
+    if kind in (QUANTITY, VALUE):
         for m in _QUANTITY.finditer(text):
             span = m.group(0)
             parts = span.split()
             unit = parts[1].lower() if len(parts) > 1 and not span.lower().endswith("of magnitude") else ""
-            if unit and unit not in _UNITS and not unit.endswith("s"):
+            if unit and unit not in _UNITS and not (unit.endswith("s") and len(unit) > 3 and unit not in _WH):
                 span = parts[0]
-            add(span, m.start(), QUANTITY)
+            add(span, m.start(), kind)
     if kind in (NAME, PLACE, TERM):
         labels = {NAME: ("PERSON", "ORG", "NORP"), PLACE: ("GPE", "LOC", "FAC"), TERM: ("ORG", "PRODUCT", "WORK_OF_ART",
                                                                                        "LAW", "LANGUAGE", "EVENT")}
@@ -185,7 +187,7 @@ def choose(question: str, texts: list[str], docs: list[Any], graph_answers: dict
     """Rank candidate answers from ``texts`` (the pool of lines, best first).
 
     ``contexts`` holds each line's headings and document name: words found there count for the
-    line at half weight. ``follows`` maps a line to the line before it that it goes on from (code
+    line at three quarters of their weight. ``follows`` maps a line to the line before it that it goes on from (code
     after "run:", the line after a title): it is as good as that line, a little less.
     ``graph_answers`` maps a line's index to the spans the graph read off it (kāraka roles).
     ``corpus_has`` tells whether a required word occurs anywhere (None: not checked).
@@ -204,12 +206,13 @@ def choose(question: str, texts: list[str], docs: list[Any], graph_answers: dict
     for i, text in enumerate(texts):
         have = pool_words[i]
         squashed = _squash(text + " " + (contexts[i] if contexts else ""))
-        cover = sum(weights[w] * (1.0 if w in have else 0.5 if w in around[i] else 0.0) for w in weights) / total
+        cover = sum(weights[w] * (1.0 if w in have else 0.75 if w in around[i] else 0.0) for w in weights) / total
         if need and not all(x in squashed for x in need):
             cover *= 0.3
         support.append(cover)
-    for after, before in (follows or {}).items():
-        support[after] = max(support[after], 0.8 * support[before])
+    for after, before in (follows or {}).items():  # what a line introduces with ":" is as good as that line
+        share = 1.0 if texts[before].rstrip().endswith(":") else 0.8
+        support[after] = max(support[after], share * support[before])
     found: list[Candidate] = []
     for i, (text, doc) in enumerate(zip(texts, docs, strict=True)):
         for span in graph_answers.get(i, []):
@@ -220,9 +223,12 @@ def choose(question: str, texts: list[str], docs: list[Any], graph_answers: dict
     scored: dict[str, Candidate] = {}
     for c in found:
         own = set(words(c.text))
-        if not own and c.kind not in (QUANTITY, DATE, VERSION, CODE):
+        if not own and c.kind not in (QUANTITY, DATE, VERSION, CODE, VALUE):
             continue
-        if own and len(own & asked_set) >= 0.5 * len(own):
+        if c.kind in (CODE, VALUE, VERSION):
+            if c.text.lower() in question.lower():
+                continue  # the identifier the question asks about is not its answer
+        elif own and len(own & asked_set) >= 0.5 * len(own):
             continue  # it mostly repeats the question
         text = texts[c.line]
         positions = [m.start() for w in asked_set for m in re.finditer(rf"\b{re.escape(w)}", text.lower())]
@@ -279,6 +285,8 @@ def _fits(span: str, kind: str) -> bool:
         return bool(_VERSION.search(span))
     if kind == CODE:
         return bool(_CODE.search(span))
+    if kind == VALUE:
+        return bool(_CODE.search(span) or _QUANTITY.search(span))
     return True
 
 
