@@ -62,8 +62,13 @@ _NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve
 _QUANTITY = re.compile(rf"(?<![\w.])(?:\d+(?:,\d{{3}})*(?:\.\d+)?|(?:{_NUMBER_WORDS})(?:[ -](?:{_NUMBER_WORDS}))*)"
                        r"(?:\s?(?:%|per ?cent|[A-Za-z]{1,12}(?:/[A-Za-z]{1,4})?)(?: of magnitude)?)?(?![\w])",
                        re.IGNORECASE)
-_REASON = re.compile(r"\b(?:because|since|so that|in order to|so as to|to avoid|to reduce|to prevent|to make|"
-                     r"to allow|to break|to ensure|due to|as a result of|parce que|afin de|pour)\b[^.;]*", re.IGNORECASE)
+_REASON = re.compile(r"\b(?:because|since|so that|in order to|so as to|due to|as a result of|based on the assumption "
+                     r"that|the reason is that|which means that|parce que|afin de|to (?:avoid|reduce|prevent|make|"
+                     r"allow|break|ensure|keep|protect|save|improve|enable|help|simplify|limit|guarantee))\b[^.;]*",
+                     re.IGNORECASE)
+_GOES_ON = re.compile(r"^(?:(?:this|that|it) (?:is|was) (?:because|why|so|based|done)|thus|therefore|hence|because|"
+                      r"the reason)\b", re.IGNORECASE)
+"""A sentence that gives the reason for the one before it."""
 _UNITS = frozenset("ms s sec seconds minutes hours days weeks months years year kb kbps bps bit bits byte bytes mb gb "
                    "khz hz percent % columns tables members developers lines pages times orders".split())
 
@@ -169,7 +174,7 @@ def candidates(kind: str, text: str, doc: Any, index: int) -> list[Candidate]:
     if kind == REASON:
         for m in _REASON.finditer(text):
             add(m.group(0), m.start(), REASON)
-    if kind in (TERM, MANNER, REASON) and not out:
+    if kind in (TERM, MANNER) and not out:
         for chunk in doc.noun_chunks:
             if any(t.pos_ in ("NOUN", "PROPN") for t in chunk):
                 add(chunk.text, chunk.start_char, TERM)
@@ -211,7 +216,7 @@ def choose(question: str, texts: list[str], docs: list[Any], graph_answers: dict
             cover *= 0.3
         support.append(cover)
     for after, before in (follows or {}).items():  # what a line introduces with ":" is as good as that line
-        share = 1.0 if texts[before].rstrip().endswith(":") else 0.8
+        share = 1.0 if texts[before].rstrip().endswith(":") or _GOES_ON.match(texts[after]) else 0.8
         support[after] = max(support[after], share * support[before])
     found: list[Candidate] = []
     for i, (text, doc) in enumerate(zip(texts, docs, strict=True)):
@@ -287,18 +292,24 @@ def _fits(span: str, kind: str) -> bool:
         return bool(_CODE.search(span))
     if kind == VALUE:
         return bool(_CODE.search(span) or _QUANTITY.search(span))
+    if kind == REASON:
+        return bool(_REASON.search(span))
+    if kind == MANNER:
+        return bool(_CODE.search(span) or re.match(r"(by|using|with|via|through)\b", span.lower()))
     return True
 
 
 def pool(store: Any, question: str, context_nodes: list[str], hits: list[str],
-         size: int = 12) -> tuple[list[str], dict[int, int]]:
+         size: int = 12) -> tuple[list[str], dict[int, int]]:  # noqa: C901 - one walk, three ways to go on
     """The lines to read (the graph's, then retrieval's) and which line each added one follows.
 
     A line that introduces something (it ends with ":", or it is a short title) brings the line
     after it, which holds what it introduces: the command after "run:", the author under a title.
+    For a "why" question, a line brings the next when that one gives its reason ("This is because").
     """
     from karaka.store.ids import document_node
 
+    reasons = expected_kind(question) == REASON
     out: list[str] = []
     follows: dict[int, int] = {}
     for node in dict.fromkeys(context_nodes + hits):
@@ -309,10 +320,16 @@ def pool(store: Any, question: str, context_nodes: list[str], hits: list[str],
         out.append(node)
         attrs = store.graph.node(node) or {}
         text = str(attrs.get("text", "")).rstrip()
-        if not (text.endswith(":") or (len(text) < 60 and not text.endswith("."))) or "seq" not in attrs:
+        if "seq" not in attrs:
             continue
-        follow = store.records.line(attrs["doc_id"], int(attrs["seq"]) + 1)
-        if follow is None:
+        after_lines = store.records.lines(attrs["doc_id"], int(attrs["seq"]) + 1, int(attrs["seq"]) + 2)
+        if not after_lines:
+            continue
+        follow = after_lines[0]
+        if reasons:  # the reason may come a sentence later: "… day. For example … This is because …"
+            follow = next((s for s in after_lines if _GOES_ON.match(s.text)), follow)
+        introduces = text.endswith(":") or (len(text) < 60 and not text.endswith("."))
+        if not (introduces or (reasons and _GOES_ON.match(follow.text))):
             continue
         after = document_node(attrs["doc_id"], follow.line, follow.sentence)
         if after not in out and store.graph.node(after) is not None:
