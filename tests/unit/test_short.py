@@ -42,3 +42,16 @@ def test_a_line_that_misses_the_question_answers_nothing():
                                               ["python-dotenv 1.0.0 was released on 2023-02-24."],
                                               parse_many(["x"]), {}, corpus_has=lambda word: word != "1.1.0")
     assert ranked == [] and confidence == 0.0 and "1.1.0" in why
+
+
+def test_questions_in_french_and_german_ask_for_their_kind_and_are_read_without_the_parser():
+    assert short.expected_kind("Qui détient le copyright de 1992 ?") == short.NAME
+    assert short.expected_kind("Quel taux de compression gzip obtient-il ?") == short.QUANTITY
+    assert short.expected_kind("Wann wurde die Datei geändert?") == short.DATE
+    line = "Habituellement, des fichiers texte seront compressés à hauteur de 60-70 %."
+    ranked, *_ = short.choose("Quel taux de compression obtient-on sur des fichiers texte ?", [line],
+                              parse_many([""]), {})
+    assert ranked[0].text == "60-70 %"
+    ranked, *_ = short.choose("Qui détient le copyright de 1992 ?", ["Copyright © 1992, 1993 Jean-loup Gailly"],
+                              parse_many([""]), {})
+    assert ranked[0].text == "Jean-loup Gailly"

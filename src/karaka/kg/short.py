@@ -21,6 +21,9 @@ from typing import Any
 
 QUANTITY, DATE, NAME, PLACE, REASON, MANNER, CODE, VERSION, TERM, VALUE = (
     "quantity", "date", "name", "place", "reason", "manner", "code", "version", "term", "value")
+_FOREIGN_WH = frozenset("qui que quoi quel quelle quels quelles quand où comment pourquoi combien est il elle dans le la "
+                        "les de des du un une et sur pour par wer was wann wo wie warum welche welcher welches der die "
+                        "das ein eine und ist mit von".split())
 THRESHOLD = 0.35
 """Confidence below which no answer is given (calibrated on the dev sets: see benchmarks/docs.py)."""
 
@@ -31,6 +34,16 @@ _WH = frozenset("what which who whom whose when where why how does do did is are
                 "has have had not no any all about there their they them he she his her him we our you your i "
                 "me my use used using according".split())
 _QUESTION_KINDS: list[tuple[re.Pattern[str], str]] = [
+    # French and German question words first: they never read as English ones
+    (re.compile(r"^\s*(combien|wie ?viele?)\b|\b(quel|quelle|quels|quelles) (taux|proportion|nombre|taille|"
+                r"durée|pourcentage)\b|\bwie (lange|groß|hoch)\b"), QUANTITY),
+    (re.compile(r"^\s*(quand|wann)\b|\ben quelle année\b|\bin welchem jahr\b"), DATE),
+    (re.compile(r"^\s*(qui|wer|wem|wen)\b"), NAME),
+    (re.compile(r"^\s*(pourquoi|warum|weshalb)\b"), REASON),
+    (re.compile(r"^\s*(où|wo)\b"), PLACE),
+    (re.compile(r"\b(quel|quelle|quels|quelles|welche[rsmn]?) (\w+ ){0,2}(option|commande|fichier|variable|rfc|"
+                r"format|programme|datei|endung|befehl)\b|\bdans quel\b"), CODE),
+    (re.compile(r"^\s*(comment|wie)\b"), MANNER),
     (re.compile(r"\bhow (many|much|long|old|far|big|large|fast|often|slow|slower|faster)\b|\b(what|which) "
                 r"((is|are|was|were) )?(the )?(percentage|proportion|ratio|bit-?rate|rate|size|number|delay|"
                 r"maximum|minimum|length|amount|count)\b|\bhow much (slower|faster|more|less)\b"), QUANTITY),
@@ -47,7 +60,7 @@ _QUESTION_KINDS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\b(which|what) ([\w']+[ -]){0,4}(value|setting|default|limit)\b"), VALUE),
     (re.compile(r"^\s*how (do|does|did|can|could|should|to|is|are|would)\b"), MANNER),
 ]
-_CODE = re.compile(r"`([^`]{1,80})`|(?<![\w/])(--?[A-Za-z][\w-]*(?:=[^\s,;)]+)?|[A-Za-z_][\w.]*=[^\s,;)]+|"
+_CODE = re.compile(r"`([^`]{1,80})`|(?<![\w/])(RFC ?\d+|--?[A-Za-z][\w-]*(?:=[^\s,;)]+)?|[A-Za-z_][\w.]*=[^\s,;)]+|"
                    r"[A-Z][A-Z0-9]*_[A-Z0-9_]+|(?:/[\w.+-]+){2,}/?|[A-Za-z_][\w.]*\(\)|[a-z]+[A-Z]\w+|"
                    r"[a-z][a-z0-9]*(?:[._][a-z0-9]+)+)(?![\w/])")
 _VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)*(?![\w.])")
@@ -59,7 +72,7 @@ _WORD_DATE = re.compile(rf"\b(?:(?:{_MONTH})\.? \d{{1,2}}(?:st|nd|rd|th)?,? \d{{
 _YEAR = re.compile(r"(?<![\w.-])(1[5-9]\d\d|20\d\d)(?![\w.-])")
 _NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
                  "hundred|thousand|million|billion|half|dozen")
-_QUANTITY = re.compile(rf"(?<![\w.])(?:\d+(?:,\d{{3}})*(?:\.\d+)?|(?:{_NUMBER_WORDS})(?:[ -](?:{_NUMBER_WORDS}))*)"
+_QUANTITY = re.compile(rf"(?<![\w.])(?:\d+(?:,\d{{3}})*(?:\.\d+)?(?:[-–]\d+(?:\.\d+)?)?|(?:{_NUMBER_WORDS})(?:[ -](?:{_NUMBER_WORDS}))*)"
                        r"(?:\s?(?:%|per ?cent|[A-Za-z]{1,12}(?:/[A-Za-z]{1,4})?)(?: of magnitude)?)?(?![\w])",
                        re.IGNORECASE)
 _REASON = re.compile(r"\b(?:because|since|so that|in order to|so as to|due to|as a result of|based on the assumption "
@@ -106,7 +119,8 @@ def _stem(word: str) -> str:
 
 def words(text: str) -> list[str]:
     """Content words, lower-cased and crudely stemmed (the question's and a line's, alike)."""
-    return [_stem(w) for w in re.findall(r"[^\W_]+", text.lower()) if w not in _WH and len(w) > 1]
+    return [_stem(w) for w in re.findall(r"[^\W_]+", text.lower()) if w not in _WH and w not in _FOREIGN_WH
+            and len(w) > 1]
 
 
 def required(question: str) -> list[str]:
@@ -162,6 +176,9 @@ def candidates(kind: str, text: str, doc: Any, index: int) -> list[Candidate]:
         for ent in doc.ents:
             if ent.label_ in labels[kind]:
                 add(ent.text, ent.start_char, kind)
+        if kind == NAME and not len(doc):  # a line the parser does not read: capitalised words in a row
+            for m in re.finditer(r"\b[A-Z][\w'-]+(?: (?:[A-Z][\w'-]+|[A-Z]\.))+", text):
+                add(m.group(0), m.start(), NAME)
         if kind == NAME:
             run: list[Any] = []
             for token in list(doc) + [None]:
