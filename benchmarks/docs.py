@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from qa import DATA, bm25_rank, contains, pct, shown_answer  # noqa: E402
+from qa import DATA, bm25_rank, calibration, contains, pct, shown_answer  # noqa: E402
 
 LIGATURES = re.compile("[\ufb00-\ufb06]")
 REFUSAL = re.compile(r"\b(no answer|not found|cannot answer|could not find|do(es)? not (say|contain|mention))\b",
@@ -131,28 +131,6 @@ def page_check(citations: list[dict[str, Any]], corpus: Path) -> dict[str, int]:
         right += here or squash(c["text"])[:20] in text[c["page"] - 1]
         wrong += not (here or squash(c["text"])[:20] in text[c["page"] - 1])
     return {"pdf_citations": right + wrong, "on_the_named_page": right}
-
-
-def calibration(rows: list[dict[str, Any]], bins: int = 5) -> dict[str, Any]:
-    """Reliability of the stated confidence: per bin, how often an answer given with it was right; and the ECE.
-
-    An answer's confidence is the chance it is right; a refusal's, 1 - confidence (the chance that
-    there was nothing to find), so both count.
-    """
-    points = [(r["confidence"], r["right"]) if r["status"] == "GROUNDED" else (1 - r["confidence"], r["right"])
-              for r in rows]
-    table, ece = [], 0.0
-    for b in range(bins):
-        low, high = b / bins, (b + 1) / bins
-        inside = [(c, ok) for c, ok in points if low <= c < high or (b == bins - 1 and c == 1.0)]
-        if not inside:
-            continue
-        conf = statistics.mean(c for c, _ in inside)
-        acc = statistics.mean(float(ok) for _, ok in inside)
-        ece += abs(acc - conf) * len(inside) / len(points)
-        table.append({"bin": f"{low:.1f}-{high:.1f}", "n": len(inside), "confidence": round(conf, 2),
-                      "right": round(acc, 2)})
-    return {"ece": round(ece, 3), "reliability": table}
 
 
 def main() -> None:

@@ -65,6 +65,27 @@ def shown_answer(result: dict[str, Any]) -> str:
     return str(result.get("answer", ""))
 
 
+def calibration(rows: list[dict[str, Any]], bins: int = 5) -> dict[str, Any]:
+    """Reliability of the stated confidence: per bin, how often a result given with it was right; and the ECE.
+
+    The confidence is the chance that the result is right: an answer's that it holds the gold, a
+    refusal's that there was nothing to find. Rows need ``confidence`` and ``right``.
+    """
+    points = [(r["confidence"], r["right"]) for r in rows]
+    table, ece = [], 0.0
+    for b in range(bins):
+        low, high = b / bins, (b + 1) / bins
+        inside = [(c, ok) for c, ok in points if low <= c < high or (b == bins - 1 and c == 1.0)]
+        if not inside:
+            continue
+        conf = statistics.mean(c for c, _ in inside)
+        acc = statistics.mean(float(ok) for _, ok in inside)
+        ece += abs(acc - conf) * len(inside) / len(points)
+        table.append({"bin": f"{low:.1f}-{high:.1f}", "n": len(inside), "confidence": round(conf, 2),
+                      "right": round(acc, 2)})
+    return {"ece": round(ece, 3), "reliability": table}
+
+
 def pct(values: list[float]) -> float:
     return round(100 * sum(values) / len(values), 1) if values else 0.0
 
@@ -155,6 +176,7 @@ def action_set(args: argparse.Namespace, root: Path) -> dict[str, Any]:
         answer = shown_answer(result)
         rows.append({
             "qid": q["qid"], "wh": q["wh"], "status": result.get("status"), "retrieval": result.get("retrieval"),
+            "confidence": result.get("confidence", 0.0),
             "answer": answer, "gold": q["gold"], "contains": contains(answer, q["gold"]),
             "em": exact(answer, q["gold"]), "f1": f1(answer, q["gold"]),
             "cited": float(q["qasrl_id"] in cited), "cited_first": float(bool(cited) and cited[0] == q["qasrl_id"]),
@@ -175,6 +197,8 @@ def action_set(args: argparse.Namespace, root: Path) -> dict[str, Any]:
                    "median_cited_lines_graph_answers": statistics.median([x["n_cited"] for x in graph_rows] or [0]),
                    "graph_answers": len(graph_rows), "fallback": sum(x["retrieval"] == "hybrid" for x in rows),
                    "status": {s: sum(x["status"] == s for x in rows) for s in sorted({x["status"] for x in rows})},
+                   "calibration": calibration([{**x, "right": bool(x["contains"]) and x["status"] == "GROUNDED"}
+                                               for x in rows]),
                    "latency_ms_p50": percentile(latency, 0.5), "latency_ms_p95": percentile(latency, 0.95),
                    **(llm_figures(results, latency) if args.llm else {})},
         "bm25": {"top1_line_contains": pct([x["bm25_contains"] for x in rows]),
@@ -205,6 +229,7 @@ def multihop_set(args: argparse.Namespace, root: Path) -> dict[str, Any]:
         bm25_titles = [passages[i]["title"] for i in ranked]
         rows.append({
             "id": q["id"], "type": q["type"], "answer": answer, "gold": q["answer"], "status": result.get("status"),
+            "confidence": result.get("confidence", 0.0),
             "contains": contains(answer, [q["answer"]]), "em": exact(answer, [q["answer"]]), "f1": f1(answer, [q["answer"]]),
             "recall2": len(gold & set(titles[:2])) / len(gold), "recall5": len(gold & set(titles[:5])) / len(gold),
             "bm25_recall2": len(gold & set(bm25_titles[:2])) / len(gold),
@@ -220,6 +245,8 @@ def multihop_set(args: argparse.Namespace, root: Path) -> dict[str, Any]:
                    "recall@5": pct([x["recall5"] for x in rows]),
                    "mean_cited_lines": round(statistics.mean(x["n_cited"] for x in rows), 2),
                    "latency_ms_p50": percentile(latency, 0.5), "latency_ms_p95": percentile(latency, 0.95),
+                   "calibration": calibration([{**x, "right": bool(x["contains"]) and x["status"] == "GROUNDED"}
+                                               for x in rows]),
                    **(llm_figures(results, latency) if args.llm else {})},
         "bm25": {"recall@2": pct([x["bm25_recall2"] for x in rows]), "recall@5": pct([x["bm25_recall5"] for x in rows])},
         "by_type": by_type, "rows": rows,

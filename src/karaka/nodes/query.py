@@ -223,7 +223,7 @@ def answer(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
             for piece in re.findall(r"\S+\s*", text):
                 emit(runtime, {"event": "token", "text": piece})
             return {"context": context, "answers": [], "referents": [],
-                    "result": {"answer": text, "status": "NO_ANSWER", "confidence": update["confidence"],
+                    "result": {"answer": text, "status": "NO_ANSWER", "confidence": short.REFUSAL_RIGHT,
                                "mode": "extractive", "regenerations": 0, "warnings": []},
                     "trace": state["trace"] + update["trace"]}
     outcome = answer_from_context(
@@ -231,8 +231,8 @@ def answer(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
         update.get("answers", state.get("answers") or []),
         on_token=lambda text: emit(runtime, {"event": "token", "text": text}),
         on_reset=lambda reason: emit(runtime, {"event": "reset", "reason": reason}))
-    if update:
-        outcome["confidence"] = update["confidence"]
+    if services.llm is None:  # the extractive answer's chance of being right, as measured
+        outcome["confidence"] = short.calibrated(update.get("confidence", outcome.get("confidence", 0.0)))
     return {"result": outcome, "llm_calls": state["llm_calls"] + outcome.pop("llm_calls"),
             "trace": state["trace"] + update.get("trace", []) + outcome.pop("trace"),
             **{k: update[k] for k in ("context", "answers", "referents") if k in update}}
