@@ -276,8 +276,6 @@ def short_answer(services: Services, state: QueryState) -> dict[str, Any]:
         if best.line in follows:  # the line that introduces the answer's line comes with it
             first.insert(0, nodes[follows[best.line]])
         rest = [nodes[i] for i in order if support[i] >= 0.5 * support[best.line]]
-        if nodes[best.line] in context_nodes[:2]:  # already at the top: keep retrieval's order
-            first = []
         context = citations(services, list(dict.fromkeys(first + context_nodes + rest)))
         answers = [best.text] + [c.text for c in ranked[1:3] if c.line == best.line and c.score >= 0.9 * best.score]
         return {"context": context, "answers": answers, "referents": answers, "confidence": confidence,
