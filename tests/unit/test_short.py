@@ -55,3 +55,10 @@ def test_questions_in_french_and_german_ask_for_their_kind_and_are_read_without_
     ranked, *_ = short.choose("Qui détient le copyright de 1992 ?", ["Copyright © 1992, 1993 Jean-loup Gailly"],
                               parse_many([""]), {})
     assert ranked[0].text == "Jean-loup Gailly"
+
+
+def test_a_changelog_entry_is_dated_by_its_heading():
+    lines = ["Add support for Python 3.10. (#359)"]
+    ranked, *_ = short.choose("On what date was the release that added support for Python 3.10 published?", lines,
+                              parse_many(lines), {}, contexts=["0.19.1 - 2021-08-09 CHANGELOG"])
+    assert ranked[0].text == "2021-08-09" and "heading" in ranked[0].notes

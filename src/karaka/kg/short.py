@@ -249,6 +249,10 @@ def choose(question: str, texts: list[str], docs: list[Any], graph_answers: dict
             at = text.lower().find(span.lower())
             found.append(Candidate(span, "graph", i, max(at, 0), notes=["graph"]))
         found += candidates(kind, text, doc, i)
+        if contexts and kind in (DATE, VERSION):  # a changelog's entry is dated by its heading
+            for c in candidates(kind, contexts[i], docs[i][:0], i):
+                c.at, c.notes = 0, c.notes + ["heading"]
+                found.append(c)
     asked_set = set(asked)
     scored: dict[str, Candidate] = {}
     for c in found:
