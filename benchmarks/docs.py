@@ -1,7 +1,10 @@
 """A user's folder of real documents: 40 questions over PDFs, a scan, Markdown, text, French, HTML.
 
-    bash ../shared/data/qa/docs_dev/make_corpus.sh /tmp/docs_dev_corpus    # once
-    python benchmarks/docs.py --corpus /tmp/docs_dev_corpus [--llm SPEC] [--limit N] [--json OUT]
+    python benchmarks/docs.py [--corpus DIR] [--llm SPEC] [--limit N] [--json OUT]
+    python benchmarks/qa.py --set docs [--llm SPEC] [--limit N]      # the same, from the QA benchmark
+
+Without --corpus, ../shared/data/qa/docs_dev/make_corpus.sh builds it once into
+~/.cache/karaka/docs_dev_corpus (it downloads pinned Debian and PyPI packages).
 
 Metrics exactly as ../shared/data/qa/docs_dev/README.md defines them: answer right (SQuAD-normalised
 gold contained, on word boundaries, in the answer a user sees; for an unanswerable question only a
@@ -133,9 +136,24 @@ def page_check(citations: list[dict[str, Any]], corpus: Path) -> dict[str, int]:
     return {"pdf_citations": right + wrong, "on_the_named_page": right}
 
 
+CORPUS = Path.home() / ".cache" / "karaka" / "docs_dev_corpus"
+
+
+def corpus(path: Path | None, data: Path) -> Path:
+    """The docs dev corpus: the folder given, or one built once with make_corpus.sh (needs the package registries)."""
+    import subprocess
+
+    if path is not None:
+        return path
+    if not (CORPUS.is_dir() and any(CORPUS.iterdir())):
+        script = data / "qa" / "docs_dev" / "make_corpus.sh"
+        subprocess.run(["bash", str(script), str(CORPUS), sys.executable], check=True)
+    return CORPUS
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--corpus", type=Path, required=True, help="the folder make_corpus.sh wrote")
+    parser.add_argument("--corpus", type=Path, help=f"the folder make_corpus.sh wrote (default: build {CORPUS} once)")
     parser.add_argument("--llm", help="LLM spec for the questions (default: parser mode, no LLM)")
     parser.add_argument("--limit", type=int)
     parser.add_argument("--strict", action="store_true", help="HTML- and scan-only questions count as unanswerable")
@@ -143,6 +161,17 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--workspace", type=Path, help="keep the workspace here (an existing one is reused)")
     args = parser.parse_args()
+    summary, rows = docs_set(args)
+    print(json.dumps(summary, indent=1, ensure_ascii=False))
+    if args.json:
+        args.json.write_text(json.dumps({"summary": summary, "rows": rows}, indent=1, ensure_ascii=False))
+
+
+def docs_set(args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Ingest the corpus, ask the questions, score them; the summary and the rows."""
+    args.corpus = corpus(getattr(args, "corpus", None), args.data)
+    args.strict = getattr(args, "strict", False)
+    args.workspace = getattr(args, "workspace", None)
 
     from karaka.config import resolve_context
     from karaka.loading import load_file
@@ -203,9 +232,7 @@ def main() -> None:
         "load_s": {k: round(v, 2) for k, v in load_seconds.items()},
         "warnings": [w for w in report.get("warnings", []) if "not parsed" in w],
     }
-    print(json.dumps(summary, indent=1, ensure_ascii=False))
-    if args.json:
-        args.json.write_text(json.dumps({"summary": summary, "rows": rows}, indent=1, ensure_ascii=False))
+    return summary, rows
 
 
 if __name__ == "__main__":

@@ -253,9 +253,18 @@ def multihop_set(args: argparse.Namespace, root: Path) -> dict[str, Any]:
     }
 
 
+def docs_summary(args: argparse.Namespace, root: Path) -> dict[str, Any]:
+    """The docs dev set (benchmarks/docs.py), as one more set of this benchmark."""
+    from docs import docs_set
+
+    summary, rows = docs_set(argparse.Namespace(**{**vars(args), "corpus": None, "workspace": root / "ws"}))
+    return {"set": "docs", **summary, "rows": rows}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--set", choices=["action", "multihop", "both"], default="both")
+    parser.add_argument("--set", choices=["action", "multihop", "docs", "both", "all"], default="both",
+                        help="both: action and multihop; all: the three (docs: benchmarks/docs.py's set)")
     parser.add_argument("--limit", type=int, help="first N questions of each set")
     parser.add_argument("--llm", help="LLM spec for the questions (default: parser mode, no LLM)")
     parser.add_argument("--extract-with-llm", action="store_true",
@@ -264,8 +273,8 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write every row to this JSON file")
     args = parser.parse_args()
     out = []
-    for name, run in (("action", action_set), ("multihop", multihop_set)):
-        if args.set in (name, "both"):
+    for name, run in (("action", action_set), ("multihop", multihop_set), ("docs", docs_summary)):
+        if args.set == name or args.set == "all" or (args.set == "both" and name != "docs"):
             with tempfile.TemporaryDirectory() as tmp:
                 result = run(args, Path(tmp))
             out.append(result)
