@@ -130,6 +130,8 @@ CONTEXT = [{"doc_id": "test_doc_1", "line_number": 1, "sentence": 0, "text": "Ra
     ("Rama gave the bow to Lakshmana.", "cites no line"),
     ("Rama gave the bow [test_doc_1, Line 7].", "not in the context"),
     ('He said "to kill Sita" [test_doc_1, Line 2].', "quote"),
+    ("Rama gave the bow to Lakshmana in 1851 [test_doc_1, Line 1].", "'1851' is in no cited line"),
+    ("Lord Hanuman gave the bow to Lakshmana [test_doc_1, Line 1].", "'Lord Hanuman' is in no cited line"),
 ])
 def test_answer_checks_name_what_is_wrong(answer, problem):
     from karaka.kg.answer import check_answer

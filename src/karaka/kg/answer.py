@@ -36,12 +36,40 @@ def refuses(answer: str) -> bool:
     return bool(_REFUSAL.search(answer))
 
 
-def check_answer(answer: str, context: list[Citation]) -> list[str]:
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,:/-]\d+)*(?![\w])")
+_NAME = re.compile(r"(?<![\w.])(?:[A-Z][\w'-]+|[A-Z]\.)(?:\s+(?:[A-Z][\w'-]+|[A-Z]\.))+")
+
+
+_LEADING = frozenset("the a an in on at it this that these those for by with as from to and but or so if when "
+                     "while after before since yes no according".split())
+
+
+def _bare(text: str) -> str:
+    """Text compared for facts: lower case, letters and digits only, one space between words."""
+    return " " + " ".join(re.sub(r"[^\w]+", " ", text.lower().replace(",", "")).split()) + " "
+
+
+def unsupported_facts(answer: str, context: list[Citation], question: str = "") -> list[str]:
+    """Numbers, dates and names of the answer that no context line (nor the question) holds."""
+    said = _CITATION.sub(" ", answer)
+    source = _bare(" ".join(c["text"] for c in context) + " " + question)
+    found = [m.group(0) for m in _NUMBER.finditer(said)]
+    for m in _NAME.finditer(said):  # "In Speex" at a sentence's start names Speex
+        words = m.group(0).split()
+        while words and words[0].lower() in _LEADING:
+            words.pop(0)
+        if words:
+            found.append(" ".join(words))
+    return [f for f in dict.fromkeys(found) if _bare(f) not in source]
+
+
+def check_answer(answer: str, context: list[Citation], question: str = "") -> list[str]:
     """Deterministic checks of a generated answer, each problem named.
 
     It is prose, not JSON; it says something besides citations and the format's placeholder;
     it cites at least one line, and only lines of the context; its quotes are in the context
-    (spacing and case aside).
+    (spacing and case aside); every number, date and name it states is in a context line or
+    the question (punctuation aside), so a small model cannot slip in a fact of its own.
     """
     stripped = answer.strip()
     if stripped[:1] in "{[" and not _CITATION.match(stripped):
@@ -62,7 +90,14 @@ def check_answer(answer: str, context: list[Citation]) -> list[str]:
         problems.append("the answer cites no line of the context")
     text = _plain(" ".join(c["text"] for c in context))
     problems += [f"quote {q!r} is not in the context" for q in _QUOTE.findall(answer) if _plain(q) not in text]
+    problems += [f"{fact!r} is in no cited line" for fact in unsupported_facts(answer, context, question)]
     return list(dict.fromkeys(problems))[:4]  # each once, and few: they go into the trace and the feedback
+
+
+def cited_block(answer: str, context: list[Citation]) -> str:
+    """The context lines the answer cites, formatted: what the support judge is shown."""
+    keys = {cited_key(*m.groups()) for m in _CITATION.finditer(answer)}
+    return format_context([c for c in context if citation_key(c) in keys])
 
 
 def _feedback(problems: list[str], context: list[Citation]) -> str:
@@ -128,7 +163,7 @@ def answer_from_context(services: Services, question: str, context: list[Citatio
         except LLMCallError as exc:
             trace.append(f"answer call failed: {exc}")
             continue
-        problems = check_answer(text, context)
+        problems = check_answer(text, context, question)
         if problems:
             trace.append(f"answer {attempt + 1} failed checks: {'; '.join(problems)}")
             feedback = _feedback(problems, context)
@@ -136,7 +171,8 @@ def answer_from_context(services: Services, question: str, context: list[Citatio
         if not checks or refuses(text):  # a refusal claims nothing to check
             supported = True
             break
-        supported, used = _yes(services, "answer_support_prompt", context=block, answer=text)
+        supported, used = _yes(services, "answer_support_prompt", context=cited_block(text, context) or block,
+                               answer=text)
         calls += used
         trace.append(f"answer {attempt + 1}: {'supported' if supported else 'not supported'} by the context")
         if supported:
