@@ -29,6 +29,9 @@ def test_typed_spans_are_read_from_the_lines():
                 ["The default state file of logrotate is /var/lib/logrotate/status."])[0] == "/var/lib/logrotate/status"
     assert pick("Who are the authors of logrotate?", ["The authors of logrotate are Erik Troan, Preston Brown "
                                                      "and Jan Kaluza."])[0] == "Erik Troan, Preston Brown and Jan Kaluza"
+    assert pick("How many Developers can the Technical Committee have at most?",
+                ["The Technical Committee consists of up to 8 Developers, and should have at least 4 members."])[0] \
+        == "8 Developers"  # the number that counts what was asked, though the question names its unit
     assert pick("Roughly how much slower is tabulate than joining lists?",
                 ["Tabulate is two orders of magnitude slower than joining lists."])[0] == "two orders of magnitude"
 

@@ -128,7 +128,7 @@ def _stem(word: str) -> str:
 def words(text: str) -> list[str]:
     """Content words, lower-cased and crudely stemmed (the question's and a line's, alike)."""
     return [_stem(w) for w in re.findall(r"[^\W_]+", text.lower()) if w not in _WH and w not in _FOREIGN_WH
-            and len(w) > 1]
+            and (len(w) > 1 or w.isdigit())]
 
 
 def required(question: str) -> list[str]:
@@ -262,8 +262,8 @@ def choose(question: str, texts: list[str], docs: list[Any], graph_answers: dict
         if c.kind in (CODE, VALUE, VERSION):
             if c.text.lower() in question.lower():
                 continue  # the identifier the question asks about is not its answer
-        elif own and len(own & asked_set) >= 0.5 * len(own):
-            continue  # it mostly repeats the question
+        elif own and len(own & asked_set) >= 0.5 * len(own) and not (own - asked_set and c.kind in (QUANTITY, DATE)):
+            continue  # it mostly repeats the question (a number with the question's unit does not)
         text = texts[c.line]
         positions = [m.start() for w in asked_set for m in re.finditer(rf"\b{re.escape(w)}", text.lower())]
         distance = min((abs(p - c.at) for p in positions), default=200)
@@ -271,6 +271,8 @@ def choose(question: str, texts: list[str], docs: list[Any], graph_answers: dict
         typed = 1.0 if c.kind == kind or (c.kind == "graph" and _fits(c.text, kind)) else 0.5
         if c.kind == "graph":
             typed += 0.2
+        if c.kind in (QUANTITY, VALUE) and own & asked_set and re.search(r"\d", c.text):
+            typed += 0.3  # "how many tables" → "64 tables": the number counts what was asked
         c.score = typed * (0.55 * support[c.line] + 0.25 * near + 0.2 / (1 + c.line))
         key = " ".join(words(c.text)) or c.text.lower()
         if key in scored:
