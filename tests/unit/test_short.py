@@ -65,3 +65,11 @@ def test_a_changelog_entry_is_dated_by_its_heading():
     ranked, *_ = short.choose("On what date was the release that added support for Python 3.10 published?", lines,
                               parse_many(lines), {}, contexts=["0.19.1 - 2021-08-09 CHANGELOG"])
     assert ranked[0].text == "2021-08-09" and "heading" in ranked[0].notes
+
+
+def test_who_is_the_role_holder_wants_a_person():
+    lines = ["The Delegates are appointed by the Project Leader and may be replaced by the Leader."]
+    ranked, *_ = short.choose("Who is the current Project Leader?", lines, parse_many(lines), {0: ["The Delegates"]})
+    assert ranked == []
+    lines = ["The current Project Leader is Andreas Tille, elected in April."]
+    assert pick("Who is the current Project Leader?", lines)[0] == "Andreas Tille"

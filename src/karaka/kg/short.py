@@ -254,8 +254,11 @@ def choose(question: str, texts: list[str], docs: list[Any], graph_answers: dict
                 c.at, c.notes = 0, c.notes + ["heading"]
                 found.append(c)
     asked_set = set(asked)
+    identity = kind == NAME and bool(re.match(r"\s*who (is|was|are|were)\b", question, re.IGNORECASE))
     scored: dict[str, Candidate] = {}
     for c in found:
+        if identity and not _person(c, docs[c.line]):
+            continue  # "who is the current leader?" wants a name, not a role such as "The Delegates"
         own = set(words(c.text))
         if not own and c.kind not in (QUANTITY, DATE, VERSION, CODE, VALUE):
             continue
@@ -309,6 +312,12 @@ def _name_list(best: Candidate, names: list[Candidate], text: str) -> Candidate:
         return best
     span = text[same[first].at:same[last].at + len(same[last].text)]
     return Candidate(span, NAME, best.line, same[first].at, best.score, best.agree, best.notes + ["list"])
+
+
+def _person(candidate: Candidate, doc: Any) -> bool:
+    """Whether the span can be a person's name: no article before it ("The Delegates" is a role)."""
+    first = candidate.text.split()[0].lower() if candidate.text.split() else ""
+    return first not in ("the", "a", "an", "this", "that", "these", "those", "its", "their", "our")
 
 
 def calibrated(raw: float) -> float:
