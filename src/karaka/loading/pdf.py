@@ -158,6 +158,48 @@ def _furniture(pages: list[Page]) -> set[tuple[int, int]]:
             or _PAGE_NUMBER.match(by_number[key[0]].lines[key[1]].text.strip())}
 
 
+def _runs(textpage: Any) -> list[tuple[float, float, float, float, str]]:
+    """Runs of text with their boxes, built from pdfium's characters.
+
+    A run ends at pdfium's line breaks and at a gap wider than about one and a half characters,
+    so the two columns of a row are two runs. Each character is read once: text taken by box
+    (``get_text_bounded``) doubles a letter where boxes of two fonts overlap.
+    """
+    count = textpage.count_chars()
+    text = textpage.get_text_range(0, count) if count else ""
+    if len(text) != count:  # characters outside the BMP: fall back to pdfium's own rectangles
+        out = []
+        for r in range(textpage.count_rects()):
+            left, bottom, right, top = textpage.get_rect(r)
+            out.append((left, bottom, right, top, textpage.get_text_bounded(left, bottom, right, top)))
+        return out
+    runs: list[list[Any]] = []
+    current: list[Any] | None = None
+    for index, char in enumerate(text):
+        if char in "\r\n":
+            current = None
+            continue
+        if char.isspace() or char in "\x02\u00ad":
+            if current is not None and not current[4].endswith(" "):
+                current[4] += " " if char.isspace() else char
+            continue
+        left, bottom, right, top = textpage.get_charbox(index, loose=True)
+        if current is not None:
+            height = max(current[3] - current[1], top - bottom, 1.0)
+            overlap = min(current[3], top) - max(current[1], bottom)
+            if overlap >= 0.5 * min(current[3] - current[1], top - bottom) and current[0] <= left \
+                    <= current[2] + 1.5 * height:  # a ligature's box may start inside the last letter's
+                if left - current[2] > 0.6 * height and not current[4].endswith(" "):  # pdfium spaces words itself
+                    current[4] += " "
+                current[4] += char
+                current[1], current[2], current[3] = min(current[1], bottom), max(current[2], right), \
+                    max(current[3], top)
+                continue
+        current = [left, bottom, right, top, char]
+        runs.append(current)
+    return [(r[0], r[1], r[2], r[3], r[4]) for r in runs]
+
+
 def _read(path: Path, ocr_langs: str, progress: Progress | None, warnings: list[str]) -> list[Page]:
     import pypdfium2 as pdfium
 
@@ -177,12 +219,7 @@ def _read(path: Path, ocr_langs: str, progress: Progress | None, warnings: list[
         for index in range(len(document)):
             page = document[index]
             width, height = page.get_size()
-            textpage = page.get_textpage()
-            runs = []
-            for r in range(textpage.count_rects()):
-                left, bottom, right, top = textpage.get_rect(r)
-                runs.append((left, bottom, right, top, textpage.get_text_bounded(left, bottom, right, top)))
-            lines = _lines_of(runs)
+            lines = _lines_of(_runs(page.get_textpage()))
             if not lines and tesseract() is not None and next(iter(page.get_objects(max_depth=2)), None) is not None:
                 if progress is not None:
                     progress({"event": "ocr", "file": str(path), "page": index + 1, "pages": len(document)})
