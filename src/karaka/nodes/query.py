@@ -216,6 +216,8 @@ def answer(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     facts = plan_.get("compare") or any(step.get("relation") for step in plan_.get("steps", []))
     if services.llm is None and state.get("intent") == "answer" and not (facts and state.get("answers")):
         update = short_answer(services, state)
+        if facts:  # a multi-hop plan's lines are each hop's: keep them, in their order
+            update["context"] = state["context"]
         if update.get("refused"):
             context = update["context"]
             cites = " ".join(cite_of(c) for c in context)
