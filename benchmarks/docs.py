@@ -128,11 +128,10 @@ def page_check(citations: list[dict[str, Any]], corpus: Path) -> dict[str, int]:
         text = pages[c["doc_id"]]
         if not any(text):  # a scan: pypdf has no text to compare with
             continue
-        probe = squash(c["text"])[:40]
-        here = probe in text[c["page"] - 1] if 0 < c["page"] <= len(text) else False
-        # a sentence that runs over a page break starts on the page it names
-        right += here or squash(c["text"])[:20] in text[c["page"] - 1]
-        wrong += not (here or squash(c["text"])[:20] in text[c["page"] - 1])
+        # the sentence's start (it may run over a page break) is on the page it names
+        here = 0 < c["page"] <= len(text) and squash(c["text"])[:20] in text[c["page"] - 1]
+        right += here
+        wrong += not here
     return {"pdf_citations": right + wrong, "on_the_named_page": right}
 
 

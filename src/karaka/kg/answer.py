@@ -14,7 +14,6 @@ from karaka.state.query import Citation
 from karaka.store.ids import CITATION, citation_key, cite_of, cited_key
 
 MAX_REGENERATIONS = 3
-_CITATION = CITATION
 _QUOTE = re.compile(r"[\"“]([^\"”]{8,})[\"”]")
 _PLACEHOLDER = re.compile(r"\[\s*doc_id\s*,|\bLine\s+n\s*\]", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]{2,}")
@@ -51,7 +50,7 @@ def _bare(text: str) -> str:
 
 def unsupported_facts(answer: str, context: list[Citation], question: str = "") -> list[str]:
     """Numbers, dates and names of the answer that no context line (nor the question) holds."""
-    said = _CITATION.sub(" ", answer)
+    said = CITATION.sub(" ", answer)
     source = _bare(" ".join(c["text"] for c in context) + " " + question)
     found = [m.group(0) for m in _NUMBER.finditer(said)]
     for m in _NAME.finditer(said):  # "In Speex" at a sentence's start names Speex
@@ -72,7 +71,7 @@ def check_answer(answer: str, context: list[Citation], question: str = "") -> li
     the question (punctuation aside), so a small model cannot slip in a fact of its own.
     """
     stripped = answer.strip()
-    if stripped[:1] in "{[" and not _CITATION.match(stripped):
+    if stripped[:1] in "{[" and not CITATION.match(stripped):
         try:
             recover_json(stripped)
             return ["the answer is JSON, not prose"]
@@ -80,11 +79,11 @@ def check_answer(answer: str, context: list[Citation], question: str = "") -> li
             pass
     if _PLACEHOLDER.search(answer):
         return ["the answer repeats the format's placeholder [doc_id, Line n]"]
-    words = _WORD.findall(_CITATION.sub(" ", answer))
+    words = _WORD.findall(CITATION.sub(" ", answer))
     if len(words) < 2:
         return ["the answer says nothing besides citations"]
     lines = {citation_key(c) for c in context}
-    cited = [(m.group(0), cited_key(*m.groups())) for m in _CITATION.finditer(answer)]
+    cited = [(m.group(0), cited_key(*m.groups())) for m in CITATION.finditer(answer)]
     problems = [f"cites {text}, which is not in the context" for text, key in cited if key not in lines]
     if not cited and not refuses(answer):
         problems.append("the answer cites no line of the context")
@@ -96,7 +95,7 @@ def check_answer(answer: str, context: list[Citation], question: str = "") -> li
 
 def cited_block(answer: str, context: list[Citation]) -> str:
     """The context lines the answer cites, formatted: what the support judge is shown."""
-    keys = {cited_key(*m.groups()) for m in _CITATION.finditer(answer)}
+    keys = {cited_key(*m.groups()) for m in CITATION.finditer(answer)}
     return format_context([c for c in context if citation_key(c) in keys])
 
 
@@ -116,6 +115,12 @@ def _yes(services: Services, key: str, **fields: Any) -> tuple[bool, int]:
     return isinstance(value, dict) and str(value.get("answer", "")).strip().lower() == "yes", 1
 
 
+def stream_words(text: str, on_token: Callable[[str], None]) -> None:
+    """A text that was not generated, sent to a streaming client word by word like generated tokens."""
+    for piece in re.findall(r"\S+\s*", text):
+        on_token(piece)
+
+
 def extractive(context: list[Citation], answers: list[str],
                on_token: Callable[[str], None] | None = None) -> dict[str, Any]:
     """No LLM: the spans read off the graph, with the lines they come from.
@@ -129,8 +134,7 @@ def extractive(context: list[Citation], answers: list[str],
     else:
         text, status, confidence = f"No answer span found; the closest lines are {cites}".strip(), "NO_ANSWER", 0.2
     if on_token is not None:
-        for piece in re.findall(r"\S+\s*", text):
-            on_token(piece)
+        stream_words(text, on_token)
     return {"answer": text, "status": status, "confidence": confidence, "mode": "extractive", "llm_calls": 0,
             "trace": [f"answer: extractive (no LLM){'' if answers else ', no span found'}"], "regenerations": 0,
             "warnings": []}

@@ -9,8 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from karaka.kg.traverse import SYNONYMS, Answer, Span, coverage, pick_answers, verb_lemma
-from karaka.kg.units import PARSED_LANGUAGES
-from karaka.loading.sentences import NOT_EXTRACTED
+from karaka.kg.units import parser_reads
 from karaka.nlp import parse_many
 from karaka.nlp.roles import analyze_doc
 from karaka.nlp.rules import mentions
@@ -34,8 +33,7 @@ def read_lines(store: Store, step: dict[str, Any] | None, documents: list[str]) 
         return []
     nodes = [store.graph.node(d) or {} for d in documents]
     # the parser reads English prose: a French line or a code line gives it nothing to read
-    texts = [str(n.get("text", "")) if n.get("kind", "") not in NOT_EXTRACTED and n.get("lang", "") in PARSED_LANGUAGES
-             else "" for n in nodes]
+    texts = [str(n.get("text", "")) if parser_reads(n.get("kind", ""), n.get("lang", "")) else "" for n in nodes]
     verbs = _verbs(step.get("verb"))
     named = [(role, str(value)) for role, value in (step.get("karakas") or {}).items()
              if value and not str(value).startswith("$")]

@@ -78,6 +78,11 @@ class Hit:
     score: float
 
 
+def index_key(store: Store) -> tuple[int, int]:
+    """What an index over the lines is rebuilt on: the workspace generation and the graph's size."""
+    return store.records.generation(), len(store.graph)
+
+
 def _bm25(store: Store, generation: tuple[int, int]) -> tuple[Any, list[str]]:
     """A BM25 index over every Document node, rebuilt when the workspace generation changes."""
     import bm25s
@@ -100,7 +105,7 @@ def _bm25(store: Store, generation: tuple[int, int]) -> tuple[Any, list[str]]:
 def lexical(store: Store, question: str, k: int = 20) -> list[tuple[str, float]]:
     """BM25 over every line: (Document node, score), best first."""
     terms = tokens(question)
-    generation = (store.records.generation(), len(store.graph))
+    generation = index_key(store)
     retriever, docs = _bm25(store, generation)
     if not docs or not terms:
         return []

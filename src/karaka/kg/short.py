@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from dataclasses import dataclass, field
 from typing import Any
+
+from karaka.kg.retrieval import index_key
 
 QUANTITY, DATE, NAME, PLACE, REASON, MANNER, CODE, VERSION, TERM, VALUE = (
     "quantity", "date", "name", "place", "reason", "manner", "code", "version", "term", "value")
@@ -386,8 +389,24 @@ def pool(store: Any, question: str, context_nodes: list[str], hits: list[str],
     return out, follows
 
 
+_corpus: dict[int, tuple[tuple[int, int], str]] = {}
+_corpus_lock = threading.Lock()
+
+
 def corpus_check(store: Any) -> Any:
-    """``has(word)``: whether any line of the documents holds ``word`` (squashed as the lines are)."""
-    texts = [_squash(str((store.graph.node(d) or {}).get("text", ""))) for d in store.graph.nodes_of("Document")]
-    joined = "\n".join(texts)
-    return lambda word: _squash(word) in joined
+    """``has(word)``: whether any line of the documents holds ``word`` (squashed as the lines are).
+
+    The lines are joined when a question first needs them (one naming a version or an identifier)
+    and kept until the workspace changes, like the BM25 index.
+    """
+    def has(word: str) -> bool:
+        key = index_key(store)
+        with _corpus_lock:
+            cached = _corpus.get(id(store))
+            if cached is None or cached[0] != key:
+                texts = (_squash(str((store.graph.node(d) or {}).get("text", "")))
+                         for d in store.graph.nodes_of("Document"))
+                cached = _corpus[id(store)] = (key, "\n".join(texts))
+        return _squash(word) in cached[1]
+
+    return has

@@ -22,7 +22,12 @@ def extractable(line: SourceLine, parser: bool) -> bool:
     Code and table rows never do (they are indexed and cited as they are); a sentence in a
     language the parser has no model for does not go to the parser (an LLM may read it).
     """
-    return line.kind not in NOT_EXTRACTED and (not parser or line.lang in PARSED_LANGUAGES)
+    return parser_reads(line.kind, line.lang) if parser else line.kind not in NOT_EXTRACTED
+
+
+def parser_reads(kind: str, lang: str) -> bool:
+    """Whether the parser reads a line of this kind and language: English (or unknown) prose."""
+    return kind not in NOT_EXTRACTED and lang in PARSED_LANGUAGES
 
 
 def plan_units(doc_id: str, n_lines: int, window: int) -> Iterator[Unit]:

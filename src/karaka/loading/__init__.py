@@ -66,8 +66,14 @@ def content_hash(lines: list[SourceLine]) -> str:
 def refine(text: str, markdown: bool = False, max_line_chars: int = 1000,
            warnings: list[str] | None = None, where: str = "") -> list[SourceLine]:
     """Text (plain or Markdown) → sentences with their file line, cut to ``max_line_chars``."""
-    raws = markdown_lines(text) if markdown else text_lines(text)
-    return build(raws, max_line_chars, warnings, where, lang=detect(r.text for r in raws))
+    return _sentences(markdown_lines(text) if markdown else text_lines(text), max_line_chars, warnings, where)
+
+
+def _sentences(raws: list[Raw], max_line_chars: int, warnings: list[str] | None, where: str,
+               pdf: bool = False) -> list[SourceLine]:
+    """Sentences of a file's lines, each marked with the language of the file's prose."""
+    lang = detect(r.text for r in raws if r.kind in ("", "heading"))
+    return build(raws, max_line_chars, warnings, where, drop_fragments=pdf, lang=lang)
 
 
 def read_lines(path: Path, warnings: list[str], ocr_langs: str = "eng",
@@ -94,8 +100,7 @@ def load_file(path: Path, max_line_chars: int, warnings: list[str], ocr_langs: s
     if not stat.S_ISREG(mode):
         raise DocumentError(f"{path}: not a regular file ({kind_of(mode)}); skipped")
     raws, is_pdf = read_lines(path, warnings, ocr_langs, progress)
-    lang = detect(r.text for r in raws if r.kind in ("", "heading"))
-    lines = build(raws, max_line_chars, warnings, str(path), drop_fragments=is_pdf, lang=lang)
+    lines = _sentences(raws, max_line_chars, warnings, str(path), is_pdf)
     if not lines:
         raise DocumentError(f"{path}: empty file (no text lines)")
     return lines

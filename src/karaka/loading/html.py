@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from karaka.loading.markdown import SECTION_SEP, row_sentence
+from karaka.loading.markdown import SECTION_SEP, enter_section, row_sentence
 from karaka.loading.sentences import CODE, HEADING, TABLE, Raw, clean
 
 BLOCKS = frozenset("p li pre blockquote dd dt td th h1 h2 h3 h4 h5 h6 div section article caption figcaption "
@@ -80,9 +80,10 @@ def html_lines(html: str) -> list[Raw]:
         heading = _HEADING.match(tag)
         if heading or (tag == "p" and _all_bold(element)):
             level = int(heading.group(1)) if heading else 7
-            title = clean(element.text_content()).replace("[", "(").replace("]", ")")
+            title = clean(element.text_content())
             if title:
-                path[:] = [(lv, t) for lv, t in path if lv < level] + [(level, title)]
+                path[:] = enter_section(path, level, title)
+                title = path[-1][1]
                 if kept(title):
                     out.append(Raw(line, title, section=section(), kind=HEADING, solo=True))
             return

@@ -23,6 +23,11 @@ _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 SECTION_SEP = " › "
 
 
+def enter_section(path: list[tuple[int, str]], level: int, title: str) -> list[tuple[int, str]]:
+    """The heading path after a heading of ``level``: deeper ones closed, brackets kept out of citations."""
+    return [(lv, t) for lv, t in path if lv < level] + [(level, title.replace("[", "(").replace("]", ")"))]
+
+
 def _cells(line: str) -> list[str]:
     inner = line.strip()
     inner = inner[1:] if inner.startswith("|") else inner
@@ -75,7 +80,7 @@ def markdown_lines(text: str, number: list[int] | None = None) -> list[Raw]:
         heading = _HEADING.match(raw)
         if heading:
             level, title = len(heading.group(1)), clean(_inline(_ATTRS.sub("", heading.group(2))))
-            path = [(lv, t) for lv, t in path if lv < level] + [(level, title.replace("[", "(").replace("]", ")"))]
+            path = enter_section(path, level, title)
             if title:
                 out.append(Raw(at, title, section=SECTION_SEP.join(t for _, t in path), kind=HEADING, solo=True))
             continue

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from karaka.config import Context
 from karaka.kg import short
-from karaka.kg.answer import answer_from_context
+from karaka.kg.answer import answer_from_context, stream_words
 from karaka.kg.calls import Loop, run_loop
 from karaka.kg.facts import execute, titles
 from karaka.kg.followup import resolve_follow_up
@@ -136,6 +136,11 @@ def _relational(services: Services, state: QueryState, ranked: dict[str, int]) -
             "trace": state["trace"] + trace, "retrieval": "graph"}
 
 
+def reads_facts(plan_: dict[str, Any]) -> bool:
+    """A plan read hop by hop off facts: a comparison, or a step that follows a relation."""
+    return bool(plan_.get("compare") or any(step.get("relation") for step in plan_.get("steps", [])))
+
+
 def traverse_graph(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Walk the plan over the graph; no LLM."""
     services = services_of(runtime)
@@ -143,7 +148,7 @@ def traverse_graph(state: QueryState, runtime: Runtime[Context]) -> dict[str, An
     with ws.reading():
         ranked = {d: rank for rank, (d, _) in enumerate(lexical(ws, state["question"], LEXICAL_LINES))}
         plan_ = state["plan"] or {}
-        if plan_.get("compare") or any(step.get("relation") for step in plan_.get("steps", [])):
+        if reads_facts(plan_):
             relational = _relational(services, state, ranked)
             if relational["answers"] or services.llm is not None or len(plan_.get("steps", [])) > 1 \
                     or plan_.get("compare"):
@@ -212,8 +217,7 @@ def answer(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
         return {"result": {"answer": NO_ANSWER, "status": "NO_MATCH"},
                 "trace": state["trace"] + ["no context: NO_MATCH without an LLM call"]}
     update: dict[str, Any] = {}
-    plan_ = state.get("plan") or {}
-    facts = plan_.get("compare") or any(step.get("relation") for step in plan_.get("steps", []))
+    facts = reads_facts(state.get("plan") or {})
     if services.llm is None and state.get("intent") == "answer" and not (facts and state.get("answers")):
         update = short_answer(services, state)
         if facts:  # a multi-hop plan's lines are each hop's: keep them, in their order
@@ -222,8 +226,7 @@ def answer(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
             context = update["context"]
             cites = " ".join(cite_of(c) for c in context)
             text = f"No answer found in the documents ({update['why']}); related lines: {cites}"
-            for piece in re.findall(r"\S+\s*", text):
-                emit(runtime, {"event": "token", "text": piece})
+            stream_words(text, lambda piece: emit(runtime, {"event": "token", "text": piece}))
             return {"context": context, "answers": [], "referents": [],
                     "result": {"answer": text, "status": "NO_ANSWER", "confidence": short.REFUSAL_RIGHT,
                                "mode": "extractive", "regenerations": 0, "warnings": []},
