@@ -205,5 +205,7 @@ def test_the_page_endpoints_give_the_page_and_serve_the_pdf(tmp_path):
     with serve_in_thread(create_app(ctx, ingest_root=tmp_path / "elsewhere")) as url, \
             httpx.Client(base_url=url, timeout=30) as client:
         assert client.get("/documents/manual/file").status_code == 403  # outside the ingest root: not served
+        view = client.get("/views/line", params={"doc_id": "manual", "page": 2, "line": 2}).json()
+        assert "file_url" not in view and "outside the ingest root" in view["file_note"]  # no link that answers 403
     out = json.loads(json.dumps(run_query(ctx, "Who tested the library?")))
     assert out["citations"][0]["page"] == 2

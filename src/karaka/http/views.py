@@ -67,7 +67,7 @@ def add_views(app: FastAPI, context: Callable[[], Any], authorised: Callable[...
                    around: int = Query(3, ge=0, le=MAX_AROUND),
                    page: int = Query(0, ge=0, description="a PDF page: then line is the line on it")) -> dict[str, Any]:
         authorised(request, write=False)
-        return await run_in_threadpool(line_view, context(), doc_id, line, sentence, around, page)
+        return await run_in_threadpool(line_view, context(), doc_id, line, sentence, around, page, root())
 
     @app.get("/documents/{doc_id}/file")
     async def original(request: Request, doc_id: str) -> FileResponse:
@@ -104,8 +104,13 @@ def _parse_cite(raw: str) -> tuple[str, int, int]:
     return match["doc"], int(match["line"]), int(match["sentence"] or 0)
 
 
-def line_view(ctx: Any, doc_id: str, line: int, sentence: int, around: int, page: int = 0) -> dict[str, Any]:
-    """The sentence cited as ``[doc, Line line]`` (``[doc, p. page, line line]``) and its neighbours."""
+def line_view(ctx: Any, doc_id: str, line: int, sentence: int, around: int, page: int = 0,
+              root: Path | None = None) -> dict[str, Any]:
+    """The sentence cited as ``[doc, Line line]`` (``[doc, p. page, line line]``) and its neighbours.
+
+    A PDF's line comes with the link that opens the file at its page when the server may serve
+    that file (``root``: the ingest root), else with the reason it may not.
+    """
     ws = get_services(ctx).workspace
     with ws.reading():
         doc = ws.records.document(doc_id)
@@ -133,8 +138,12 @@ def line_view(ctx: Any, doc_id: str, line: int, sentence: int, around: int, page
                "lines": [{"line": s.line, "sentence": s.sentence, "text": s.text, "cited": s is cited, **s.place()}
                          for s in window]}
         if cited.page:
-            out |= {"page": cited.page, "page_line": cited.page_line,
-                    "file_url": f"/documents/{quote(doc_id)}/file#page={cited.page}"}
+            out |= {"page": cited.page, "page_line": cited.page_line}
+            try:
+                source_file(ctx, doc_id, root or Path.cwd())
+                out["file_url"] = f"/documents/{quote(doc_id)}/file#page={cited.page}"
+            except HTTPException as exc:  # a link that would answer 403 or 404 is not offered
+                out["file_note"] = str(exc.detail)
         if cited.section:
             out["section"] = cited.section
         return out

@@ -225,7 +225,7 @@ def answer(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
         if update.get("refused"):
             context = update["context"]
             cites = " ".join(cite_of(c) for c in context)
-            text = f"No answer found in the documents ({update['why']}); related lines: {cites}"
+            text = f"No answer found in the documents ({update['why']})" + (f"; related lines: {cites}" if cites else "")
             stream_words(text, lambda piece: emit(runtime, {"event": "token", "text": piece}))
             return {"context": context, "answers": [], "referents": [],
                     "result": {"answer": text, "status": "NO_ANSWER", "confidence": short.REFUSAL_RIGHT,

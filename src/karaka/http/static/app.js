@@ -170,6 +170,12 @@ async function openLine(c) {
       open.id = "open-file";
       open.textContent = `open the PDF at page ${view.page}`;
       title.append(" · ", open);
+    } else if (view.file_note) {
+      const note = document.createElement("span");
+      note.className = "muted";
+      note.id = "file-note";
+      note.textContent = `(the PDF cannot be opened here: ${view.file_note})`;
+      title.append(" ", note);
     }
     const list = $("line-context");
     list.textContent = "";
@@ -246,6 +252,7 @@ function finish(question, data) {
   turn(question, data.text || "", data.status || "ERROR");
   const first = (data.sources || [])[0];
   if (first) openLine(first);
+  else { $("line-title").textContent = ""; $("line-context").textContent = ""; } // no line: no stale source
   drawAnswerGraph(data.sources || []);
 }
 
