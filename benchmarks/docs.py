@@ -202,7 +202,8 @@ def docs_set(args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, A
             cites = [citation_right(c, q) for c in result["citations"]]
             rows.append({"id": q["id"], "kind": q["kind"], "answerable": answerable, "right": right,
                          "cited": any(cites), "cited_first": bool(cites and cites[0]), "status": result["status"],
-                         "confidence": result.get("confidence", 0.0),
+                         "confidence": result.get("confidence", 0.0), "llm_calls": result["llm_calls"],
+                         "seconds": round(latency[-1], 1), "mode": result.get("answer_mode"),
                          "shown": shown[:200], "question": q["question"], "gold": q["gold"][:2],
                          "citations": result["citations"]})
             print(f"{q['id']} {'RIGHT' if right else 'wrong'} {result['status']:9s} {q['question'][:70]!r} -> "
@@ -226,7 +227,10 @@ def docs_set(args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, A
         "calibration": calibration(rows),
         **page_check([c for r in rows for c in r["citations"]], args.corpus),
         **units,
-        "query_s_median": round(statistics.median(latency), 2),
+        "query_s_median": round(statistics.median(latency), 2), "query_s_max": round(max(latency), 1),
+        "requests_median": statistics.median(r["llm_calls"] for r in rows),
+        "requests_max": max(r["llm_calls"] for r in rows),
+        "uncited_grounded": sum(r["status"] == "GROUNDED" and not r["citations"] for r in rows),
         "ingest_s": round(ingest_s, 1), "sentences": report.get("lines"),
         "load_s": {k: round(v, 2) for k, v in load_seconds.items()},
         "warnings": [w for w in report.get("warnings", []) if "not parsed" in w],

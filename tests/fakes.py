@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from typing import Any
 
@@ -55,6 +56,14 @@ def plan_for(user: str, n: int) -> str:
     return json.dumps({"steps": [step], "reasoning": "fake"})
 
 
+def choose_first(user: str, n: int) -> str:
+    """The first candidate, stated with its citation."""
+    first = re.search(r"^1\. (.*) \(from (\[[^\]]+\])\)$", user, re.MULTILINE)
+    if first is None:
+        return json.dumps({"choice": 0, "answer": "The documents do not say."})
+    return json.dumps({"choice": 1, "answer": f"The answer is {first.group(1)} {first.group(2)}."})
+
+
 def script(**overrides: Any) -> dict[str, Any]:
     base: dict[str, Any] = {
         "kriya_extraction_prompt": extraction,
@@ -70,7 +79,8 @@ def script(**overrides: Any) -> dict[str, Any]:
         "query_verification_prompt": ['{"choice": "Candidate_A", "reasoning": "ok"}'],
         "answer_prompt": lambda user, n: "The answer, from [test_doc_1, Line 1].",
         "answer_support_prompt": ['{"answer": "yes"}'],
-        "answer_usefulness_prompt": ['{"answer": "yes"}'],
+        "answer_choice_prompt": choose_first,
+        "answer_pick_prompt": ['{"choice": "A"}'],
         "kriya_batch_validation_prompt": ['{"invalid_lines": [], "reasoning": "ok"}'],
     }
     base.update(overrides)

@@ -82,8 +82,11 @@ class Context:
     entity_types: bool = _setting(True, "Type entities (Person, Location, ...).", "ingestion")
     causality: bool = _setting(True, "Find CAUSES links between actions.", "ingestion")
     # -- questions ------------------------------------------------------------------------------
-    answer_checks: bool = _setting(True, "Check a generated answer (support and usefulness calls, at most 3 "
-                                   "regenerations); off: citation checks only.", "query")
+    answer_checks: bool = _setting(True, "Check a generated answer with the support judge "
+                                   "(within 3 requests an answer); off: the deterministic checks only.", "query")
+    llm_plans: Literal["fallback", "always"] = _setting(
+        "fallback", "With an LLM, who plans a question: fallback (the parser; the GSV-Retry loop only for what "
+        "the parser cannot plan and for follow-ups) or always (the loop, seeded with the parser's plan).", "query")
     reranker: str = _setting("", "Cross-encoder model for the hybrid fallback (optional, needs the hf extra).",
                              "query")
     max_citations: int = _setting(5, "Most cited lines per answer, best first.", "query")
@@ -226,6 +229,8 @@ def validate_context(ctx: Context) -> None:
         raise ValueError(f"strategy must be gsv or batched, got {ctx.strategy!r}")
     if ctx.loop_steps not in ("auto", "graph", "direct"):
         raise ValueError(f"loop_steps must be auto, graph or direct, got {ctx.loop_steps!r}")
+    if ctx.llm_plans not in ("fallback", "always"):
+        raise ValueError(f"llm_plans must be fallback or always, got {ctx.llm_plans!r}")
     if ctx.extractor not in ("llm", "parser"):
         raise ValueError(f"extractor must be llm or parser, got {ctx.extractor!r}")
     if ctx.store and not ctx.store.startswith(("postgresql://", "postgres://")):

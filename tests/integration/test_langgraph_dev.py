@@ -76,7 +76,7 @@ def test_langgraph_dev_runs_the_graphs_and_mounts_chat(tmp_path):
             # Streaming the steps with subgraphs, as Studio does, runs the GSV loop as a LangGraph child.
             with client.stream("POST", "/runs/stream", json={
                     "assistant_id": "query", "input": {"question": "Who killed Ravana?"},
-                    "context": {"llm": "simulated"}, "stream_mode": ["updates"],
+                    "context": {"llm": "simulated", "llm_plans": "always"}, "stream_mode": ["updates"],
                     "stream_subgraphs": True}) as response:
                 events = sse_events(response)
             inner = {key for name, data in events if name.startswith("updates|plan") and isinstance(data, dict)

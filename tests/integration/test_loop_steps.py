@@ -83,7 +83,7 @@ def test_auto_walks_when_only_progress_is_streamed(tmp_path, spies):
 
 
 def test_auto_runs_the_child_graph_for_a_step_stream_or_a_tracer(tmp_path, spies, monkeypatch):
-    ctx = Context(workspace=str(tmp_path / "ws"), llm="simulated")
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="simulated", llm_plans="always")
     run_ingest(ctx, CORPUS / "ramayana.txt")
     walked = spies["walk"]
     run_query(ctx, "Who killed Ravana?")  # the query graph streams its values with subgraphs: a step stream

@@ -83,11 +83,11 @@ def test_chat_stream_sends_tokens_then_done(parser_ws):
 def test_streamed_llm_answer_and_regeneration_reset(tmp_path):
     docs = tmp_path / "docs"
     write_doc(docs, "test_doc_1.txt", *SPEC)
-    replies = ["Bow, see [test_doc_1, Line 9].", "Rama gave the bow to Lakshmana [test_doc_1, Line 1]."]
+    replies = ["Bow, see [test_doc_1, Line 9].", "Rama gave the bow to Lakshmana to kill Ravana [test_doc_1, Line 1]."]
     ctx, model = fake_context(tmp_path / "ws", ScriptedChatModel(script(answer_prompt=replies)))
     run_ingest(ctx, docs)
     with serve_in_thread(create_app(ctx)) as url, httpx.Client(base_url=url, timeout=30) as client:
-        with client.stream("POST", "/chat/stream", json={"messages": "What did Rama give?"}) as response:
+        with client.stream("POST", "/chat/stream", json={"messages": "Why did Rama give the bow?"}) as response:
             events = sse_events(response)
     names = [name for name, _ in events]
     reset = names.index("reset")

@@ -73,3 +73,43 @@ def test_who_is_the_role_holder_wants_a_person():
     assert ranked == []
     lines = ["The current Project Leader is Andreas Tille, elected in April."]
     assert pick("Who is the current Project Leader?", lines)[0] == "Andreas Tille"
+
+
+def test_a_graph_answer_of_the_wrong_kind_is_no_quantity():
+    lines = ["Rama gave the bow to Lakshmana."]
+    ranked, _, _, _ = short.choose("How old is Lakshmana?", lines, parse_many(lines), {0: ["the bow"]})
+    assert all(c.text != "the bow" for c in ranked)
+    ranked, _, _, _ = short.choose("What did Rama give?", lines, parse_many(lines), {0: ["the bow"]})
+    assert ranked[0].text == "the bow"
+
+
+def test_the_noun_asked_about_comes_with_its_number():
+    lines = ["The format is specified in GZIP file format specification version 4.3,",
+             "<https://www.ietf.org/rfc/rfc1952.txt>, RFC Internet 1952 (May 1996)."]
+    ranked, _, _, _ = short.choose("In which RFC is the gzip file format specified?", lines, parse_many(lines), {},
+                                   follows={1: 0})
+    assert ranked[0].text == "RFC Internet 1952"
+
+
+def test_a_question_that_names_a_document_prefers_lines_about_it():
+    named = short.named_lines("Who are the authors of logrotate according to its manual page?",
+                              ["logrotate.8", "speex-manual", "notes"],
+                              ["AUTHORS", "List on the Title Page, as authors, the manual", "logrotate was written"])
+    assert named == [True, False, True]
+    assert short.named_lines("Who wrote it?", ["logrotate.8"], ["AUTHORS"]) == [False]
+
+
+def test_words_match_across_their_forms():
+    assert short.words("stopped mapping") == short.words("stop map") == ["stop", "map"]
+
+
+def test_an_answer_must_state_the_kind_asked_for_beyond_the_question():
+    def states(question, answer):
+        return short.states_kind(question, answer, parse_many([answer])[0])
+
+    assert not states("Who is the current Debian Project Leader?",
+                      "The current Debian Project Leader is the one appointed by the Project Leader.")
+    assert states("Who wrote logrotate?", "Erik Troan wrote it.")
+    assert states("How long is the term of office?", "The term of office is one year.")
+    assert not states("Why did Rama give the bow?", "Rama gave the bow.")
+    assert states("Why did Rama give the bow?", "Rama gave the bow to kill Ravana.")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+import zlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from karaka.jsonparse import JSONRecoveryError, recover_json
@@ -13,11 +15,25 @@ from karaka.services import Services
 from karaka.state.query import Citation
 from karaka.store.ids import CITATION, citation_key, cite_of, cited_key
 
-MAX_REGENERATIONS = 3
+MAX_REQUESTS = 3
+"""Most LLM requests one answer may take: answer, check, one more try."""
+CONFIDENCE = {"agree": 0.8, "picked": 0.6, "free": 0.6}
+"""How often an LLM answer was right, by how it was reached (Qwen2.5 1.5B, docs dev; README)."""
+REFUSED = 0.1
+KEEP_OFFLINE = 0.3
+"""The reader's calibrated confidence at which its answer stands when the model chooses no candidate."""
 _QUOTE = re.compile(r"[\"“]([^\"”]{8,})[\"”]")
 _PLACEHOLDER = re.compile(r"\[\s*doc_id\s*,|\bLine\s+n\s*\]", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _REFUSAL = re.compile(r"\b(documents?|context) (do|does) not (say|contain|mention)|\bcannot (be )?answer", re.IGNORECASE)
+
+
+@dataclass
+class Option:
+    """A candidate answer offered to the model, with the line it was read from."""
+
+    text: str
+    line: Citation
 
 
 def format_context(context: list[Citation]) -> str:
@@ -143,23 +159,23 @@ def extractive(context: list[Citation], answers: list[str],
 def answer_from_context(services: Services, question: str, context: list[Citation], answers: list[str],
                         on_token: Callable[[str], None] | None = None,
                         on_reset: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Generate, check, regenerate at most three times; return the last answer with a warning.
+    """Generate, check, regenerate within ``MAX_REQUESTS``; never GROUNDED unverified.
 
     ``on_token`` receives the answer text as it is generated; ``on_reset`` is told when a
     rejected answer is about to be regenerated (so a streaming client can discard it). With
-    ``answer_checks`` off only the deterministic citation checks run.
+    ``answer_checks`` off only the deterministic checks run (no support call).
     """
     if services.llm is None:
         return extractive(context, answers, on_token)
     checks = services.ctx.answer_checks
     block = format_context(context)
-    calls, trace, warnings = 0, list[str](), list[str]()
+    calls, trace = 0, list[str]()
     text, supported, feedback = "", False, ""
-    regenerations = 0
-    for attempt in range(MAX_REGENERATIONS + 1):
-        regenerations = attempt
+    attempt = 0
+    while calls < MAX_REQUESTS:
         if attempt and on_reset is not None:
             on_reset(trace[-1] if trace else "regenerating")
+        attempt += 1
         calls += 1
         try:
             text = ask(services, "answer_prompt", on_token=on_token, context=block,
@@ -169,24 +185,27 @@ def answer_from_context(services: Services, question: str, context: list[Citatio
             continue
         problems = check_answer(text, context, question)
         if problems:
-            trace.append(f"answer {attempt + 1} failed checks: {'; '.join(problems)}")
+            trace.append(f"answer {attempt} failed checks: {'; '.join(problems)}")
             feedback = _feedback(problems, context)
             continue
         if not checks or refuses(text):  # a refusal claims nothing to check
             supported = True
             break
+        if calls >= MAX_REQUESTS:
+            trace.append(f"answer {attempt}: no request left to verify it")
+            break
         supported, used = _yes(services, "answer_support_prompt", context=cited_block(text, context) or block,
                                answer=text)
         calls += used
-        trace.append(f"answer {attempt + 1}: {'supported' if supported else 'not supported'} by the context")
+        trace.append(f"answer {attempt}: {'supported' if supported else 'not supported'} by the cited lines")
         if supported:
             break
         feedback = _feedback(["a check found a claim the cited lines do not support; say only what they say"],
                              context)
+    regenerations = max(0, attempt - 1)
     if not supported or (refuses(text) and answers):  # never GROUNDED unverified: the graph's spans instead
         why = ("the model found no answer in the lines, but the graph did" if supported else
-               f"the generated answer could not be verified against the cited lines after {MAX_REGENERATIONS} "
-               "regenerations")
+               f"the generated answer could not be verified against the cited lines in {MAX_REQUESTS} requests")
         fallback = extractive(context, answers)
         if on_reset is not None:
             on_reset(why)
@@ -195,16 +214,116 @@ def answer_from_context(services: Services, question: str, context: list[Citatio
         return {**fallback, "mode": "extractive-fallback", "llm_calls": calls, "regenerations": regenerations,
                 "trace": trace + fallback["trace"], "warnings": [f"{why}; the extractive answer is shown"]}
     if refuses(text):
-        return {"answer": text, "status": "NO_ANSWER", "confidence": 0.2, "mode": "generated", "llm_calls": calls,
-                "trace": trace + ["answer: the model found no answer in the lines"], "regenerations": regenerations,
-                "warnings": []}
-    useful = True
-    if checks:
-        useful, used = _yes(services, "answer_usefulness_prompt", question=question, answer=text)
-        calls += used
-        if not useful:
-            warnings.append("the verifier judged that the answer may not address the question")
-    confidence = 1.0 if useful else 0.6
-    return {"answer": text, "status": "GROUNDED",
-            "confidence": confidence, "mode": "generated", "llm_calls": calls, "trace": trace,
-            "regenerations": regenerations, "warnings": warnings}
+        return {"answer": text, "status": "NO_ANSWER", "confidence": REFUSED, "mode": "generated",
+                "llm_calls": calls, "trace": trace + ["answer: the model found no answer in the lines"],
+                "regenerations": regenerations, "warnings": []}
+    return {"answer": text, "status": "GROUNDED", "confidence": CONFIDENCE["free"], "mode": "generated",
+            "llm_calls": calls, "trace": trace, "regenerations": regenerations, "warnings": []}
+
+
+PICK_SCHEMA = {"type": "object", "properties": {"choice": {"type": "string", "enum": ["A", "B"]}},
+               "required": ["choice"]}
+
+
+def _pick(services: Services, question: str, reader: Option, model: Option) -> bool:
+    """The blind check of a choice other than the reader's best: which of the two answers the question.
+
+    The two are shown in an order set by the question (not always the model's first), with their
+    lines, and without scores or who proposed which. True when it picks the model's choice.
+    """
+    swap = zlib.crc32(question.encode("utf-8")) % 2 == 1
+    first, second = (model, reader) if swap else (reader, model)
+    shown = [f"{o.text} (from {cite_of(o.line)}: {o.line['text']})" for o in (first, second)]
+    try:
+        reply = ask(services, "answer_pick_prompt", schema=PICK_SCHEMA, max_tokens=16, question=question,
+                    first=shown[0], second=shown[1])
+        value = recover_json(reply.text)
+    except (LLMCallError, JSONRecoveryError):
+        return False
+    picked = str(value.get("choice", "")).strip().upper() if isinstance(value, dict) else ""
+    return picked == ("A" if swap else "B")
+
+
+def choice_schema(count: int) -> dict[str, Any]:
+    """The reply a choice among ``count`` candidates must fit: a number (0: none) and the prose answer."""
+    return {"type": "object", "properties": {"choice": {"type": "integer", "enum": list(range(count + 1))},
+                                             "answer": {"type": "string"}},
+            "required": ["choice", "answer"]}
+
+
+def _choice(reply: str, count: int) -> tuple[int | None, str]:
+    """The chosen number (None when the reply is no choice) and the prose of a choice reply."""
+    try:
+        value = recover_json(reply)
+    except JSONRecoveryError:
+        return None, reply.strip()
+    if not isinstance(value, dict):
+        return None, reply.strip()
+    try:
+        number = int(value.get("choice"))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        number = -1
+    return (number if 0 <= number <= count else None), str(value.get("answer") or "").strip()
+
+
+def choose_answer(services: Services, question: str, context: list[Citation], options: list[Option],
+                  offline: dict[str, Any]) -> dict[str, Any]:
+    """GSV-Retry on answers: the offline reader's candidates, the model's choice, a blind check.
+
+    ``options`` are the offline reader's candidates, best first, each with its line; ``offline``
+    is its answer (``answer``, ``status``, ``confidence``). One request in the common case: the
+    model picks a candidate and writes the answer. When it picks the reader's best, scorer and
+    chooser agree and the answer stands once the deterministic checks pass. Another pick goes to
+    a blind check (``_pick``): shown the two answers with their lines, unlabelled, which answers
+    the question? Only when it picks the model's choice too does that stand; else the reader's
+    answer does. A reply that is no choice is asked again once. Prose that fails the checks is
+    replaced by the candidate and its citation, so a bad sentence never hides a good choice.
+    """
+    block = format_context(context)
+    listed = "\n".join(f"{n}. {o.text} (from {cite_of(o.line)})" for n, o in enumerate(options, 1))
+    calls, trace, feedback = 0, list[str](), ""
+    number: int | None = None
+    prose = ""
+    while calls < MAX_REQUESTS - 1 and number is None:
+        calls += 1
+        try:
+            reply = ask(services, "answer_choice_prompt", schema=choice_schema(len(options)), context=block,
+                        candidates=listed, question=question + feedback).text
+        except LLMCallError as exc:
+            trace.append(f"choice call failed: {exc}")
+            continue
+        number, prose = _choice(reply, len(options))
+        if number is None:
+            trace.append("the reply chose no candidate")
+            feedback = f"\n\n(Reply with JSON: choice is a number from 0 to {len(options)}.)"
+    base = {"mode": "chosen", "regenerations": max(0, calls - 1), "warnings": list[str]()}
+    if number is None or number == 0:
+        trace.append("the model chose no candidate" if number == 0 else "no choice after two requests")
+        if offline["confidence"] >= KEEP_OFFLINE:
+            return {**offline, **base, "mode": "extractive-fallback", "llm_calls": calls,
+                    "trace": trace + ["the reader's confident answer stands"],
+                    "warnings": ["the model chose none of the reader's candidates"]}
+        text = "The documents do not say. Related lines: " + " ".join(cite_of(c) for c in context[:3])
+        return {**base, "answer": text, "status": "NO_ANSWER", "confidence": REFUSED, "llm_calls": calls,
+                "trace": trace + ["answer: no candidate holds the answer"]}
+    option = options[number - 1]
+    line = [option.line]
+    problems = check_answer(prose, line + [c for c in context if c is not option.line], question)
+    if problems or _plain(option.text) not in _plain(prose):
+        trace.append(f"choice {number}: its prose {'failed checks: ' + '; '.join(problems) if problems else 'does not state it'};"
+                     " the candidate and its line are the answer")
+        prose = f"{option.text} {cite_of(option.line)}"
+    if number == 1:
+        return {**base, "answer": prose, "status": "GROUNDED", "confidence": CONFIDENCE["agree"], "llm_calls": calls,
+                "chosen": option.text,
+                "trace": trace + ["choice 1: the model and the reader agree"]}
+    if services.ctx.answer_checks and calls < MAX_REQUESTS:
+        confirmed = _pick(services, question, options[0], option)
+        calls += 1
+        trace.append(f"choice {number}: the blind check {'picks it too' if confirmed else 'picks the reader’s'}")
+        if not confirmed:
+            return {**offline, **base, "mode": "extractive-fallback", "llm_calls": calls,
+                    "trace": trace + ["the reader's answer stands"],
+                    "warnings": ["the blind check preferred the reader's answer to the model's choice"]}
+    return {**base, "answer": prose, "status": "GROUNDED", "confidence": CONFIDENCE["picked"], "llm_calls": calls,
+            "chosen": option.text, "trace": trace}

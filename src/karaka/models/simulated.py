@@ -74,8 +74,14 @@ class SimulatedChatModel(KeyedChatModel):
             return json.dumps({"answer": "no", "target": None, "reasoning": "simulated"})
         if key == "entity_type_prompt":
             return json.dumps({"entity_type": "Object", "reasoning": "simulated"})
-        if key in ("answer_support_prompt", "answer_usefulness_prompt"):
+        if key == "answer_support_prompt":
             return json.dumps({"answer": "yes", "reasoning": "simulated"})
+        if key == "answer_choice_prompt":
+            first = re.search(r"^1\. (.*) \(from (\[[^\]]+\])\)$", user, re.MULTILINE)
+            return json.dumps({"choice": 1 if first else 0,
+                               "answer": f"Simulated answer: {first.group(1)} {first.group(2)}" if first else ""})
+        if key == "answer_pick_prompt":
+            return json.dumps({"choice": "A"})
         if key == "answer_prompt":
             cited = re.findall(r"^(\[[^\]]+, line \d+(?:, sentence \d+)?\])", user, re.MULTILINE | re.IGNORECASE)
             return "Simulated answer " + " ".join(cited[:3])

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from karaka.config import Context
 from karaka.kg import short
-from karaka.kg.answer import answer_from_context, stream_words
+from karaka.kg.answer import Option, answer_from_context, choose_answer, extractive, stream_words
 from karaka.kg.calls import Loop, run_loop
 from karaka.kg.facts import execute, titles
 from karaka.kg.followup import resolve_follow_up
@@ -22,13 +22,15 @@ from karaka.nodes.common import Runtime, emit, services_of
 from karaka.services import Services
 from karaka.state.gsv import GSVInput
 from karaka.state.query import Citation, QueryState, citation_of
-from karaka.store.ids import cite_of, document_node
+from karaka.store.ids import CITATION, citation_key, cite_of, document_node
 
 NO_ANSWER = "I cannot answer this question based on the available documents"
 _FIND = re.compile(r"^\s*(find|list|show|search)\b.*\b(documents?|lines?|passages?|sources?)\b"
                    r"(\s+(about|on|for|mentioning))?\s*(?P<topic>.*)$", re.IGNORECASE)
 _FOLLOW_UP = re.compile(r"^\s*(and|but|so|then|what about)\b|\b(him|her|it|them|they|he|she|that)\b", re.IGNORECASE)
 LEXICAL_LINES = 20
+OPTIONS = 4
+"""Candidates the model chooses among."""
 
 
 def classify(state: QueryState) -> dict[str, Any]:
@@ -72,6 +74,10 @@ def make_plan(loop: Loop | None) -> Callable[[QueryState, Runtime[Context]], dic
         if not services.ctx.parser_candidate:  # the setting governs the seed and the fallback, as in extraction
             parsed = None
         seed = parsed if not state.get("turns") else None
+        if seed and services.ctx.llm_plans == "fallback":  # the common case: no request spent on planning
+            info = {"status": "accepted", "attempts": 0, "llm_calls": 0, "method": "parser", "cause": None}
+            trace = state["trace"] + ["plan: the parser's (the model plans what the parser cannot: llm_plans)"]
+            return {"plan": parsed, "plan_info": info, "trace": trace}
         out = run_loop(loop, GSVInput(task="query", source=state.get("standalone") or state["question"],
                                       ref={"question": state["question"]}, seed=seed), services.ctx)
         golden, status, method = out["golden"], str(out["status"]), "gsv"
@@ -106,12 +112,17 @@ def route_plan(state: QueryState) -> Literal["traverse", "finalize"]:
 def citations(services: Services, documents: list[str]) -> list[Citation]:
     """Context lines of Document nodes, in the given (ranked) order, capped at ``max_citations``."""
     out: list[Citation] = []
+    seen: set[Any] = set()
     graph = services.workspace.graph
     for node in documents:
         attrs = graph.node(node)
         if attrs is None:
             continue
-        out.append(citation_of(attrs))
+        citation = citation_of(attrs)
+        if citation_key(citation) in seen:  # one line once, however it was reached
+            continue
+        seen.add(citation_key(citation))
+        out.append(citation)
         if len(out) >= services.ctx.max_citations:
             break
     return out
@@ -211,36 +222,85 @@ def find(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
 
 
 def answer(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Generate (or extract) the answer from the context lines only."""
+    """Answer from the context lines only: the offline reader, and the model's choice among its candidates."""
     services = services_of(runtime)
     if not state["context"]:
         return {"result": {"answer": NO_ANSWER, "status": "NO_MATCH"},
                 "trace": state["trace"] + ["no context: NO_MATCH without an LLM call"]}
+    on_token = lambda text: emit(runtime, {"event": "token", "text": text})  # noqa: E731
     update: dict[str, Any] = {}
     facts = reads_facts(state.get("plan") or {})
-    if services.llm is None and state.get("intent") == "answer" and not (facts and state.get("answers")):
+    if state.get("intent") == "answer" and not (facts and state.get("answers")):
         update = short_answer(services, state)
         if facts:  # a multi-hop plan's lines are each hop's: keep them, in their order
             update["context"] = state["context"]
+        if services.llm is not None:
+            return _with_model(services, state, update, on_token, runtime)
         if update.get("refused"):
-            context = update["context"]
-            cites = " ".join(cite_of(c) for c in context)
-            text = f"No answer found in the documents ({update['why']})" + (f"; related lines: {cites}" if cites else "")
-            stream_words(text, lambda piece: emit(runtime, {"event": "token", "text": piece}))
-            return {"context": context, "answers": [], "referents": [],
-                    "result": {"answer": text, "status": "NO_ANSWER", "confidence": short.REFUSAL_RIGHT,
-                               "mode": "extractive", "regenerations": 0, "warnings": []},
-                    "trace": state["trace"] + update["trace"]}
+            return _refusal(state, update, on_token)
     outcome = answer_from_context(
         services, state["question"], update.get("context", state["context"]),
-        update.get("answers", state.get("answers") or []),
-        on_token=lambda text: emit(runtime, {"event": "token", "text": text}),
+        update.get("answers", state.get("answers") or []), on_token=on_token,
         on_reset=lambda reason: emit(runtime, {"event": "reset", "reason": reason}))
     if services.llm is None:  # the extractive answer's chance of being right, as measured
         outcome["confidence"] = short.calibrated(update.get("confidence", outcome.get("confidence", 0.0)))
     return {"result": outcome, "llm_calls": state["llm_calls"] + outcome.pop("llm_calls"),
             "trace": state["trace"] + update.get("trace", []) + outcome.pop("trace"),
             **{k: update[k] for k in ("context", "answers", "referents") if k in update}}
+
+
+def _refusal(state: QueryState, update: dict[str, Any], on_token: Callable[[str], None]) -> dict[str, Any]:
+    """NO_ANSWER with the closest lines offered as related lines."""
+    context = update["context"]
+    cites = " ".join(cite_of(c) for c in context)
+    text = f"No answer found in the documents ({update['why']})" + (f"; related lines: {cites}" if cites else "")
+    stream_words(text, on_token)
+    return {"context": context, "answers": [], "referents": [],
+            "result": {"answer": text, "status": "NO_ANSWER", "confidence": short.REFUSAL_RIGHT,
+                       "mode": "extractive", "regenerations": 0, "warnings": []},
+            "trace": state["trace"] + update["trace"]}
+
+
+def _with_model(services: Services, state: QueryState, update: dict[str, Any], on_token: Callable[[str], None],
+                runtime: Runtime[Context]) -> dict[str, Any]:
+    """The model chooses among the reader's candidates; with none, it reads the closest lines itself."""
+    question = state["question"]
+    if update.get("refused") or not update.get("options"):
+        with services.workspace.reading():
+            hits = [h.document for h in hybrid_search(services, question, k=services.ctx.max_citations)]
+            extra = citations(services, hits)
+        seen = {citation_key(c) for c in update["context"]}
+        context = (update["context"] + [c for c in extra if citation_key(c) not in seen])[: services.ctx.max_citations]
+        outcome = answer_from_context(services, question, context, [], on_token=on_token,
+                                      on_reset=lambda reason: emit(runtime, {"event": "reset", "reason": reason}))
+        if outcome["status"] == "GROUNDED" and not _states_kind(question, outcome["answer"]):
+            kind = short.expected_kind(question)
+            emit(runtime, {"event": "reset", "reason": f"the answer names no {kind}"})
+            text = "The documents do not say. Related lines: " + " ".join(cite_of(c) for c in update["context"])
+            stream_words(text, on_token)
+            outcome = {**outcome, "answer": text, "status": "NO_ANSWER", "confidence": short.REFUSAL_RIGHT,
+                       "trace": outcome["trace"] + [f"the answer names no {kind} that the question does not"],
+                       "warnings": [f"the model's answer gave no {kind}; it is not shown"]}
+        if outcome["status"] != "GROUNDED":
+            context = update["context"]  # a refusal offers the reader's related lines
+        answers: list[str] = []
+    else:
+        context = update["context"]
+        offline = extractive(context, update["answers"])
+        offline["confidence"] = short.calibrated(update["confidence"])
+        outcome = choose_answer(services, question, context, update["options"], offline)
+        stream_words(outcome["answer"], on_token)
+        answers = update["answers"] if outcome["mode"] != "chosen" else [outcome.get("chosen", "")]
+    return {"result": outcome, "llm_calls": state["llm_calls"] + outcome.pop("llm_calls"), "context": context,
+            "answers": [a for a in answers if a], "referents": [a for a in answers if a],
+            "trace": state["trace"] + update.get("trace", []) + outcome.pop("trace")}
+
+
+def _states_kind(question: str, answer: str) -> bool:
+    from karaka.nlp import parse_many
+
+    said = CITATION.sub(" ", answer)
+    return short.states_kind(question, said, parse_many([said])[0])
 
 
 def short_answer(services: Services, state: QueryState) -> dict[str, Any]:
@@ -266,7 +326,9 @@ def short_answer(services: Services, state: QueryState) -> dict[str, Any]:
         readable = [t if a.get("lang", "") in PARSED_LANGUAGES else "" for t, a in zip(texts, attrs, strict=True)]
         around = [line_words({**a, "text": ""}) for a in attrs]
         ranked, support, confidence, why = short.choose(question, texts, parse_many(readable), graph_answers,
-                                                        short.corpus_check(ws), around, follows)
+                                                        short.corpus_check(ws), around, follows,
+                                                        short.named_lines(question, [str(a.get("doc_id", ""))
+                                                                                     for a in attrs], texts))
         order = sorted(range(len(nodes)), key=lambda i: -support[i])
         trace = [f"short answer: {why}; confidence {confidence:.2f}"]
         if not ranked or confidence < short.THRESHOLD:
@@ -274,18 +336,20 @@ def short_answer(services: Services, state: QueryState) -> dict[str, Any]:
             return {"refused": True, "context": related, "confidence": confidence, "why": why,
                     "trace": trace + [f"below {short.THRESHOLD}: no answer"]}
         best = ranked[0]
+        options = [Option(c.text, citation_of(attrs[c.line])) for c in ranked[:OPTIONS]]
         if "graph" in best.notes:  # the graph's own answer: its lines, in its order, are the evidence
             return {"context": state["context"], "answers": list(state.get("answers") or []),
-                    "referents": list(state.get("referents") or []), "confidence": confidence, "trace": trace}
+                    "referents": list(state.get("referents") or []), "confidence": confidence, "trace": trace,
+                    "options": options}
         first = [nodes[best.line]]
-        if best.line in follows:  # the line that introduces the answer's line comes with it
-            first.insert(0, nodes[follows[best.line]])
+        if best.line in follows:  # the line that introduces the answer's line comes after it
+            first.append(nodes[follows[best.line]])
         rest = [nodes[i] for i in order if support[i] >= 0.5 * support[best.line]]
         context = citations(services, list(dict.fromkeys(first + context_nodes + rest)))
         answers = [best.text] + [c.text for c in ranked[1:3] if c.line == best.line and c.score >= 0.9 * best.score
                                  and c.text.lower() not in best.text.lower()]
         return {"context": context, "answers": answers, "referents": answers, "confidence": confidence,
-                "trace": trace}
+                "trace": trace, "options": options}
 
 
 def finalize(state: QueryState) -> dict[str, Any]:

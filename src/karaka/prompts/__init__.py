@@ -39,7 +39,8 @@ PROMPT_FIELDS: dict[str, frozenset[str]] = {
     "causality_prompt": frozenset({"first", "second", "context"}),
     "answer_prompt": frozenset({"context", "question"}),
     "answer_support_prompt": frozenset({"context", "answer"}),
-    "answer_usefulness_prompt": frozenset({"question", "answer"}),
+    "answer_choice_prompt": frozenset({"candidates", "context", "question"}),
+    "answer_pick_prompt": frozenset({"question", "first", "second"}),
 }
 
 
