@@ -80,7 +80,6 @@ def script(**overrides: Any) -> dict[str, Any]:
         "answer_prompt": lambda user, n: "The answer, from [test_doc_1, Line 1].",
         "answer_support_prompt": ['{"answer": "yes"}'],
         "answer_choice_prompt": choose_first,
-        "answer_pick_prompt": ['{"choice": "A"}'],
         "kriya_batch_validation_prompt": ['{"invalid_lines": [], "reasoning": "ok"}'],
     }
     base.update(overrides)

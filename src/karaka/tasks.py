@@ -283,18 +283,22 @@ def source_lines(source: str) -> dict[int, str]:
 
 
 def kriya_checks(data: dict[str, Any], source: str) -> list[str]:
-    """Hard checks: every entity and verb in its line, kartā/karma not swapped."""
-    from karaka.nlp.rules import rule_violations
+    """Hard checks: every entity and verb in its line, kartā/karma not swapped, the parse's structural vetoes."""
+    from karaka.nlp.rules import rule_violations, shared_problems
 
     lines = source_lines(source)
     problems: list[str] = []
     only = next(iter(lines)) if len(lines) == 1 else None
+    by_line: dict[int, list[dict[str, Any]]] = {}
     for item in data.get("kriyas", []):
         line = item.get("line") or only
         if line not in lines:
             problems.append(f"kriya {item.get('verb')!r}: line {item.get('line')} is not in the source")
             continue
         problems += rule_violations(item, lines[line])
+        by_line.setdefault(line, []).append(item)
+    for line, items in by_line.items():
+        problems += shared_problems(items, lines[line])
     if not data.get("kriyas"):
         problems.append("no kriyas extracted")
     return problems

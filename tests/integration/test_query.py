@@ -197,48 +197,36 @@ OFFLINE = {"answer": "Extractive answer: the bow [test_doc_1, Line 1]", "status"
            "mode": "extractive"}
 
 
-def choose(tmp_path, reply, picks="model", confidence=0.5):
+def choose(tmp_path, reply, confidence=0.5):
     from karaka.kg.answer import Option, choose_answer
     from karaka.services import get_services
 
-    shown: list[str] = []
-
-    def pick(user, n):  # the blind check: it picks the model's choice, or the reader's
-        shown.append(user)
-        wanted = "Lakshmana" if picks == "model" else "the bow"
-        return json.dumps({"choice": "A" if f"Answer A: {wanted} (" in user else "B"})
-
-    model = ScriptedChatModel(script(answer_choice_prompt=[reply], answer_pick_prompt=pick))
-    ctx, model = fake_context(tmp_path / "ws", model)
+    ctx, model = fake_context(tmp_path / "ws", ScriptedChatModel(script(answer_choice_prompt=[reply])))
     options = [Option(text, CONTEXT[line]) for text, line in OPTIONS]
-    out = choose_answer(get_services(ctx), "Who got the bow?", CONTEXT, options, {**OFFLINE, "confidence": confidence})
-    return out, shown
+    return choose_answer(get_services(ctx), "Who got the bow?", CONTEXT, options, {**OFFLINE, "confidence": confidence})
 
 
-def test_a_choice_other_than_the_readers_best_stands_only_when_the_blind_check_picks_it(tmp_path):
-    reply = json.dumps({"choice": 2, "answer": "Lakshmana got it [test_doc_1, Line 1]."})
-    out, shown = choose(tmp_path, reply)
-    assert out["status"] == "GROUNDED" and out["chosen"] == "Lakshmana" and out["llm_calls"] == 2
-    assert "Answer A: " in shown[0] and "the bow (from [test_doc_1, Line 1]" in shown[0]
-    assert "Ravana" not in shown[0] and "candidate" not in shown[0].lower()  # the two only, unlabelled
-    rejected, _ = choose(tmp_path / "no", reply, picks="reader")
-    assert rejected["answer"] == OFFLINE["answer"] and rejected["mode"] == "extractive-fallback"
+def test_a_choice_other_than_the_readers_best_leaves_the_readers_answer_with_less_confidence(tmp_path):
+    from karaka.kg.answer import CONFIDENCE
+
+    out = choose(tmp_path, json.dumps({"choice": 2, "answer": "Lakshmana got it [test_doc_1, Line 1]."}))
+    assert out["answer"] == OFFLINE["answer"] and out["mode"] == "extractive-fallback" and out["llm_calls"] == 1
+    assert out["confidence"] == CONFIDENCE["disagree"] < CONFIDENCE["agree"] and "Lakshmana" in out["warnings"][0]
 
 
 def test_prose_that_fails_the_checks_gives_way_to_the_chosen_candidate(tmp_path):
     reply = json.dumps({"choice": 1, "answer": "Rama gave the bow in 1851 [test_doc_1, Line 1]."})
-    out, shown = choose(tmp_path, reply)
-    assert out["answer"] == "the bow [test_doc_1, Line 1]" and out["status"] == "GROUNDED"
-    assert shown == []  # scorer and chooser agree: no check needed  # scorer and chooser agree: no judge needed
+    out = choose(tmp_path, reply)
+    assert out["answer"] == "the bow [test_doc_1, Line 1]" and out["status"] == "GROUNDED" and out["llm_calls"] == 1  # scorer and chooser agree: no judge needed
 
 
 @pytest.mark.parametrize(("confidence", "status"), [(0.5, "GROUNDED"), (0.1, "NO_ANSWER")])
 def test_no_choice_keeps_a_confident_reader_else_refuses(tmp_path, confidence, status):
-    out, _ = choose(tmp_path, json.dumps({"choice": 0, "answer": "The documents do not say."}), confidence=confidence)
+    out = choose(tmp_path, json.dumps({"choice": 0, "answer": "The documents do not say."}), confidence=confidence)
     assert out["status"] == status and out["llm_calls"] == 1
 
 
 def test_a_reply_that_chooses_nothing_is_asked_once_more(tmp_path):
-    out, _ = choose(tmp_path, "I think the bow.")
+    out = choose(tmp_path, "I think the bow.")
     assert out["llm_calls"] == 2
     assert out["mode"] == "extractive-fallback"  # the reader's confident answer stands

@@ -31,6 +31,10 @@ ENTITY_TYPES = ("Person", "Location", "Organisation", "AI", "Object", "Time", "E
 ANTECEDENT_WINDOW = 12  # a pronoun's antecedent is among the nearest preceding actions
 _EPITHET = re.compile(r"^(?:[A-Z][\w'-]*\s+)+(?:of|of the)\s+(?:the\s+)?[A-Z][\w'-]*", re.UNICODE)
 _CAUSAL_NEXT = re.compile(r"^(so|therefore|thus|hence|consequently|as a result)\b", re.IGNORECASE)
+_CAUSAL_CUE = re.compile(r"\b(because|since|so|therefore|thus|hence|consequently|as a result|due to|after|"
+                         r"following|led to|leads? to|lead to|caus(e|es|ed|ing)|result(s|ed)? in|in order to|so that|"
+                         r"to\s+[a-z]+)\b", re.IGNORECASE)
+"""A word in the text that can carry cause: a connective, a causal verb, a purpose "to" + verb."""
 _PERSONAL = {"he", "she", "him", "her", "his", "hers", "who", "whom"}
 
 
@@ -71,6 +75,9 @@ def _text_of(services: Services, kriya: str) -> str:
 
 
 def _link(services: Services, source: str, target: str, relation: str, **attrs: Any) -> bool:
+    if relation == "CAUSES" and (source == target or _causes_path(services, target, source)):
+        log.info("CAUSES %s -> %s left out: it would close a cycle", source, target)
+        return False  # cause is asymmetric and acyclic
     try:
         services.workspace.graph.add_edge(source, target, relation, **attrs)
         return True
@@ -139,12 +146,19 @@ def _antecedents(services: Services, before: list[str], pronoun: str) -> list[st
 
 
 def _ner_type(services: Services, entity: str) -> str | None:
-    """The named-entity type of an entity: as the parse labelled it at extraction, else by parsing a line."""
+    """The named-entity type of an entity: as the parse labelled it at extraction, else by parsing a line.
+
+    Lines the parser extracted are not parsed again: it stored every label its spans had.
+    """
     stored = (services.workspace.graph.node(entity) or {}).get("ner_type")
     if stored:
         return str(stored)
     name = _name(services, entity)
-    for kriya, _ in services.workspace.graph.uses(entity)[:3]:
+    graph = services.workspace.graph
+    uses = graph.uses(entity)[:3]
+    if all((graph.node(kriya) or {}).get("provenance") == "parser" for kriya, _ in uses):
+        return None  # the parser wrote its spans' labels at extraction: no label is no entity
+    for kriya, _ in uses:
         for ent in parse(_text_of(services, kriya)).ents:
             if ent.text == name or name in ent.text:
                 return NER_TYPES.get(ent.label_)
@@ -226,16 +240,40 @@ def _type_questions(services: Services, doc_id: str) -> list[Question]:
 
 
 def _cause_pairs(services: Services, doc_id: str) -> list[tuple[str, str]]:
-    """Consecutive Kriyās of the same or adjacent sentences not yet linked by CAUSES."""
+    """Consecutive Kriyās of one sentence, or of adjacent ones the second of which opens with a connective.
+
+    Only pairs whose text holds a causal cue are asked about, and none that are linked either way.
+    """
     graph = services.workspace.graph
     order = graph.kriyas_of(doc_id)
     pairs = []
     for first, second in zip(order, order[1:], strict=False):
         a, b = graph.node(first) or {}, graph.node(second) or {}
-        if b["seq"] - a["seq"] > 1 or second in graph.neighbors(first, "CAUSES"):
+        if b["seq"] - a["seq"] > 1 or second in graph.neighbors(first, "CAUSES") \
+                or first in graph.neighbors(second, "CAUSES"):
+            continue
+        t2 = _text_of(services, second)
+        if b["seq"] == a["seq"] + 1 and not _CAUSAL_NEXT.match(t2):
+            continue  # adjacent sentences: a connective must link them
+        if not _CAUSAL_CUE.search(_text_of(services, first) if a["seq"] == b["seq"] else t2):
             continue
         pairs.append((first, second))
     return pairs
+
+
+def _causes_path(services: Services, start: str, goal: str, limit: int = 200) -> bool:
+    """Whether CAUSES edges already lead from ``start`` to ``goal`` (so the reverse would close a cycle)."""
+    graph = services.workspace.graph
+    seen, frontier = {start}, [start]
+    while frontier and len(seen) < limit:
+        node = frontier.pop()
+        for nxt in graph.neighbors(node, "CAUSES"):
+            if nxt == goal:
+                return True
+            if nxt not in seen:
+                seen.add(nxt)
+                frontier.append(nxt)
+    return False
 
 
 def _cause_question(services: Services, first: str, second: str) -> Question:

@@ -32,6 +32,11 @@ def build_report(services: Services, state: IngestState) -> dict[str, Any]:
             failures.append({"ref": _ref(services, row), "cause": stored["payload"].get("cause", "GSV-Retry exhausted")})
     failures += state.get("write_failures") or []
     post = records.decision_costs(state["run_id"])
+    vetoes: dict[str, int] = {}
+    for row in results:
+        if row["attempts"] > 0:  # a loop ran: what the parse's structural vetoes struck
+            for kind, n in ((records.result(row["unit_id"]) or {}).get("payload", {}).get("vetoes") or {}).items():
+                vetoes[kind] = vetoes.get(kind, 0) + int(n)
     elapsed = time.time() - state.get("started", time.time())
     ctx = services.ctx
     return {
@@ -48,6 +53,7 @@ def build_report(services: Services, state: IngestState) -> dict[str, Any]:
             "fast_path_rate": round(sum(r["fast_path"] for r in accepted) / len(accepted), 4) if accepted else None,
             "parser_fallbacks": sum(r["status"] == UnitStatus.PARSER_FALLBACK for r in results),
             "fallback_windows": sum(r["status"] == UnitStatus.FALLBACK for r in results),
+            "structural_vetoes": vetoes,
         },
         "llm_calls": {
             "extraction": sum(r["llm_calls"] for r in results),

@@ -29,6 +29,10 @@ NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanish", "it":
          "hi": "Hindi", "el": "Greek", "he": "Hebrew"}
 
 
+FOREIGN_EVIDENCE = 8
+"""Common words a text needs (and twice English's) to be called another Latin-script language."""
+
+
 def detect(texts: Iterable[str], sample: int = 20000) -> str:
     """The language code of a text ("" when there is too little to tell)."""
     text = ""
@@ -45,4 +49,6 @@ def detect(texts: Iterable[str], sample: int = 20000) -> str:
     words = Counter(re.findall(r"[^\W\d_]+", text.lower()))
     scores = {lang: sum(words[w] for w in common) for lang, common in _WORDS.items()}
     best = max(scores, key=lambda lang: scores[lang])
+    if best != "en" and (scores[best] < FOREIGN_EVIDENCE or scores[best] < 2 * scores["en"]):
+        best = "en"  # a foreign title over a short English text ("El Festín de Satanás is a 1958 film") stays English
     return best if scores[best] >= 3 else ""

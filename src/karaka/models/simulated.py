@@ -80,8 +80,6 @@ class SimulatedChatModel(KeyedChatModel):
             first = re.search(r"^1\. (.*) \(from (\[[^\]]+\])\)$", user, re.MULTILINE)
             return json.dumps({"choice": 1 if first else 0,
                                "answer": f"Simulated answer: {first.group(1)} {first.group(2)}" if first else ""})
-        if key == "answer_pick_prompt":
-            return json.dumps({"choice": "A"})
         if key == "answer_prompt":
             cited = re.findall(r"^(\[[^\]]+, line \d+(?:, sentence \d+)?\])", user, re.MULTILINE | re.IGNORECASE)
             return "Simulated answer " + " ".join(cited[:3])

@@ -332,7 +332,8 @@ def _modified_noun(verb: Token, roles: _Roles) -> None:
         return
     noun = verb.head
     subject = _copula_subject(noun)
-    target = span(subject) if subject is not None else span(noun)
+    skip = SPAN_SKIP | {"acl"}  # the noun without the clause itself: "a car driven by …" is driven as "a car"
+    target = span(subject, skip) if subject is not None else span(noun, skip)
     relative = next((c for c in verb.children if c.lower_ in RELATIVE and c.tag_ in ("WDT", "WP", "WP$")), None)
     if verb.dep_ == "relcl":
         gap = relative.dep_ if relative is not None else ("dobj" if "KARTA" in roles.karakas else "nsubj")

@@ -58,7 +58,7 @@ def rule_violations(item: dict[str, Any], line: str) -> list[str]:
             missing = [w for w in content_words(text) if w not in vocabulary]
             if missing:
                 problems.append(f"{role} {text!r} is not in the line (not in it: {', '.join(missing)})")
-    return problems + role_problems(item, line) + swap_problems(item, line)
+    return problems + role_problems(item, line) + swap_problems(item, line) + structure_problems(item, line)
 
 
 _NO_CONTENT = _STOP | frozenset("from into onto over under where when which who whom whose that there then than as if but "
@@ -150,3 +150,132 @@ def confirm_violations(claims: list[str], candidates: list[dict[str, Any]], line
                     line = lines.get(item.get("line")) or (next(iter(lines.values())) if len(lines) == 1 else "")
                     confirmed += swap_problems(item, line) if line else []
     return list(dict.fromkeys(confirmed))
+
+
+_CLAUSE_LINKS = frozenset({"conj", "xcomp", "advcl", "relcl", "acl", "ccomp", "pcomp"})
+"""How a verb's clause hangs off another's: its participants may stand in that other clause."""
+_SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj", "agent", "expl"})
+_BODY_PARTS = frozenset("arm arms hand hands leg legs foot feet head eye eyes ear ears face finger fingers knee knees "
+                        "back shoulder shoulders neck mouth nose chest heart toe toes wrist elbow hip lip lips tongue "
+                        "thumb ankle skin".split())
+_LOCATIVE = frozenset("in on at into onto inside within under over across around near beside behind below above "
+                      "along through".split())
+STRUCTURE_VETOES = ("contains its own verb", "outside the clause of", "names a body part", "shared by")
+"""The words that name each structural veto in a problem (the report counts them)."""
+
+
+def _align(doc: Any, text: str) -> list[list[Any]]:
+    """Every run of ``doc``'s tokens that spells ``text`` (word for word, punctuation aside)."""
+    wanted = words(text)
+    if not wanted:
+        return []
+    flat = [(t, w) for t in doc for w in words(t.text)]
+    return [list(dict.fromkeys(t for t, _ in flat[start:start + len(wanted)]))
+            for start in range(len(flat) - len(wanted) + 1)
+            if [w for _, w in flat[start:start + len(wanted)]] == wanted]
+
+
+def _verb_tokens(doc: Any, verb: str) -> list[Any]:
+    found = [t for t in doc if t.lemma_.lower() == verb and t.pos_ in ("VERB", "AUX")]
+    return found or [t for t in doc if t.lemma_.lower() == verb or t.lower_ == verb]
+
+
+def _reach(verb: Any) -> set[int]:
+    """Token indices a participant of ``verb`` may stand on.
+
+    Its subtree, and up its clause links the subjects and objects it shares (a conjunct's
+    subject, the noun a relative clause describes).
+    """
+    region = {t.i for t in verb.subtree}
+    node = verb
+    while node.dep_ in _CLAUSE_LINKS and node.head is not node:
+        head = node.head
+        region.add(head.i)
+        for child in head.children:
+            if child.dep_ in _SUBJECTS or (node.dep_ == "xcomp" and child.dep_ in ("dobj", "obj", "dative")) or \
+                    (node.dep_ in ("relcl", "acl") and child.i < node.i and child.dep_ not in ("punct", "cc")):
+                region.update(t.i for t in child.subtree)
+        if node.dep_ in ("relcl", "acl"):  # the noun the clause describes, and what it hangs from
+            region.update(t.i for t in head.subtree if t.i not in {x.i for x in node.subtree})
+            if head.dep_ == "attr":  # "the analogy is the hurricane that struck": the copula's subject too
+                region.update(t.i for c in head.head.children if c.dep_ in _SUBJECTS for t in c.subtree)
+        node = head
+    return region
+
+
+def _top(token: Any) -> Any:
+    """The clause a verb's clause belongs to: up its clause links, and from a noun a clause describes to its head."""
+    node = token
+    while node.head is not node and (node.dep_ in _CLAUSE_LINKS or node.pos_ in ("NOUN", "PROPN", "PRON")):
+        node = node.head
+    return node
+
+
+def _linked(a: Any, b: Any) -> bool:
+    """Whether two verbs' clauses belong together: one hangs off the other, or both off one clause."""
+    return a.i in {x.i for x in b.ancestors} or b.i in {x.i for x in a.ancestors} or _top(a).i == _top(b).i
+
+
+def structure_problems(item: dict[str, Any], line: str) -> list[str]:
+    """Vetoes from the line's dependency parse, each naming the words.
+
+    A role's span lies in its verb's clause (the verb's subtree, or a subject or object its clause
+    shares with the clause it hangs off, or a pronoun's antecedent when the clause holds a pronoun);
+    a span never contains its own verb; a place is not a body part unless a locative preposition
+    says so ("in his arm", not "his left arm").
+    """
+    verb = str(item.get("verb", "")).lower().strip()
+    doc = parse(line)
+    verbs = _verb_tokens(doc, verb) if verb else []
+    if not verbs:
+        return []
+    reach = set().union(*(_reach(v) for v in verbs))
+    pronoun_here = any(doc[i].pos_ == "PRON" and doc[i].lower_ not in ("it", "that", "which", "what") for i in reach)
+    problems = []
+    for role, value in (item.get("karakas") or {}).items():
+        for text in mentions(value):
+            runs = _align(doc, text)
+            if not runs:
+                continue
+            tokens = next((r for r in runs if {t.i for t in r} & reach), runs[0])  # the occurrence in the clause
+            inside = {t.i for t in tokens}
+            if all(v.i in inside for v in verbs) and len(inside) > 1:
+                problems.append(f"{role} {text!r} contains its own verb {verbs[0].text!r}")
+                continue
+            if not inside & reach and not (pronoun_here and role in ("KARTA", "KARMA")):
+                owner = next((a for a in tokens[0].ancestors if a.pos_ in ("VERB", "AUX") and a.i not in
+                              {v.i for v in verbs}), None)
+                problems.append(f"{role} {text!r} lies outside the clause of {verb!r}"
+                                + (f" (it belongs to {owner.text!r})" if owner is not None else ""))
+                continue
+            if role == "ADHIKARANA_SPATIAL" and words(text)[0] not in _LOCATIVE and \
+                    any(t.lemma_.lower() in _BODY_PARTS for t in tokens):
+                problems.append(f"{role} {text!r} names a body part, not a place (no locative preposition)")
+    return problems
+
+
+def shared_problems(items: list[dict[str, Any]], line: str) -> list[str]:
+    """The same words of a line given to two Kriyās whose clauses the parse does not link."""
+    doc = parse(line)
+    holders: dict[tuple[int, ...], list[tuple[str, str]]] = {}
+    for item in items:
+        verb = str(item.get("verb", "")).lower().strip()
+        verbs = _verb_tokens(doc, verb) if verb else []
+        reach = set().union(*(_reach(v) for v in verbs)) if verbs else set()
+        for value in (item.get("karakas") or {}).values():
+            for text in mentions(value):
+                runs = _align(doc, text)
+                if runs and content_words(text):
+                    tokens = next((r for r in runs if {t.i for t in r} & reach), runs[0])
+                    holders.setdefault(tuple(t.i for t in tokens), []).append((verb, text))
+    problems = []
+    for held in holders.values():
+        distinct = list(dict.fromkeys(verb for verb, _ in held))
+        found = {v: _verb_tokens(doc, v) for v in distinct}
+        for i, first in enumerate(distinct):
+            for second in distinct[i + 1:]:
+                if found[first] and found[second] and not any(_linked(a, b) for a in found[first]
+                                                              for b in found[second]):
+                    problems.append(f"{held[0][1]!r} is shared by {first!r} and {second!r}, whose clauses the "
+                                    "parse does not link")
+    return problems

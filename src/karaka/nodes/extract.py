@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -69,6 +69,20 @@ def _tag(data: dict[str, Any], unit: Unit, provenance: Provenance,
     return {"kriyas": kriyas}
 
 
+def vetoes_of(out: Mapping[str, Any]) -> dict[str, int]:
+    """How often each structural veto struck a candidate of a loop (``karaka.nlp.rules.STRUCTURE_VETOES``)."""
+    from karaka.nlp.rules import STRUCTURE_VETOES
+
+    counts: dict[str, int] = {}
+    for attempt in out.get("history") or []:
+        for candidate in attempt.get("candidates") or []:
+            for error in candidate.get("errors") or []:
+                for kind in STRUCTURE_VETOES:
+                    if kind in error:
+                        counts[kind] = counts.get(kind, 0) + 1
+    return counts
+
+
 def parser_fallback(analysis: dict[str, Any], source: str, rule_checks: bool) -> tuple[dict[str, Any] | None, list[str]]:
     """The parser's candidate for an exhausted line, when it found an action and passes the rule checks."""
     fallback = seed_candidate(analysis)
@@ -96,18 +110,22 @@ def gsv_unit(services: Services, unit: Unit, run_id: str, run: RunLoop) -> dict[
     out = run({"task": "kriya", "source": numbered(lines), "ref": ref, "seed": seed})
     cost: dict[str, Any] = {"calls": out["llm_calls"], "tokens": out["prompt_tokens"], "attempts": out["attempt"],
                             "fast": out["fast_path"]}
+    vetoes = vetoes_of(out)
     if out["golden"] is not None:
         provenance = Provenance.GSV_FAST_PATH if out["fast_path"] else Provenance.GSV
-        return _store(services, unit, UnitStatus.GOLDEN, _tag(out["golden"], unit, provenance, analysis),
+        return _store(services, unit, UnitStatus.GOLDEN,
+                      {**_tag(out["golden"], unit, provenance, analysis), "vetoes": vetoes},
                       run_id=run_id, started=started, **cost)
     if unit.single:
         fallback, problems = parser_fallback(analysis, numbered(lines), ctx.rule_checks)
         if fallback is not None:
             log.info("GSV exhausted at %s; the parser's candidate passed the rule checks: written as parser-fallback",
                      unit.unit_id)
-            payload = {**_tag(fallback, unit, Provenance.PARSER_FALLBACK, analysis), "cause": out["cause"]}
+            payload = {**_tag(fallback, unit, Provenance.PARSER_FALLBACK, analysis), "cause": out["cause"],
+                       "vetoes": vetoes}
             return _store(services, unit, UnitStatus.PARSER_FALLBACK, payload, run_id=run_id, started=started, **cost)
-        return _store(services, unit, UnitStatus.FAILED, {"cause": out["cause"] or "exhausted", "parser": problems},
+        return _store(services, unit, UnitStatus.FAILED, {"cause": out["cause"] or "exhausted", "parser": problems,
+                                                          "vetoes": vetoes},
                       run_id=run_id, started=started, **cost)
     singles = []
     for n in lines:

@@ -210,17 +210,19 @@ def _parse_ahead(services: Services, state: IngestState, start: int) -> None:
     """Have the round that begins at unit ``start`` parsed before its workers need it, and the next block sent.
 
     Sentences are parsed in blocks of ``BLOCK`` (``karaka.nlp.ahead``); a long run parses them in a
-    second process, one block ahead. The parser workers batch their own units.
+    second process, one block ahead, in parser mode as with an LLM: this process analyses, embeds
+    and writes while the other parses.
     """
     ctx, total = services.ctx, state.get("units_total", 0)
-    if ctx.extractor == "parser" or start >= total:
+    if start >= total:
         return
+    parser = ctx.extractor == "parser"
     per_block = max(1, BLOCK // window(ctx))
     first, last = start // per_block, (min(start + _round(ctx), total) - 1) // per_block
 
     def texts(key: tuple[str, int]) -> list[str]:
         units = _units(state, ctx, key[1] * per_block, (key[1] + 1) * per_block)
-        return list(sentences_of(services.workspace.records, units, parser=False).values())
+        return [t for t in sentences_of(services.workspace.records, units, parser=parser).values() if t]
 
     run = state["run_id"]
     soon = [(run, last + 1)] if (last + 1) * per_block < total else []

@@ -40,7 +40,6 @@ PROMPT_FIELDS: dict[str, frozenset[str]] = {
     "answer_prompt": frozenset({"context", "question"}),
     "answer_support_prompt": frozenset({"context", "answer"}),
     "answer_choice_prompt": frozenset({"candidates", "context", "question"}),
-    "answer_pick_prompt": frozenset({"question", "first", "second"}),
 }
 
 

@@ -118,7 +118,10 @@ class EntityResolver:
         self._names: dict[str, str] = {}  # entity id -> canonical name
         self._aliases: dict[str, set[str]] = defaultdict(set)
         self._ids: list[str] = []  # rows of the embedding matrix
-        self._matrix = np.zeros((0, 0), dtype=np.float32)
+        self._rows = np.zeros((0, 0), dtype=np.float32)  # room for more rows: the matrix is its first len(_ids)
+        self._prepared: dict[str, tuple[np.ndarray, int, int, float]] = {}
+        """Per key: its vector, how many rows it was compared with, the best row and its similarity."""
+        self._key_vectors: dict[str, np.ndarray] = {}  # the last prepared batch's vectors, by key
         self._pending: list[str] = []  # registered but not yet embedded (embedded in one batch, on demand)
 
     def _vectors(self, texts: list[str]) -> np.ndarray:
@@ -166,9 +169,55 @@ class EntityResolver:
         self._pending = []
         if not ids:
             return
-        vecs = self._vectors([normalize_name(self._names[e]) or self._names[e] for e in ids])
-        self._matrix = vecs if not self._ids else np.vstack([self._matrix, vecs])
+        texts = [normalize_name(self._names[e]) or self._names[e] for e in ids]
+        missing = [t for t in texts if t not in self._key_vectors]
+        if missing:
+            self._key_vectors.update(zip(missing, self._vectors(missing), strict=True))
+        vecs = np.stack([self._key_vectors[t] for t in texts])
+        used = len(self._ids)
+        if used + len(ids) > len(self._rows):  # grow by doubling: appending stays linear
+            rows = np.zeros((max(2 * len(self._rows), used + len(ids), 256), vecs.shape[1]), dtype=np.float32)
+            if used:
+                rows[:used] = self._rows[:used]
+            self._rows = rows
+        self._rows[used:used + len(ids)] = vecs
         self._ids += ids
+
+    @property
+    def _matrix(self) -> np.ndarray:
+        return self._rows[: len(self._ids)]
+
+    def prepare(self, mentions: list[tuple[str, bool]]) -> None:
+        """Embed and compare a batch of mentions at once (one document's), before they are resolved one by one.
+
+        Each ``(span, prepositional)`` not known by name gets its vector and its nearest entity in
+        one matrix product; resolving it later compares it only with the entities added since.
+        The outcome is that of resolving each alone.
+        """
+        if self.embeddings is None:
+            return
+        with self._lock:
+            self._prepared, self._key_vectors = {}, {}  # what the last document left unused
+            keys = []
+            for span, prepositional in mentions:
+                name = entity_name(span, prepositional)
+                key = normalize_name(name) or name.lower()
+                if name and not is_pronoun(name) and key not in self._by_key and key not in self._prepared:
+                    keys.append(key)
+            keys = list(dict.fromkeys(keys))
+            if not keys:
+                return
+            self._embed_pending()
+            vecs = self._vectors(keys)
+            self._key_vectors.update(zip(keys, vecs, strict=True))  # a new entity's own vector: embedded once
+            if self._ids:
+                sims = vecs @ self._matrix.T
+                best = np.argmax(sims, axis=1)
+                for key, vec, row, i in zip(keys, vecs, best, range(len(keys)), strict=True):
+                    self._prepared[key] = (vec, len(self._ids), int(row), float(sims[i, row]))
+            else:
+                for key, vec in zip(keys, vecs, strict=True):
+                    self._prepared[key] = (vec, 0, -1, -1.0)
 
     def name_of(self, entity_id: str) -> str:
         """The canonical name of a known entity (its id if unknown)."""
@@ -207,9 +256,18 @@ class EntityResolver:
         self._embed_pending()
         if not self._ids:
             return None
-        sims = self._matrix @ self._vectors([key])[0]
-        best = int(np.argmax(sims))
-        return self._ids[best] if float(sims[best]) >= self.threshold else None
+        held = self._prepared.pop(key, None)
+        if held is None:
+            sims = self._matrix @ self._vectors([key])[0]
+            best = int(np.argmax(sims))
+            return self._ids[best] if float(sims[best]) >= self.threshold else None
+        vec, seen, row, sim = held
+        if seen < len(self._ids):  # entities added since it was prepared
+            tail = self._matrix[seen:] @ vec
+            j = int(np.argmax(tail))
+            if float(tail[j]) > sim:
+                row, sim = seen + j, float(tail[j])
+        return self._ids[row] if sim >= self.threshold else None
 
     def resolve(self, mention: str, scope: str = "", prepositional: bool = False) -> Resolved:
         """Resolve a mention, creating a new canonical entity when nothing matches.
@@ -238,7 +296,10 @@ class EntityResolver:
 
     def forget(self, entity_ids: set[str]) -> None:
         """Drop entities that were removed from the graph."""
+        if not entity_ids:
+            return
         with self._lock:
+            self._prepared = {}  # rows move
             self._by_key = {k: v for k, v in self._by_key.items() if v not in entity_ids}
             for entity in entity_ids:
                 self._names.pop(entity, None)
@@ -247,8 +308,8 @@ class EntityResolver:
                 if not self._aliases[key]:
                     del self._aliases[key]
             keep = [i for i, e in enumerate(self._ids) if e not in entity_ids]
+            self._rows = self._rows[keep] if keep else np.zeros((0, 0), dtype=np.float32)
             self._ids = [self._ids[i] for i in keep]
-            self._matrix = self._matrix[keep] if keep else np.zeros((0, 0), dtype=np.float32)
             self._pending = [e for e in self._pending if e not in entity_ids]
 
 

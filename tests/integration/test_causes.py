@@ -1,0 +1,33 @@
+"""CAUSES links earn their place: a cue in the text, one direction, no cycle."""
+
+from karaka.kg.postprocess import _link
+from karaka.runner import run_ingest
+from karaka.services import get_services
+from tests.fakes import fake_context, script, write_doc
+from tests.scripted import ScriptedChatModel
+
+LINES = ("The river flooded the valley because the dam broke.", "The farmers left the valley.",
+         "So the village emptied.", "Rama took the bow and settled the dispute.")
+
+
+def test_causes_need_a_cue_and_never_form_a_cycle(tmp_path):
+    asked: list[str] = []
+
+    def judge(user, n):  # a judge that says yes to everything it is asked
+        asked.append(user)
+        return '{"answer": "yes"}'
+
+    write_doc(tmp_path / "docs", "flood.txt", *LINES)
+    ctx, _ = fake_context(tmp_path / "ws", ScriptedChatModel(script(causality_prompt=judge)))
+    run_ingest(ctx, tmp_path / "docs")
+    services = get_services(ctx)
+    graph = services.workspace.graph
+    links = [(k, t) for k in graph.nodes_of("Kriya") for t in graph.neighbors(k, "CAUSES")]
+    verbs = {(graph.node(a)["verb"], graph.node(b)["verb"]) for a, b in links}
+    assert ("leave", "empty") in verbs  # "So …" links the adjacent sentence
+    assert not any(("take", "settle") == pair or ("settle", "take") == pair for pair in verbs)  # no cue: not asked
+    assert not any("settle" in a for a in asked)
+    assert not {(b, a) for a, b in links} & set(links)  # no 2-cycle
+    first, second = links[0]
+    assert _link(services, second, first, "CAUSES", method="llm") is False  # the reverse would close a cycle
+    assert second not in graph.neighbors(first, "CAUSES") or first not in graph.neighbors(second, "CAUSES")
