@@ -230,3 +230,28 @@ def test_a_reply_that_chooses_nothing_is_asked_once_more(tmp_path):
     out = choose(tmp_path, "I think the bow.")
     assert out["llm_calls"] == 2
     assert out["mode"] == "extractive-fallback"  # the reader's confident answer stands
+
+
+def test_the_bm25_index_is_kept_in_the_workspace_and_loaded_not_rebuilt(tmp_path, monkeypatch):
+    import bm25s
+
+    from karaka.kg import retrieval
+
+    docs = tmp_path / "docs"
+    write_doc(docs, "test_doc_1.txt", *SPEC)
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
+    run_ingest(ctx, docs)
+    first = run_query(ctx, "Which colour was the bow?")
+    assert (tmp_path / "ws" / "bm25" / "stamp.json").exists()
+    retrieval._cache.clear()  # as a new process would start
+
+    def no_rebuild(*args, **kwargs):
+        raise AssertionError("the saved index was rebuilt")
+
+    monkeypatch.setattr(bm25s.BM25, "index", no_rebuild)
+    again = run_query(ctx, "Which colour was the bow?")
+    assert [c["line_number"] for c in again["citations"]] == [c["line_number"] for c in first["citations"]]
+    write_doc(docs, "test_doc_2.txt", "Sita wore a red sari.")
+    monkeypatch.undo()
+    run_ingest(ctx, docs)  # a new generation: the index is built again, with the new line
+    assert any(c["doc_id"] == "test_doc_2" for c in run_query(ctx, "What did Sita wear?")["citations"])

@@ -7,11 +7,15 @@ BM25 ranks close (on the dev questions, equal weights did worse than BM25 alone)
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import re
+import shutil
 import threading
 import unicodedata
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from karaka.services import Services
@@ -84,7 +88,11 @@ def index_key(store: Store) -> tuple[int, int]:
 
 
 def _bm25(store: Store, generation: tuple[int, int]) -> tuple[Any, list[str]]:
-    """A BM25 index over every Document node, rebuilt when the workspace generation changes."""
+    """A BM25 index over every Document node, rebuilt when the workspace generation changes.
+
+    A workspace folder keeps it in ``bm25/`` (memory-mapped on load), so a cold question on a
+    large workspace reads it instead of tokenising every line again.
+    """
     import bm25s
 
     logging.getLogger("bm25s").setLevel(logging.WARNING)  # bm25s sets its own level when first imported
@@ -93,13 +101,58 @@ def _bm25(store: Store, generation: tuple[int, int]) -> tuple[Any, list[str]]:
         cached = _cache.get(key)
         if cached and cached[0] == generation:
             return cached[1], cached[2]
-        docs = store.graph.nodes_of("Document")
-        if not docs:
-            return None, []
-        retriever = bm25s.BM25()
-        retriever.index([tokens(line_words(store.graph.node(d) or {})) or ["_"] for d in docs], show_progress=False)
-        _cache[key] = (generation, retriever, docs)
-        return retriever, docs
+        folder = Path(root) / BM25_FOLDER if (root := getattr(store, "root", None)) is not None else None
+        found = _load_index(folder, generation) if folder is not None else None
+        if found is None:
+            docs = store.graph.nodes_of("Document")
+            if not docs:
+                return None, []
+            retriever = bm25s.BM25()
+            retriever.index([tokens(line_words(store.graph.node(d) or {})) or ["_"] for d in docs],
+                            show_progress=False)
+            if folder is not None:
+                _save_index(folder, generation, retriever, docs)
+            found = (retriever, docs)
+        _cache[key] = (generation, *found)
+        return found
+
+
+BM25_FOLDER = "bm25"
+
+
+def _load_index(folder: Path, generation: tuple[int, int]) -> tuple[Any, list[str]] | None:
+    """The saved index when it was built on this generation, else None."""
+    import bm25s
+
+    try:
+        stamp = json.loads((folder / "stamp.json").read_text(encoding="utf-8"))
+        if tuple(stamp["generation"]) != tuple(generation):
+            return None
+        retriever = bm25s.BM25.load(str(folder), mmap=True, show_progress=False)
+        return retriever, list(stamp["docs"])
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def _save_index(folder: Path, generation: tuple[int, int], retriever: Any, docs: list[str]) -> None:
+    """Save the index beside the workspace's files (a new folder renamed over the old); skipped when read-only."""
+    from karaka.store.lock import is_read_only
+
+    if not folder.parent.is_dir() or is_read_only(folder.parent):
+        return
+    fresh = folder.with_name(f"{folder.name}.{os.getpid()}.tmp")
+    try:
+        shutil.rmtree(fresh, ignore_errors=True)
+        retriever.save(str(fresh), show_progress=False)
+        (fresh / "stamp.json").write_text(json.dumps({"generation": list(generation), "docs": docs}), encoding="utf-8")
+        old = folder.with_name(f"{folder.name}.{os.getpid()}.old")
+        if folder.exists():
+            folder.rename(old)
+        fresh.rename(folder)
+        shutil.rmtree(old, ignore_errors=True)
+    except OSError as exc:
+        logging.getLogger("karaka.retrieval").warning("BM25 index not saved: %s", exc)
+        shutil.rmtree(fresh, ignore_errors=True)
 
 
 def lexical(store: Store, question: str, k: int = 20) -> list[tuple[str, float]]:
