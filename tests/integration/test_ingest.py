@@ -35,6 +35,9 @@ def test_spec_example(tmp_path):
     assert report["gsv"]["success_rate"] == 1.0 and report["documents"] == 1 and report["lines"] == 2
     assert report["llm_calls"]["per_line_mean"] == 4.0  # fast path on the parser's free candidate: 3 + 1
     assert {kg.node(k)["provenance"] for k in kg.nodes_of("Kriya")} == {"gsv-fast-path"}
+    assert report["gsv"]["against_the_parser"] == {"lines_as_parsed": 2, "lines_changed": 0, "roles_added": 0,
+                                                   "roles_relabelled": 0, "roles_removed": 0}
+    assert report["gsv"]["structural_vetoes"] == {}
 
 
 def test_llm_candidate_fast_path_costs_five_calls(tmp_path):

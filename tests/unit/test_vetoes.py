@@ -66,3 +66,16 @@ def test_the_parsers_own_analyses_pass_the_vetoes():
     struck = [(s, p) for s in sentences for item in analyze(s) for p in structure_problems(item, s)]
     struck += [(s, p) for s in sentences for p in shared_problems(analyze(s), s)]
     assert struck == []
+
+
+def test_what_the_llm_changed_against_the_parser_is_counted():
+    from karaka.nodes.extract import changes
+    from karaka.state.ingest import Unit
+
+    unit = Unit.of("d", 1, 1)
+    parser = {"kriyas": [{"line": 1, "verb": "give", "karakas": {"KARTA": "Rama", "KARMA": "the bow",
+                                                                  "SAMPRADANA": "Lakshmana"}}]}
+    assert changes(parser, parser, unit) == {"added": 0, "removed": 0, "relabelled": 0, "equal": True}
+    llm = {"kriyas": [{"line": 1, "verb": "give", "karakas": {"KARTA": "Rama", "KARMA": "Lakshmana",
+                                                               "ADHIKARANA_SPATIAL": "the forest"}}]}
+    assert changes(parser, llm, unit) == {"added": 1, "removed": 1, "relabelled": 1, "equal": False}

@@ -33,10 +33,18 @@ def build_report(services: Services, state: IngestState) -> dict[str, Any]:
     failures += state.get("write_failures") or []
     post = records.decision_costs(state["run_id"])
     vetoes: dict[str, int] = {}
+    changed = {"lines_as_parsed": 0, "lines_changed": 0, "roles_added": 0, "roles_relabelled": 0, "roles_removed": 0}
     for row in results:
-        if row["attempts"] > 0:  # a loop ran: what the parse's structural vetoes struck
-            for kind, n in ((records.result(row["unit_id"]) or {}).get("payload", {}).get("vetoes") or {}).items():
-                vetoes[kind] = vetoes.get(kind, 0) + int(n)
+        if row["attempts"] == 0:
+            continue  # a loop ran: what the structural vetoes struck, and what the LLM changed
+        payload = (records.result(row["unit_id"]) or {}).get("payload", {})
+        for kind, n in (payload.get("vetoes") or {}).items():
+            vetoes[kind] = vetoes.get(kind, 0) + int(n)
+        diff = payload.get("changes")
+        if diff:
+            changed["lines_as_parsed" if diff["equal"] else "lines_changed"] += 1
+            for what in ("added", "relabelled", "removed"):
+                changed[f"roles_{what}"] += int(diff[what])
     elapsed = time.time() - state.get("started", time.time())
     ctx = services.ctx
     return {
@@ -54,6 +62,7 @@ def build_report(services: Services, state: IngestState) -> dict[str, Any]:
             "parser_fallbacks": sum(r["status"] == UnitStatus.PARSER_FALLBACK for r in results),
             "fallback_windows": sum(r["status"] == UnitStatus.FALLBACK for r in results),
             "structural_vetoes": vetoes,
+            "against_the_parser": changed,
         },
         "llm_calls": {
             "extraction": sum(r["llm_calls"] for r in results),

@@ -69,6 +69,29 @@ def _tag(data: dict[str, Any], unit: Unit, provenance: Provenance,
     return {"kriyas": kriyas}
 
 
+def changes(parser: dict[str, Any], written: dict[str, Any], unit: Unit) -> dict[str, Any]:
+    """What the LLM changed against the parser's analysis of a window: roles added, relabelled, removed.
+
+    Roles are compared by their words (a span with the same words is the same participant), per
+    line and verb; ``equal`` says the written Kriyās are the parser's.
+    """
+    def roles(data: dict[str, Any]) -> dict[tuple[Any, str, str], str]:
+        out = {}
+        for item in data.get("kriyas", []):
+            line = item.get("line") or (unit.first if unit.single else None)
+            for role, value in (item.get("karakas") or {}).items():
+                for span in ([value] if isinstance(value, str) else value or []):
+                    out[(line, str(item.get("verb", "")).lower(), " ".join(str(span).lower().split()))] = role
+        return out
+
+    before, after = roles(parser), roles(written)
+    verbs = {(i.get("line") or unit.first, str(i.get("verb", "")).lower()) for i in parser.get("kriyas", [])}
+    kept = {(i.get("line") or unit.first, str(i.get("verb", "")).lower()) for i in written.get("kriyas", [])}
+    counts = {"added": sum(k not in before for k in after), "removed": sum(k not in after for k in before),
+              "relabelled": sum(k in after and after[k] != before[k] for k in before)}
+    return {**counts, "equal": verbs == kept and not any(counts.values())}
+
+
 def vetoes_of(out: Mapping[str, Any]) -> dict[str, int]:
     """How often each structural veto struck a candidate of a loop (``karaka.nlp.rules.STRUCTURE_VETOES``)."""
     from karaka.nlp.rules import STRUCTURE_VETOES
@@ -113,8 +136,9 @@ def gsv_unit(services: Services, unit: Unit, run_id: str, run: RunLoop) -> dict[
     vetoes = vetoes_of(out)
     if out["golden"] is not None:
         provenance = Provenance.GSV_FAST_PATH if out["fast_path"] else Provenance.GSV
+        tagged = _tag(out["golden"], unit, provenance, analysis)
         return _store(services, unit, UnitStatus.GOLDEN,
-                      {**_tag(out["golden"], unit, provenance, analysis), "vetoes": vetoes},
+                      {**tagged, "vetoes": vetoes, "changes": changes(seed_candidate(analysis), tagged, unit)},
                       run_id=run_id, started=started, **cost)
     if unit.single:
         fallback, problems = parser_fallback(analysis, numbered(lines), ctx.rule_checks)
