@@ -65,6 +65,7 @@ def main() -> None:
     parser.add_argument("--ask", help="also time a cold `karaka ask` of this question, three times")
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--keep", type=Path, help="build the workspace here instead of a temporary folder")
+    parser.add_argument("--no-spacy", action="store_true", help="skip spaCy's side (scale runs: only Karaka's figures)")
     args = parser.parse_args()
     bin_dir = Path(sys.executable).parent
     karaka = [str(bin_dir / "karaka")] if (bin_dir / "karaka").exists() else [sys.executable, "-m", "karaka.cli"]
@@ -80,11 +81,12 @@ def main() -> None:
                               text=True).stdout
         sentences.write_text(text, encoding="utf-8")
         count = len(text.splitlines())
-        spacy_s, spacy_mb, _ = timed([sys.executable, "-c", SPACY, str(sentences)])
+        spacy_s, spacy_mb, _ = (0.0, 0, "") if args.no_spacy else timed([sys.executable, "-c", SPACY, str(sentences)])
         size = sum(f.stat().st_size for f in ws.rglob("*") if f.is_file())
         result = {
             "documents": documents, "sentences": count, "cpus": os.cpu_count(),
-            "karaka_s": round(ingest_s, 1), "spacy_pipe_s": round(spacy_s, 1), "ratio": round(ingest_s / spacy_s, 2),
+            "karaka_s": round(ingest_s, 1), "spacy_pipe_s": round(spacy_s, 1),
+            "ratio": round(ingest_s / spacy_s, 2) if spacy_s else None,
             "karaka_ms_per_sentence": round(1000 * ingest_s / count, 2),
             "spacy_ms_per_sentence": round(1000 * spacy_s / count, 2),
             "karaka_peak_rss_mb": ingest_mb, "spacy_peak_rss_mb": spacy_mb,
@@ -94,7 +96,41 @@ def main() -> None:
             runs = [timed(karaka + ["ask", args.ask, "--workspace", str(ws)])[0] for _ in range(3)]
             result["cold_ask_s"] = [round(r, 2) for r in runs]
             result["cold_ask_s_median"] = round(statistics.median(runs), 2)
+            result["serve_rss_mb"] = serve_memory(karaka, ws, args.ask)
         print(json.dumps(result, indent=1))
+
+
+def serve_memory(karaka: list[str], ws: Path, question: str) -> dict[str, int]:
+    """``karaka serve``'s resident memory after start-up and after one answered question (MB)."""
+    import socket
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(karaka + ["serve", "--workspace", str(ws), "--port", str(port)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def rss() -> int:
+        status = Path(f"/proc/{server.pid}/status").read_text()
+        return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS"))) // 1024
+
+    try:
+        for _ in range(600):  # bounded: up to a minute to come up
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2).read()
+                break
+            except OSError:
+                time.sleep(0.1)
+        started = rss()
+        body = json.dumps({"messages": question}).encode()
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/chat", data=body,
+                                         headers={"Content-Type": "application/json"})
+        urllib.request.urlopen(request, timeout=120).read()
+        return {"started": started, "after_a_question": rss()}
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
 if __name__ == "__main__":

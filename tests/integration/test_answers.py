@@ -112,3 +112,23 @@ def test_cli_ask_answers_without_importing_langgraph(ctx):
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "Herman Melville" in out.stdout and "langgraph loaded: False False" in out.stdout
+
+
+def test_with_a_model_a_multi_hop_answer_is_chosen_among_the_facts_not_written_freely(ctx, tmp_path):
+    import json
+
+    from karaka.models import register
+    from tests.fakes import script
+    from tests.scripted import ScriptedChatModel
+
+    def pick(reply):
+        model = ScriptedChatModel(script(answer_choice_prompt=[json.dumps(reply)]))
+        spec = register(f"fake-facts-{reply['choice']}", model)
+        return run_query(Context(**{**ctx.__dict__, "llm": spec}), "What nationality is the director of film Blood "
+                                                                      "Street?"), model
+
+    agreed, model = pick({"choice": 1, "answer": "The director of Blood Street is Cuban [leon_ichaso, Line 2]."})
+    assert agreed["answer_mode"] == "chosen" and agreed["status"] == "GROUNDED" and "Cuban" in agreed["answer"]
+    assert agreed["llm_calls"] == 1 and model.count("answer_prompt") == 0  # never free prose over the facts
+    refused, _ = pick({"choice": 0, "answer": "The documents do not say."})
+    assert refused["status"] == "GROUNDED" and "Cuban" in refused["answer"]  # the facts' confident answer stands

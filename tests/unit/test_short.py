@@ -110,6 +110,9 @@ def test_an_answer_must_state_the_kind_asked_for_beyond_the_question():
     assert not states("Who is the current Debian Project Leader?",
                       "The current Debian Project Leader is the one appointed by the Project Leader.")
     assert states("Who wrote logrotate?", "Erik Troan wrote it.")
+    assert not states("Who is the current Debian Project Leader?",
+                      "The current Debian Project Leader is appointed by the current Project Secretary.")
+    assert states("Who is the current Debian Project Leader?", "The current leader is Andreas Tille.")
     assert states("How long is the term of office?", "The term of office is one year.")
     assert not states("Why did Rama give the bow?", "Rama gave the bow.")
     assert states("Why did Rama give the bow?", "Rama gave the bow to kill Ravana.")

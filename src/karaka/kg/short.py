@@ -387,12 +387,18 @@ def states_kind(question: str, answer: str, doc: Any) -> bool:
     if kind == REASON and any(t.lower_ == "to" and t.dep_ == "aux" and t.head.pos_ == "VERB" for t in doc):
         return True  # a purpose: "… to kill Ravana"
     asked = set(words(question))
+    identity = kind == NAME and bool(re.match(r"\s*who (is|was|are|were)\b", question, re.IGNORECASE))
     for c in candidates(kind, answer, doc, 0) + numbered(question, kind, answer, 0):
         if c.kind in (QUANTITY, DATE, VERSION, CODE, VALUE) and c.text.lower() not in question.lower():
             return True
+        if identity and (not _person(c, doc) or _ROLE_BEFORE.search(answer[: c.at])):
+            continue  # "who is the leader?" wants a name, not "the current Project Secretary"
         if set(words(c.text)) - asked:
             return True
     return False
+
+
+_ROLE_BEFORE = re.compile(r"\b(the|a|an|current|former|new|its|their|our)\s+$", re.IGNORECASE)
 
 
 def calibrated(raw: float) -> float:

@@ -238,6 +238,8 @@ def answer(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
             return _with_model(services, state, update, on_token, runtime)
         if update.get("refused"):
             return _refusal(state, update, on_token)
+    if services.llm is not None and facts and state.get("answers") and state.get("intent") == "answer":
+        return _facts_with_model(services, state, on_token)
     outcome = answer_from_context(
         services, state["question"], update.get("context", state["context"]),
         update.get("answers", state.get("answers") or []), on_token=on_token,
@@ -259,6 +261,19 @@ def _refusal(state: QueryState, update: dict[str, Any], on_token: Callable[[str]
             "result": {"answer": text, "status": "NO_ANSWER", "confidence": short.REFUSAL_RIGHT,
                        "mode": "extractive", "regenerations": 0, "warnings": []},
             "trace": state["trace"] + update["trace"]}
+
+
+def _facts_with_model(services: Services, state: QueryState, on_token: Callable[[str], None]) -> dict[str, Any]:
+    """A multi-hop plan's answers, read off facts: the model chooses among them, as among the reader's candidates."""
+    context = state["context"]
+    options = [Option(a, next((c for c in context if a.lower() in c["text"].lower()), context[-1]))
+               for a in state["answers"][:OPTIONS]]
+    offline = extractive(context, state["answers"])
+    offline["confidence"] = short.calibrated(offline["confidence"])
+    outcome = choose_answer(services, state["question"], context, options, offline)
+    stream_words(outcome["answer"], on_token)
+    return {"result": outcome, "llm_calls": state["llm_calls"] + outcome.pop("llm_calls"),
+            "trace": state["trace"] + outcome.pop("trace")}
 
 
 def _with_model(services: Services, state: QueryState, update: dict[str, Any], on_token: Callable[[str], None],
