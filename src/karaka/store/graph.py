@@ -303,10 +303,18 @@ class KnowledgeGraph:
         kg = cls()
         g = kg._g
         for item in data.get("nodes", []):
-            kg.put_raw(item["id"], {k: v for k, v in item.items() if k != "id"})
-        g.add_edges_from((e["source"], e["target"], e["key"],
-                          {k: v for k, v in e.items() if k not in ("source", "target", "key")})
-                         for e in data.get("edges", []))
+            node = item.pop("id")
+            kg.put_raw(node, item)
+        succ, pred = g._succ, g._pred  # filled directly: add_edges_from's checks were most of a large load
+        for e in data.get("edges", []):
+            u, v, key = e.pop("source"), e.pop("target"), e.pop("key")
+            if u not in succ or v not in succ:
+                g.add_edge(u, v, key=key, **e)  # an end the nodes did not list: networkx adds it
+                continue
+            keys = succ[u].get(v)
+            if keys is None:
+                keys = succ[u][v] = pred[v][u] = g.edge_key_dict_factory()
+            keys[key] = e
         return kg
 
     @classmethod
