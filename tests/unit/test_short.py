@@ -116,3 +116,10 @@ def test_an_answer_must_state_the_kind_asked_for_beyond_the_question():
     assert states("How long is the term of office?", "The term of office is one year.")
     assert not states("Why did Rama give the bow?", "Rama gave the bow.")
     assert states("Why did Rama give the bow?", "Rama gave the bow to kill Ravana.")
+
+
+def test_a_bare_noun_phrase_tells_no_manner():
+    line = "The Xorg server has previously allowed users to exit the server by pressing the keys."
+    doc = parse_many([line])[0]
+    assert [c.text for c in short.candidates(short.MANNER, line, doc, 0)] == []
+    assert short.candidates(short.TERM, line, doc, 0)  # a term may still be one

@@ -245,7 +245,7 @@ def candidates(kind: str, text: str, doc: Any, index: int) -> list[Candidate]:
     if kind == REASON:
         for m in _REASON.finditer(text):
             add(m.group(0), m.start(), REASON)
-    if kind in (TERM, MANNER) and not out:
+    if kind == TERM and not out:  # a bare noun phrase tells no manner ("the keys")
         for chunk in doc.noun_chunks:
             if any(t.pos_ in ("NOUN", "PROPN") for t in chunk):
                 add(chunk.text, chunk.start_char, TERM)
