@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from karaka.loading.sentences import NOT_EXTRACTED
@@ -41,14 +43,27 @@ def units_in(n_lines: int, window: int) -> int:
     return (n_lines + window - 1) // window
 
 
-def unit_at(doc_ids: list[str], counts: list[int], lines: list[int], window: int, index: int) -> Unit | None:
-    """The ``index``-th unit of a run (documents in order), or None past the end."""
-    for doc_id, count, n_lines in zip(doc_ids, counts, lines, strict=True):
-        if index < count:
-            first = index * window + 1
-            return Unit.of(doc_id, first, min(first + window - 1, n_lines))
-        index -= count
-    return None
+def units_between(doc_ids: list[str], counts: list[int], lines: list[int], window: int, start: int,
+                  end: int) -> list[Unit]:
+    """The run's units with index ``start`` up to (not including) ``end`` (documents in order).
+
+    The first document is found by bisection over the running totals, then the units are read
+    in order: a round costs its own size, not the number of documents (65,000 small documents
+    made each round scan them all, and the run quadratic).
+    """
+    prefix = list(accumulate(counts))
+    d = bisect_right(prefix, start)
+    offset = start - (prefix[d - 1] if d else 0)
+    out: list[Unit] = []
+    index = start
+    while index < end and d < len(doc_ids):
+        if offset >= counts[d]:
+            d, offset = d + 1, 0
+            continue
+        first = offset * window + 1
+        out.append(Unit.of(doc_ids[d], first, min(first + window - 1, lines[d])))
+        offset, index = offset + 1, index + 1
+    return out
 
 
 def sentences_of(records: Records, units: Iterable[Unit], parser: bool = True) -> dict[tuple[str, int], str]:

@@ -24,7 +24,7 @@ from karaka.config import Context
 from karaka.kg import postprocess
 from karaka.kg.calls import Loop
 from karaka.kg.report import build_report
-from karaka.kg.units import PARSED_LANGUAGES, sentences_of, unit_at, units_in
+from karaka.kg.units import PARSED_LANGUAGES, sentences_of, units_between, units_in
 from karaka.kg.write import write_document
 from karaka.loading import LoadedDocument, content_hash, load_and_refine_documents
 from karaka.loading.languages import NAMES
@@ -196,9 +196,8 @@ def _round(ctx: Context) -> int:
 
 def _units(state: IngestState, ctx: Context, start: int, end: int) -> list[Unit]:
     """The run's units with index ``start`` up to (not including) ``end``."""
-    units = (unit_at(state["doc_ids"], state["unit_counts"], state["doc_lines"], window(ctx), i)
-             for i in range(start, min(end, state.get("units_total", 0))))
-    return [u for u in units if u is not None]
+    return units_between(state["doc_ids"], state["unit_counts"], state["doc_lines"], window(ctx), start,
+                         min(end, state.get("units_total", 0)))
 
 
 def _round_units(state: IngestState, ctx: Context, start: int) -> list[Unit]:
