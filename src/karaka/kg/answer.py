@@ -220,6 +220,11 @@ def answer_from_context(services: Services, question: str, context: list[Citatio
             "llm_calls": calls, "trace": trace, "regenerations": regenerations, "warnings": []}
 
 
+def not_said(related: list[Citation]) -> str:
+    """The answer when the model finds nothing: it says so, and offers the related lines."""
+    return "The documents do not say. Related lines: " + " ".join(cite_of(c) for c in related)
+
+
 def choice_schema(count: int) -> dict[str, Any]:
     """The reply a choice among ``count`` candidates must fit: a number (0: none) and the prose answer."""
     return {"type": "object", "properties": {"choice": {"type": "integer", "enum": list(range(count + 1))},
@@ -280,21 +285,19 @@ def choose_answer(services: Services, question: str, context: list[Citation], op
             return {**offline, **base, "mode": "extractive-fallback", "llm_calls": calls,
                     "confidence": CONFIDENCE["none"], "trace": trace + ["the reader's confident answer stands"],
                     "warnings": ["the model chose none of the reader's candidates"]}
-        text = "The documents do not say. Related lines: " + " ".join(cite_of(c) for c in context[:3])
-        return {**base, "answer": text, "status": "NO_ANSWER", "confidence": REFUSED, "llm_calls": calls,
+        return {**base, "answer": not_said(context[:3]), "status": "NO_ANSWER", "confidence": REFUSED, "llm_calls": calls,
                 "trace": trace + ["answer: no candidate holds the answer"]}
     option = options[number - 1]
-    line = [option.line]
-    problems = check_answer(prose, line + [c for c in context if c is not option.line], question)
+    if number != 1:  # the reader's answer stands: the model's prose is not checked, it is not shown
+        trace.append(f"choice {number} ({option.text!r}) is not the reader's best: the reader's answer stands")
+        return {**offline, **base, "mode": "extractive-fallback", "confidence": CONFIDENCE["disagree"],
+                "llm_calls": calls, "trace": trace,
+                "warnings": [f"the model chose {option.text!r}, not the reader's best; the reader's answer is "
+                             "shown, with less confidence"]}
+    problems = check_answer(prose, [option.line] + [c for c in context if c is not option.line], question)
     if problems or _plain(option.text) not in _plain(prose):
-        trace.append(f"choice {number}: its prose {'failed checks: ' + '; '.join(problems) if problems else 'does not state it'};"
+        trace.append(f"choice 1: its prose {'failed checks: ' + '; '.join(problems) if problems else 'does not state it'};"
                      " the candidate and its line are the answer")
         prose = f"{option.text} {cite_of(option.line)}"
-    if number == 1:
-        return {**base, "answer": prose, "status": "GROUNDED", "confidence": CONFIDENCE["agree"], "llm_calls": calls,
-                "chosen": option.text,
-                "trace": trace + ["choice 1: the model and the reader agree"]}
-    trace.append(f"choice {number} ({option.text!r}) is not the reader's best: the reader's answer stands")
-    return {**offline, **base, "mode": "extractive-fallback", "confidence": CONFIDENCE["disagree"], "llm_calls": calls,
-            "trace": trace, "warnings": [f"the model chose {option.text!r}, not the reader's best; the reader's "
-                                         "answer is shown, with less confidence"]}
+    return {**base, "answer": prose, "status": "GROUNDED", "confidence": CONFIDENCE["agree"], "llm_calls": calls,
+            "chosen": option.text, "trace": trace + ["choice 1: the model and the reader agree"]}

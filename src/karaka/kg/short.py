@@ -306,12 +306,12 @@ def choose(question: str, texts: list[str], docs: list[Any], graph_answers: dict
                 c.at, c.notes = 0, c.notes + ["heading"]
                 found.append(c)
     asked_set = set(asked)
-    identity = kind == NAME and bool(re.match(r"\s*who (is|was|are|were)\b", question, re.IGNORECASE))
+    identity = kind == NAME and _asks_identity(question)
     scored: dict[str, Candidate] = {}
     for c in found:
         if c.kind == "graph" and kind in (QUANTITY, VERSION) and not _fits(c.text, kind):
             continue  # "how old is he?" is not answered by "the bow", whatever the graph's role
-        if identity and not _person(c, docs[c.line]):
+        if identity and not _person(c):
             continue  # "who is the current leader?" wants a name, not a role such as "The Delegates"
         own = set(words(c.text))
         if not own and c.kind not in (QUANTITY, DATE, VERSION, CODE, VALUE):
@@ -368,7 +368,12 @@ def _name_list(best: Candidate, names: list[Candidate], text: str) -> Candidate:
     return Candidate(span, NAME, best.line, same[first].at, best.score, best.agree, best.notes + ["list"])
 
 
-def _person(candidate: Candidate, doc: Any) -> bool:
+def _asks_identity(question: str) -> bool:
+    """"Who is / was / are / were …?": a question that wants a name, not a role."""
+    return bool(re.match(r"\s*who (is|was|are|were)\b", question, re.IGNORECASE))
+
+
+def _person(candidate: Candidate) -> bool:
     """Whether the span can be a person's name: no article before it ("The Delegates" is a role)."""
     first = candidate.text.split()[0].lower() if candidate.text.split() else ""
     return first not in ("the", "a", "an", "this", "that", "these", "those", "its", "their", "our")
@@ -387,11 +392,11 @@ def states_kind(question: str, answer: str, doc: Any) -> bool:
     if kind == REASON and any(t.lower_ == "to" and t.dep_ == "aux" and t.head.pos_ == "VERB" for t in doc):
         return True  # a purpose: "… to kill Ravana"
     asked = set(words(question))
-    identity = kind == NAME and bool(re.match(r"\s*who (is|was|are|were)\b", question, re.IGNORECASE))
+    identity = kind == NAME and _asks_identity(question)
     for c in candidates(kind, answer, doc, 0) + numbered(question, kind, answer, 0):
         if c.kind in (QUANTITY, DATE, VERSION, CODE, VALUE) and c.text.lower() not in question.lower():
             return True
-        if identity and (not _person(c, doc) or _ROLE_BEFORE.search(answer[: c.at])):
+        if identity and (not _person(c) or _ROLE_BEFORE.search(answer[: c.at])):
             continue  # "who is the leader?" wants a name, not "the current Project Secretary"
         if set(words(c.text)) - asked:
             return True

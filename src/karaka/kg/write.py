@@ -87,8 +87,7 @@ def write_document(store: Store, doc_id: str, window: int) -> tuple[list[dict[st
     links: list[tuple[int, dict[str, Any]]] = []
     items, missing = stored_kriyas(store, doc_id, window)
     store.resolver.prepare([(text, role in PREPOSITIONAL_ROLES) for item in items
-                            for role, value in (item.get("karakas") or {}).items() if isinstance(role, str)
-                            for text in _mentions(value)])
+                            for role, value in (item.get("karakas") or {}).items() for text in _mentions(value)])
     for item in items:
         seq = item.get("line")
         if not isinstance(seq, int) or seq not in places:

@@ -203,6 +203,18 @@ def _reach(verb: Any) -> set[int]:
     return region
 
 
+def _clause(doc: Any, verb: str) -> tuple[list[Any], set[int]]:
+    """The verb's tokens in the line, and the token indices its participants may stand on."""
+    verbs = _verb_tokens(doc, verb) if verb else []
+    return verbs, set().union(*(_reach(v) for v in verbs)) if verbs else set()
+
+
+def _occurrence(doc: Any, text: str, reach: set[int]) -> list[Any]:
+    """The tokens that spell ``text``: its occurrence in the verb's clause when there is one, else its first."""
+    runs = _align(doc, text)
+    return next((r for r in runs if {t.i for t in r} & reach), runs[0]) if runs else []
+
+
 def _top(token: Any) -> Any:
     """The clause a verb's clause belongs to: up its clause links, and from a noun a clause describes to its head."""
     node = token
@@ -226,18 +238,16 @@ def structure_problems(item: dict[str, Any], line: str) -> list[str]:
     """
     verb = str(item.get("verb", "")).lower().strip()
     doc = parse(line)
-    verbs = _verb_tokens(doc, verb) if verb else []
+    verbs, reach = _clause(doc, verb)
     if not verbs:
         return []
-    reach = set().union(*(_reach(v) for v in verbs))
     pronoun_here = any(doc[i].pos_ == "PRON" and doc[i].lower_ not in ("it", "that", "which", "what") for i in reach)
     problems = []
     for role, value in (item.get("karakas") or {}).items():
         for text in mentions(value):
-            runs = _align(doc, text)
-            if not runs:
+            tokens = _occurrence(doc, text, reach)
+            if not tokens:
                 continue
-            tokens = next((r for r in runs if {t.i for t in r} & reach), runs[0])  # the occurrence in the clause
             inside = {t.i for t in tokens}
             if all(v.i in inside for v in verbs) and len(inside) > 1:
                 problems.append(f"{role} {text!r} contains its own verb {verbs[0].text!r}")
@@ -260,13 +270,11 @@ def shared_problems(items: list[dict[str, Any]], line: str) -> list[str]:
     holders: dict[tuple[int, ...], list[tuple[str, str]]] = {}
     for item in items:
         verb = str(item.get("verb", "")).lower().strip()
-        verbs = _verb_tokens(doc, verb) if verb else []
-        reach = set().union(*(_reach(v) for v in verbs)) if verbs else set()
+        _, reach = _clause(doc, verb)
         for value in (item.get("karakas") or {}).values():
             for text in mentions(value):
-                runs = _align(doc, text)
-                if runs and content_words(text):
-                    tokens = next((r for r in runs if {t.i for t in r} & reach), runs[0])
+                tokens = _occurrence(doc, text, reach)
+                if tokens and content_words(text):
                     holders.setdefault(tuple(t.i for t in tokens), []).append((verb, text))
     problems = []
     for held in holders.values():

@@ -22,6 +22,7 @@ from karaka.kg.units import extractable, numbered, sentences_of
 from karaka.models.call import LLMCallError
 from karaka.nlp import parse_many
 from karaka.nlp.roles import analyze_doc, analyze_window, seed_candidate
+from karaka.nlp.rules import STRUCTURE_VETOES, mentions
 from karaka.nodes.common import emit, services_of
 from karaka.services import Services
 from karaka.state.gsv import GSVInput, GSVOutput
@@ -75,18 +76,16 @@ def changes(parser: dict[str, Any], written: dict[str, Any], unit: Unit) -> dict
     Roles are compared by their words (a span with the same words is the same participant), per
     line and verb; ``equal`` says the written Kriyās are the parser's.
     """
+    def action(item: dict[str, Any]) -> tuple[Any, str]:
+        return item.get("line") or (unit.first if unit.single else None), str(item.get("verb", "")).lower()
+
     def roles(data: dict[str, Any]) -> dict[tuple[Any, str, str], str]:
-        out = {}
-        for item in data.get("kriyas", []):
-            line = item.get("line") or (unit.first if unit.single else None)
-            for role, value in (item.get("karakas") or {}).items():
-                for span in ([value] if isinstance(value, str) else value or []):
-                    out[(line, str(item.get("verb", "")).lower(), " ".join(str(span).lower().split()))] = role
-        return out
+        return {(*action(item), " ".join(span.lower().split())): role for item in data.get("kriyas", [])
+                for role, value in (item.get("karakas") or {}).items() for span in mentions(value)}
 
     before, after = roles(parser), roles(written)
-    verbs = {(i.get("line") or unit.first, str(i.get("verb", "")).lower()) for i in parser.get("kriyas", [])}
-    kept = {(i.get("line") or unit.first, str(i.get("verb", "")).lower()) for i in written.get("kriyas", [])}
+    verbs = {action(i) for i in parser.get("kriyas", [])}
+    kept = {action(i) for i in written.get("kriyas", [])}
     counts = {"added": sum(k not in before for k in after), "removed": sum(k not in after for k in before),
               "relabelled": sum(k in after and after[k] != before[k] for k in before)}
     return {**counts, "equal": verbs == kept and not any(counts.values())}
@@ -94,8 +93,6 @@ def changes(parser: dict[str, Any], written: dict[str, Any], unit: Unit) -> dict
 
 def vetoes_of(out: Mapping[str, Any]) -> dict[str, int]:
     """How often each structural veto struck a candidate of a loop (``karaka.nlp.rules.STRUCTURE_VETOES``)."""
-    from karaka.nlp.rules import STRUCTURE_VETOES
-
     counts: dict[str, int] = {}
     for attempt in out.get("history") or []:
         for candidate in attempt.get("candidates") or []:

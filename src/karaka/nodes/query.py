@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from karaka.config import Context
 from karaka.kg import short
-from karaka.kg.answer import Option, answer_from_context, choose_answer, extractive, stream_words
+from karaka.kg.answer import Option, answer_from_context, choose_answer, extractive, not_said, stream_words
 from karaka.kg.calls import Loop, run_loop
 from karaka.kg.facts import execute, titles
 from karaka.kg.followup import resolve_follow_up
@@ -268,12 +268,22 @@ def _facts_with_model(services: Services, state: QueryState, on_token: Callable[
     context = state["context"]
     options = [Option(a, next((c for c in context if a.lower() in c["text"].lower()), context[-1]))
                for a in state["answers"][:OPTIONS]]
-    offline = extractive(context, state["answers"])
-    offline["confidence"] = short.calibrated(offline["confidence"])
-    outcome = choose_answer(services, state["question"], context, options, offline)
-    stream_words(outcome["answer"], on_token)
+    outcome = _choose(services, state["question"], context, options, state["answers"], None, on_token)
     return {"result": outcome, "llm_calls": state["llm_calls"] + outcome.pop("llm_calls"),
             "trace": state["trace"] + outcome.pop("trace")}
+
+
+def _choose(services: Services, question: str, context: list[Citation], options: list[Option], answers: list[str],
+            raw_confidence: float | None, on_token: Callable[[str], None]) -> dict[str, Any]:
+    """The model's choice among ``options``, streamed, against the extractive answer.
+
+    The extractive answer states the calibrated ``raw_confidence`` (the reader's), or its own.
+    """
+    offline = extractive(context, answers)
+    offline["confidence"] = short.calibrated(offline["confidence"] if raw_confidence is None else raw_confidence)
+    outcome = choose_answer(services, question, context, options, offline)
+    stream_words(outcome["answer"], on_token)
+    return outcome
 
 
 def _with_model(services: Services, state: QueryState, update: dict[str, Any], on_token: Callable[[str], None],
@@ -291,7 +301,7 @@ def _with_model(services: Services, state: QueryState, update: dict[str, Any], o
         if outcome["status"] == "GROUNDED" and not _states_kind(question, outcome["answer"]):
             kind = short.expected_kind(question)
             emit(runtime, {"event": "reset", "reason": f"the answer names no {kind}"})
-            text = "The documents do not say. Related lines: " + " ".join(cite_of(c) for c in update["context"])
+            text = not_said(update["context"])
             stream_words(text, on_token)
             outcome = {**outcome, "answer": text, "status": "NO_ANSWER", "confidence": short.REFUSAL_RIGHT,
                        "trace": outcome["trace"] + [f"the answer names no {kind} that the question does not"],
@@ -301,10 +311,8 @@ def _with_model(services: Services, state: QueryState, update: dict[str, Any], o
         answers: list[str] = []
     else:
         context = update["context"]
-        offline = extractive(context, update["answers"])
-        offline["confidence"] = short.calibrated(update["confidence"])
-        outcome = choose_answer(services, question, context, update["options"], offline)
-        stream_words(outcome["answer"], on_token)
+        outcome = _choose(services, question, context, update["options"], update["answers"], update["confidence"],
+                          on_token)
         answers = update["answers"] if outcome["mode"] != "chosen" else [outcome.get("chosen", "")]
     return {"result": outcome, "llm_calls": state["llm_calls"] + outcome.pop("llm_calls"), "context": context,
             "answers": [a for a in answers if a], "referents": [a for a in answers if a],

@@ -56,6 +56,11 @@ def normalize_name(name: str) -> str:
     return " ".join(words)
 
 
+def mention_key(name: str) -> str:
+    """The key an entity name is filed and looked up under: normalised, else lower-cased."""
+    return normalize_name(name) or name.lower()
+
+
 def is_pronoun(name: str) -> bool:
     """True for a bare pronoun (he, it, which…)."""
     return name.strip().lower() in PRONOUNS
@@ -152,7 +157,7 @@ class EntityResolver:
             return
         with self._lock:
             if entity_id in self._names:
-                self._by_key.setdefault(normalize_name(name) or name.lower(), entity_id)
+                self._by_key.setdefault(mention_key(name), entity_id)
 
     def _add(self, key: str, entity_id: str, name: str) -> None:
         self._by_key[key] = entity_id
@@ -198,13 +203,9 @@ class EntityResolver:
             return
         with self._lock:
             self._prepared, self._key_vectors = {}, {}  # what the last document left unused
-            keys = []
-            for span, prepositional in mentions:
-                name = entity_name(span, prepositional)
-                key = normalize_name(name) or name.lower()
-                if name and not is_pronoun(name) and key not in self._by_key and key not in self._prepared:
-                    keys.append(key)
-            keys = list(dict.fromkeys(keys))
+            names = [entity_name(span, prepositional) for span, prepositional in mentions]
+            keys = list(dict.fromkeys(mention_key(name) for name in names if name and not is_pronoun(name)))
+            keys = [key for key in keys if key not in self._by_key]
             if not keys:
                 return
             self._embed_pending()
@@ -213,7 +214,7 @@ class EntityResolver:
             if self._ids:
                 sims = vecs @ self._matrix.T
                 best = np.argmax(sims, axis=1)
-                for key, vec, row, i in zip(keys, vecs, best, range(len(keys)), strict=True):
+                for i, (key, vec, row) in enumerate(zip(keys, vecs, best, strict=True)):
                     self._prepared[key] = (vec, len(self._ids), int(row), float(sims[i, row]))
             else:
                 for key, vec in zip(keys, vecs, strict=True):
@@ -283,7 +284,7 @@ class EntityResolver:
             raise ValueError("empty entity mention")
         if is_pronoun(name):
             return Resolved(f"{name}@{scope}" if scope else name, name, True)
-        key = normalize_name(name) or name.lower()
+        key = mention_key(name)
         with self._lock:
             found = self._by_key.get(key) or self._nearest(key)
             if found is not None:
