@@ -229,6 +229,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 def cmd_repair(args: argparse.Namespace) -> int:
     """Set aside a damaged graph.json or vectors.npz, then rebuild what they lack from karaka.db."""
     from karaka.runner import run_repair
+    from karaka.store.index import INDEX_FILE
     from karaka.store.workspace import set_aside_damaged
 
     ctx = resolve_context(_flags(args))
@@ -243,6 +244,8 @@ def cmd_repair(args: argparse.Namespace) -> int:
         print(f"🔧 {problem}")
     with ws.writing("repair"):
         queued = ws.requeue_incomplete()
+        if ws.reindex():
+            print(f"🔧 {ws.root / INDEX_FILE}: rebuilt (questions read the graph from it instead of loading graph.json)")
     if not queued and not problems:
         print(f"✅ {ws.root}: graph, vectors and records agree; nothing to repair")
         return EXIT_OK

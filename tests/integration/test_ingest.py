@@ -249,3 +249,36 @@ def test_concurrency_one_does_not_hang(tmp_path):
     ctx, model = fake_context(tmp_path / "ws", concurrency=1)
     report = run_ingest(ctx, docs)
     assert report["lines"] == 5 and report["gsv"]["accepted"] == 5
+
+
+@pytest.mark.parametrize("confirmed", [False, True])
+def test_a_model_type_against_the_name_tagger_needs_a_blind_confirmation(tmp_path, confirmed):
+    docs = tmp_path / "docs"
+    write_doc(docs, "news.txt", "Barack Obama visited Paris in June.")
+    answer = json.dumps({"answer": "yes" if confirmed else "no"})
+    model = ScriptedChatModel(script(entity_type_prompt=['{"entity_type": "Location"}'],
+                                     entity_type_check_prompt=[answer]))
+    ctx, _ = fake_context(tmp_path / "ws", model)
+    run_ingest(ctx, docs)
+    kg = graph_of(ctx)
+    types = {kg.node(e)["canonical_name"]: (kg.node(e)["entity_type"], kg.node(e)["type_source"])
+             for e in kg.nodes_of("Entity")}
+    assert types["Paris"] == ("Location", "llm"), "agrees with the tagger: no check asked for it"
+    if confirmed:
+        assert types["Barack Obama"] == ("Location", "llm, confirmed against the NER")
+    else:
+        assert types["Barack Obama"] == ("Person", "ner (the model's type was not confirmed)")
+        assert types["June"] == ("Time", "ner (the model's type was not confirmed)")
+    assert model.count("entity_type_check_prompt") == 2, "asked once per disagreement: Obama and June"
+
+
+def test_when_the_model_names_no_antecedent_the_heuristic_link_stands(tmp_path):
+    docs = tmp_path / "docs"
+    write_doc(docs, "test_doc_1.txt", *SPEC)
+    model = ScriptedChatModel(script(coreference_prompt=['{"answer": "no", "target": null}']))
+    ctx, _ = fake_context(tmp_path / "ws", model)
+    run_ingest(ctx, docs)
+    kg = graph_of(ctx)
+    same = {(kg.node(e.source)["canonical_name"], kg.node(e.target)["canonical_name"], e.attrs["method"])
+            for n in kg.nodes_of("Entity") for e in kg.edges_out(n, "IS_SAME_AS")}
+    assert ("He", "Rama", "heuristic") in same and model.count("coreference_prompt") >= 1

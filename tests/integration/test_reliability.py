@@ -140,9 +140,10 @@ def test_writing_twice_in_two_processes_gives_the_same_graph_byte_for_byte(tmp_p
     first.close()
 
     second = Workspace(tmp_path / "ws", _Embeddings())  # a new process: the resolver is rebuilt from the graph
-    assert second.resolver.resolve("in Ayodhya city", prepositional=True).entity_id == "Ayodhya"
-    assert write_document(second, "a", 1) == ([], [])
-    second.flush()
+    with second.writing():
+        assert second.resolver.resolve("in Ayodhya city", prepositional=True).entity_id == "Ayodhya"
+        assert write_document(second, "a", 1) == ([], [])
+        second.flush()
     second.graph.export(tmp_path / "twice.json", "json")
     assert (tmp_path / "twice.json").read_bytes() == (tmp_path / "once.json").read_bytes()
     second.close()

@@ -64,9 +64,7 @@ def titles(store: Store) -> tuple[dict[str, str], dict[str, list[str]]]:
             return cached[1], cached[2]
         names: dict[str, str] = {}
         docs: dict[str, list[str]] = {}
-        for doc_id in store.graph.doc_ids():
-            first = store.graph.document_at(doc_id, 1)
-            text = str((store.graph.node(first) or {}).get("text", "")) if first else ""
+        for doc_id, text in store.graph.first_lines().items():
             if not text or len(text.split()) > 15 or text.endswith("."):
                 continue
             for variant in (text, re.sub(r"\s*\([^)]*\)\s*$", "", text)):

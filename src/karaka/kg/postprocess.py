@@ -118,9 +118,10 @@ def resolve_coreferences(services: Services, doc_id: str, run_id: str, loop: Loo
                                      context=context or "(none)", hint=attrs.get("coref_hint", "none"),
                                      options=", ".join(names))
                     chosen = str(answer.get("target") or "")
-                    if str(answer.get("answer", "")).lower() != "yes" or chosen not in names:
-                        continue
-                    target, method = options[names.index(chosen)], "llm"
+                    if str(answer.get("answer", "")).lower() == "yes" and chosen in names:
+                        target, method = options[names.index(chosen)], "llm"
+                    else:  # the model named none of the options: the heuristic's answer stands
+                        target, method = options[0], "heuristic"
                 linked += _link(services, pronoun, target, "IS_SAME_AS", method=method, step="coreference")
     return linked
 
@@ -332,9 +333,20 @@ def type_entities(services: Services, doc_id: str, run_id: str, loop: Loop) -> i
     for q in _type_questions(services, doc_id):
         answer = _decide(services, "entity_types", doc_id, q.key, run_id, q.prompt, **q.fields)
         kind = str(answer.get("entity_type", "")).strip()
-        if kind in ENTITY_TYPES:
-            graph.update_node(q.subject[0], entity_type=kind)
-            typed += 1
+        if kind not in ENTITY_TYPES:
+            continue
+        entity, source = q.subject[0], "llm"
+        ner = _ner_type(services, entity)
+        if ner is not None and ner != kind:  # against the name tagger: the model's type needs a second, blind yes
+            check = _decide(services, "entity_types", doc_id, _key("type-check", entity, kind), run_id,
+                            "entity_type_check_prompt", entity=q.fields["entity"], context=q.fields["context"],
+                            kind=kind)
+            if str(check.get("answer", "")).lower() == "yes":
+                source = "llm, confirmed against the NER"
+            else:
+                kind, source = ner, "ner (the model's type was not confirmed)"
+        graph.update_node(entity, entity_type=kind, type_source=source)
+        typed += 1
     return typed
 
 

@@ -74,6 +74,8 @@ class SimulatedChatModel(KeyedChatModel):
             return json.dumps({"answer": "no", "target": None, "reasoning": "simulated"})
         if key == "entity_type_prompt":
             return json.dumps({"entity_type": "Object", "reasoning": "simulated"})
+        if key == "entity_type_check_prompt":
+            return json.dumps({"answer": "no", "reasoning": "simulated"})
         if key == "answer_support_prompt":
             return json.dumps({"answer": "yes", "reasoning": "simulated"})
         if key == "answer_choice_prompt":

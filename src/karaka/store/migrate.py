@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from karaka.store.postgres import JournaledGraph, JournaledVectors, PgStore
+from karaka.store.graph import JournaledGraph
+from karaka.store.postgres import JournaledVectors, PgStore
 from karaka.store.workspace import Workspace
 
 TABLES = ("documents", "lines", "results", "decisions", "runs")
@@ -31,8 +32,8 @@ def migrate(source: Workspace, target: PgStore) -> dict[str, Any]:
                 counts[table] = len(rows)
         graph = JournaledGraph.from_json(source.graph.to_json())
         assert isinstance(graph, JournaledGraph)
-        graph.dirty_nodes = set(graph.nodes_of("Document") + graph.nodes_of("Kriya") + graph.nodes_of("Entity"))
-        graph.dirty_edges = {(e.source, e.target, e.relation) for n in graph.dirty_nodes for e in graph.edges_out(n)}
+        graph.dirty_nodes = dict.fromkeys(graph.nodes_of("Document") + graph.nodes_of("Kriya") + graph.nodes_of("Entity"))
+        graph.dirty_edges = {(e.source, e.target, e.relation): None for n in graph.dirty_nodes for e in graph.edges_out(n)}
         vectors = JournaledVectors(source.vectors.dim)
         for doc_id in sorted({doc for doc, _ in source.vectors.refs.values()}):
             lines = source.vectors.lines_of(doc_id)

@@ -20,16 +20,15 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from karaka.store.graph import KnowledgeGraph
+from karaka.store.graph import JournaledGraph, KnowledgeGraph
 from karaka.store.pgdb import SCHEMA, SETUP_LOCK, AdvisoryLocks, Database, PgRecords, StoreError, lock_key, redact
-from karaka.store.schema import SchemaError, normalize_edge
 from karaka.store.vectors import LineVectors
 from karaka.store.workspace import Workspace
 
@@ -44,73 +43,6 @@ ROW_BATCH = 5000
 def is_database_url(spec: str) -> bool:
     """True for a ``postgresql://`` (or ``postgres://``) store."""
     return spec.startswith(("postgresql://", "postgres://"))
-
-
-class JournaledGraph(KnowledgeGraph):
-    """A graph that remembers what changed since the last save (what a save must write)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.dirty_nodes: set[str] = set()
-        self.dirty_edges: set[tuple[str, str, str]] = set()
-        self.removed: set[str] = set()
-        self.removed_edges: set[tuple[str, str, str]] = set()
-
-    def add_node(self, node_id: str, **attrs: Any) -> str:
-        before = dict(self._g.nodes[node_id]) if node_id in self._g else None
-        out = super().add_node(node_id, **attrs)
-        if self._g.nodes[node_id] != before:  # a rewrite of the same node costs no row
-            self.dirty_nodes.add(node_id)
-        return out
-
-    def add_edge(self, source: str, target: str, relation: str, **attrs: Any) -> tuple[str, str, str]:
-        try:
-            key = normalize_edge(source, target, relation)
-        except SchemaError:
-            return super().add_edge(source, target, relation, **attrs)  # raises it, logged
-        data = self._g.get_edge_data(key[0], key[1], key=key[2])
-        before = dict(data) if data is not None else None
-        triple = super().add_edge(source, target, relation, **attrs)
-        if self._g.get_edge_data(triple[0], triple[1], key=triple[2]) != before or triple in self.removed_edges:
-            self.dirty_edges.add(triple)
-        self.removed_edges.discard(triple)
-        return triple
-
-    def remove_document(self, doc_id: str) -> tuple[int, set[str]]:
-        nodes = set(self._by_doc.get(doc_id, set()))
-        count, orphans = super().remove_document(doc_id)
-        self._gone(nodes | orphans)
-        return count, orphans
-
-    def discard(self, nodes: Iterable[str]) -> None:
-        gone = {n for n in nodes if n in self._g}
-        super().discard(gone)
-        self._gone(gone)
-
-    def _gone(self, gone: set[str]) -> None:
-        self.removed |= gone
-        self.dirty_nodes -= gone
-        self.dirty_edges = {e for e in self.dirty_edges if e[0] not in gone and e[1] not in gone}
-
-    def remove_edge(self, source: str, target: str, relation: str) -> bool:
-        if not super().remove_edge(source, target, relation):
-            return False
-        self.dirty_edges.discard((source, target, relation))
-        self.removed_edges.add((source, target, relation))
-        return True
-
-    def pending(self) -> bool:
-        """Whether anything changed since the last save."""
-        return bool(self.dirty_nodes or self.dirty_edges or self.removed or self.removed_edges)
-
-    def clear_journal(self) -> None:
-        """Forget the changes (they were saved, or the replica is being reloaded)."""
-        self.dirty_nodes, self.dirty_edges, self.removed, self.removed_edges = set(), set(), set(), set()
-
-    def edge_attrs(self, source: str, target: str, relation: str) -> dict[str, Any]:
-        """One edge's attributes (without the relation key)."""
-        data = self._g.get_edge_data(source, target, key=relation) or {}
-        return {k: v for k, v in data.items() if k != "relation"}
 
 
 class JournaledVectors(LineVectors):
@@ -200,7 +132,7 @@ class PgStore(Workspace):
         return {r["doc_id"]: len(self.vectors.lines_of(r["doc_id"])) for r in self.records.documents()}
 
     # -- freshness ------------------------------------------------------------------------------
-    def _refresh(self) -> bool:
+    def _refresh(self, whole: bool = False) -> bool:
         """Catch up with saves made elsewhere: rows stamped after our generation, then tombstones."""
         generation = self.records.generation()
         if generation == self._generation:
@@ -242,7 +174,7 @@ class PgStore(Workspace):
                 cur.execute("SELECT doc_id, seq, vec FROM line_vectors WHERE gen > %s", (since,))
                 vectors = [(d, s, bytes(v)) for d, s, v in cur.fetchall()]
         gone = {key for kind, key in removed if kind == "node"}
-        self.graph.drop_nodes(gone)
+        KnowledgeGraph.drop_nodes(self.graph, gone)  # replicated, not a change of ours to save
         for kind, key in removed:
             if kind == "edge":
                 KnowledgeGraph.remove_edge(self.graph, *json.loads(key))

@@ -19,8 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from karaka.state.ingest import DocStatus
+from karaka.store import index
 from karaka.store.damage import REINGEST, REPAIR, DamagedFile
-from karaka.store.graph import KnowledgeGraph
+from karaka.store.graph import JournaledGraph, KnowledgeGraph
+from karaka.store.index import INDEX_FILE, ReadOnlyGraph, StoredGraph, StoredResolver
 from karaka.store.lock import WorkspaceLock, file_lock
 from karaka.store.records import Records
 from karaka.store.resolver import EntityResolver
@@ -71,6 +73,7 @@ class Workspace:
         self._resolver: EntityResolver | None = None
         self._dim: int | None = None
         self._generation = -1
+        self._index_synced = False  # whether the index holds the graph as loaded (a save writes only the changes)
 
     @property
     def location(self) -> str:
@@ -104,6 +107,8 @@ class Workspace:
 
     def _resolver_for(self, graph: KnowledgeGraph) -> EntityResolver:
         """An entity resolver that knows every entity of ``graph`` and every mention written to one."""
+        if isinstance(graph, StoredGraph):
+            return StoredResolver(graph, self.embeddings, self.threshold)
         resolver = EntityResolver(self.embeddings, self.threshold)
         for node in graph.nodes_of("Entity"):
             resolver.known(node, graph.node(node)["canonical_name"])  # type: ignore[index]
@@ -121,16 +126,29 @@ class Workspace:
             return self._vectors
 
     # -- freshness ------------------------------------------------------------------------------
-    def _refresh(self) -> bool:
-        """Reload the graph and vectors when another process saved newer ones; True if reloaded."""
+    def _refresh(self, whole: bool = False) -> bool:
+        """Catch up when another process saved a newer generation; True if the graph was replaced.
+
+        A reader gets the graph from its index (``StoredGraph``: nothing loaded up front) when the
+        index is fresh; a writer (``whole``) and a reader of a workspace whose index is not fresh
+        load graph.json whole.
+        """
         generation = self.records.generation()
-        if generation == self._generation:
+        if generation == self._generation and not (whole and isinstance(self.graph, StoredGraph)):
             return False
         with file_lock(self.root / FILES_LOCK, shared=True):
             generation = self.records.generation()
-            graph = _read(self.root / GRAPH_FILE, KnowledgeGraph.load)
-        self.graph, self._vectors, self._resolver = graph, None, None
-        if self._generation >= 0:
+            graph_file = self.root / GRAPH_FILE
+            graph: KnowledgeGraph
+            if not whole and index.usable(self.root, generation, graph_file):
+                graph = StoredGraph(self.root / INDEX_FILE, lambda: _read(graph_file, KnowledgeGraph.load))
+            else:
+                graph = _read(graph_file, JournaledGraph.load)
+                self._index_synced = index.in_sync(self.root, generation, graph_file)
+        self.graph, self._resolver = graph, None
+        if generation != self._generation:
+            self._vectors = None
+        if self._generation >= 0 and generation != self._generation:
             log.info("workspace %s: reloaded generation %d", self.root, generation)
         self._generation = generation
         return True
@@ -151,7 +169,7 @@ class Workspace:
         """
         with self.writer.hold(purpose):
             with self._mutex:
-                self._refresh()
+                self._refresh(whole=True)
             yield
 
     @contextmanager
@@ -183,12 +201,37 @@ class Workspace:
             yield
 
     def flush(self) -> None:
-        """Save the graph and the vectors (each atomically), then bump the generation."""
+        """Save the graph and the vectors (each atomically), bring the graph's index up to date, then bump the generation."""
         with self._mutex, file_lock(self.root / FILES_LOCK, shared=False):
-            self.graph.save(self.root / GRAPH_FILE)
+            graph, graph_file = self.graph, self.root / GRAPH_FILE
+            if isinstance(graph, StoredGraph):
+                raise ReadOnlyGraph(f"{self.root}: save inside Workspace.writing(), which loads the graph to change")
+            graph.save(graph_file)
             if self._vectors is not None:
                 self._vectors.save(self.root / VECTORS_FILE)
+            generation, whole = self.records.generation() + 1, not self._index_synced
+            self._index_synced = False  # until the index holds this save
+            index.save(self.root, graph, generation, graph_file.stat().st_size, whole)
+            if isinstance(graph, JournaledGraph):
+                graph.clear_journal()
             self._generation = self.records.bump_generation()
+            self._index_synced = self._generation == generation
+
+    def reindex(self) -> bool:
+        """Rebuild the graph's index when it is missing or stale (call inside ``writing``); True if rebuilt.
+
+        A workspace saved by an older version, or whose index was lost, answers questions from
+        graph.json loaded whole until its next save or this.
+        """
+        with self._mutex, file_lock(self.root / FILES_LOCK, shared=False):
+            graph, graph_file = self.graph, self.root / GRAPH_FILE
+            if isinstance(graph, StoredGraph) or not graph_file.exists():
+                return False
+            if index.usable(self.root, self._generation, graph_file):
+                return False
+            index.save(self.root, graph, self._generation, graph_file.stat().st_size, whole=True)
+            self._index_synced = True
+            return True
 
     # -- consistency ----------------------------------------------------------------------------
     def problems(self) -> list[str]:
@@ -215,8 +258,8 @@ class Workspace:
     def _incomplete(self) -> tuple[list[str], list[str]]:
         """Documents marked done whose sentences the graph lacks, and those the vectors lack."""
         done = [r for r in self.records.documents() if r["status"] == DocStatus.DONE]
-        counts = self._vector_counts()
-        return ([r["doc_id"] for r in done if len(self.graph.document_nodes(r["doc_id"])) != r["n_lines"]],
+        counts, lines = self._vector_counts(), self.graph.line_counts()
+        return ([r["doc_id"] for r in done if lines.get(r["doc_id"], 0) != r["n_lines"]],
                 [r["doc_id"] for r in done if counts.get(r["doc_id"], 0) != r["n_lines"]])
 
     def _vector_counts(self) -> dict[str, int]:
@@ -302,12 +345,16 @@ def _read(path: Path, read: Callable[[Path], T]) -> T:
 def set_aside_damaged(root: Path) -> list[str]:
     """Rename a damaged graph.json or vectors.npz to ``NAME.damaged`` so a repair can rebuild it.
 
-    Returns one line per file set aside. A damaged karaka.db cannot be rebuilt from the others:
+    A damaged graph.sqlite (the graph's index, derived from graph.json) is removed: the repair
+    rebuilds it. Returns one line per file set aside. A damaged karaka.db cannot be rebuilt from the others:
     it raises ``DamagedFile`` with the remedy.
     """
     if (root / RECORDS_FILE).exists():
         Records(root / RECORDS_FILE).close()  # raises DamagedFile for a file that is not a database
     moved = []
+    if index.damaged(root):  # derived from graph.json: removed, and rebuilt by the repair's save
+        (root / INDEX_FILE).unlink()
+        moved.append(f"{INDEX_FILE} removed: damaged (it is rebuilt from graph.json)")
     for name, check in ((GRAPH_FILE, KnowledgeGraph.load),
                         (VECTORS_FILE, lambda path: LineVectors.load(path, saved_dim(path) or 1))):
         path = root / name
