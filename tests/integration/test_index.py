@@ -203,3 +203,17 @@ def test_a_damaged_index_is_named_and_repair_rebuilds_it(tmp_path):
                            capture_output=True, text=True)
     assert asked.returncode in (0, 1) and "Traceback" not in asked.stderr, asked.stderr
     _check(ws)
+
+
+def test_a_large_run_leaves_the_bm25_index_so_its_first_question_builds_nothing(tmp_path, monkeypatch):
+    import bm25s
+
+    from karaka.kg import retrieval
+
+    monkeypatch.setattr(retrieval, "PREPARE_LINES", 1)  # the packaged corpus counts as large
+    ctx = _ingested(tmp_path)
+    assert (tmp_path / "ws" / "bm25").is_dir()
+    built, real = [], bm25s.BM25.index
+    monkeypatch.setattr(bm25s.BM25, "index", lambda self, *a, **k: built.append(1) or real(self, *a, **k))
+    result = run_query(ctx, QUESTIONS[0])
+    assert result["status"] in ("GROUNDED", "NO_ANSWER") and built == [], "the saved index was read, not rebuilt"

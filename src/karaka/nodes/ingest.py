@@ -21,7 +21,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from karaka.config import Context
-from karaka.kg import postprocess
+from karaka.kg import postprocess, retrieval
 from karaka.kg.calls import Loop
 from karaka.kg.report import build_report
 from karaka.kg.units import PARSED_LANGUAGES, sentences_of, units_between, units_in
@@ -351,6 +351,8 @@ def make_post_process(loop: Loop) -> Any:
             for doc_id in state["doc_ids"]:
                 if (ws.records.document(doc_id) or {}).get("status") == DocStatus.WRITTEN:
                     ws.records.set_status(doc_id, DocStatus.DONE)
+            if state["doc_ids"] and retrieval.prepare_lexical(ws):
+                emit(runtime, {"event": "stage", "stage": "index", "index": "bm25"})
         return {"report": {"post_processing": results}}
 
     return post_process
