@@ -31,3 +31,22 @@ def test_causes_need_a_cue_and_never_form_a_cycle(tmp_path):
     first, second = links[0]
     assert _link(services, second, first, "CAUSES", method="llm") is False  # the reverse would close a cycle
     assert second not in graph.neighbors(first, "CAUSES") or first not in graph.neighbors(second, "CAUSES")
+
+
+
+def test_a_cue_links_two_actions_only_where_it_stands_between_them():
+    from karaka.kg.postprocess import _cued
+
+    cases = [  # (sentence, (first verb, as written), (second verb, as written), linked)
+        ("The river flooded the valley because the dam broke.", ("flood", "flooded"), ("break", "broke"), True),
+        ("Because the dam broke, the river flooded the valley.", ("break", "broke"), ("flood", "flooded"), True),
+        ("He used the bow to kill Ravana.", ("use", "used"), ("kill", "kill"), True),  # purpose
+        ("He wanted to go home.", ("want", "wanted"), ("go", "go"), False),  # what is wanted, not a purpose
+        ("The reports indicate the cause of death to be unclear.", ("indicate", "indicate"), ("be", "be "), False),
+        ("Both were shot in the attack and have been recovering since May.", ("shoot", "shot"),
+         ("recover", "recovering"), False),  # the cue after both verbs links neither
+    ]
+    for sentence, (first, first_word), (second, second_word), linked in cases:
+        a = {"verb": first, "char": sentence.index(first_word)}
+        b = {"verb": second, "char": sentence.index(second_word)}
+        assert _cued(sentence, a, b) is linked, sentence

@@ -32,9 +32,15 @@ ANTECEDENT_WINDOW = 12  # a pronoun's antecedent is among the nearest preceding 
 _EPITHET = re.compile(r"^(?:[A-Z][\w'-]*\s+)+(?:of|of the)\s+(?:the\s+)?[A-Z][\w'-]*", re.UNICODE)
 _CAUSAL_NEXT = re.compile(r"^(so|therefore|thus|hence|consequently|as a result)\b", re.IGNORECASE)
 _CAUSAL_CUE = re.compile(r"\b(because|since|so|therefore|thus|hence|consequently|as a result|due to|after|"
-                         r"following|led to|leads? to|lead to|caus(e|es|ed|ing)|result(s|ed)? in|in order to|so that|"
-                         r"to\s+[a-z]+)\b", re.IGNORECASE)
-"""A word in the text that can carry cause: a connective, a causal verb, a purpose "to" + verb."""
+                         r"following|led to|leads? to|lead to|caus(es|ed|ing)|result(s|ed)? in|in order to|so that)\b",
+                         re.IGNORECASE)
+"""A word that can carry cause between two actions of a sentence: a connective or a causal verb."""
+_FRONTED_CUE = re.compile(r"^\W*(because|since|as|after|following|due to)\b", re.IGNORECASE)
+_PURPOSE = re.compile(r"\b(in order )?to\s+$", re.IGNORECASE)
+_TAKES_TO = frozenset("want need try plan hope seem appear indicate expect ask tell decide agree begin start continue "
+                      "fail refuse consider believe like love hate prefer promise threaten intend manage learn "
+                      "choose offer order allow force urge report say claim".split())
+"""Verbs whose "to" + verb is what is wanted, said or tried, not a purpose ("wanted to go")."""
 _PERSONAL = {"he", "she", "him", "her", "his", "hers", "who", "whom"}
 
 
@@ -256,10 +262,28 @@ def _cause_pairs(services: Services, doc_id: str) -> list[tuple[str, str]]:
         t2 = _text_of(services, second)
         if b["seq"] == a["seq"] + 1 and not _CAUSAL_NEXT.match(t2):
             continue  # adjacent sentences: a connective must link them
-        if not _CAUSAL_CUE.search(_text_of(services, first) if a["seq"] == b["seq"] else t2):
+        if a["seq"] == b["seq"] and not _cued(_text_of(services, first), a, b):
             continue
         pairs.append((first, second))
     return pairs
+
+
+def _cued(text: str, first: dict[str, Any], second: dict[str, Any]) -> bool:
+    """Whether a sentence links two of its actions (Kriyā attributes, in order) by a cue.
+
+    The cue must lie between the two verbs ("fell because the rope broke", "so", "caused"), open
+    the sentence before the first ("Because the rope broke, he fell"), or be a purpose "to" just
+    before the second verb ("used it to kill"; not after a verb that takes "to" as its object,
+    "wanted to go", and never "to be"). A cue elsewhere in the sentence links nothing. The
+    causal verb "cause" counts in its inflected forms only: the noun ("cause of death") is none.
+    """
+    a, b = first.get("char"), second.get("char")
+    if a is None or b is None:
+        return bool(_CAUSAL_CUE.search(text))
+    lo, hi = sorted((a, b))
+    purpose = (_PURPOSE.search(text[:hi]) is not None and second.get("verb") != "be"
+               and first.get("verb") not in _TAKES_TO)
+    return bool(_CAUSAL_CUE.search(text[lo:hi]) or _FRONTED_CUE.match(text[:lo]) or purpose)
 
 
 def _causes_path(services: Services, start: str, goal: str, limit: int = 200) -> bool:
