@@ -94,22 +94,17 @@ def _query(path: Path, sql: str) -> list[Any]:
         db.close()
 
 
-def usable(root: Path, generation: int, graph_file: Path) -> bool:
-    """Whether a reader at ``generation`` may use the index instead of loading ``graph_file``."""
+def held_generation(root: Path, graph_file: Path) -> int | None:
+    """The generation the index holds ``graph_file`` at; None when it holds another graph.json or none.
+
+    A reader at generation G may read the index when this is at least G (a writer stamps the index
+    before it bumps the generation); a writer that loaded at G saves only its changes when it is G.
+    """
     found = stamp(root)
     try:
-        return found is not None and found[0] >= generation and found[1] == graph_file.stat().st_size
+        return found[0] if found is not None and found[1] == graph_file.stat().st_size else None
     except OSError:
-        return False
-
-
-def in_sync(root: Path, generation: int, graph_file: Path) -> bool:
-    """Whether the index holds exactly the graph a writer loaded at ``generation`` (so a delta suffices)."""
-    found = stamp(root)
-    try:
-        return found is not None and found[0] == generation and found[1] == graph_file.stat().st_size
-    except OSError:
-        return False
+        return None
 
 
 def save(root: Path, graph: KnowledgeGraph, generation: int, graph_size: int, whole: bool) -> None:
@@ -125,7 +120,7 @@ def save(root: Path, graph: KnowledgeGraph, generation: int, graph_size: int, wh
         else:
             _apply(path, graph, generation, graph_size)
     except (OSError, sqlite3.OperationalError) as exc:
-        if is_disk_full(exc) or "full" in str(exc):
+        if is_disk_full(exc):
             raise DiskFull(path) from exc
         raise
 
@@ -150,12 +145,12 @@ def _rebuild(path: Path, graph: KnowledgeGraph, generation: int, graph_size: int
         db.execute("BEGIN")
         nodes = list(graph._g.nodes(data=True))
         db.executemany("INSERT INTO nodes VALUES (?, ?, ?, ?, ?, ?)", (_node_row(n, a) for n, a in nodes))
-        edges = graph._g.edges(keys=True, data=True)
+        edges = graph._g.edges(keys=True, data=True)  # a view: read twice below
         db.executemany("INSERT INTO edges VALUES (?, ?, ?, ?)", (_edge_row(s, t, k, a) for s, t, k, a in edges))
         db.executemany("INSERT INTO names VALUES (?, ?, ?, ?, ?, ?)",
                        (row for n, a in nodes if a.get("type") == "Entity" for row in _entity_names(n, a)))
         db.executemany("INSERT INTO names VALUES (?, ?, ?, ?, ?, ?)",
-                       (row for s, t, k, a in graph._g.edges(keys=True, data=True) for row in _mention(s, t, k, a)))
+                       (row for s, t, k, a in edges for row in _mention(s, t, k, a)))
         _stamp(db, generation, graph_size)
         db.execute("COMMIT")
     finally:
@@ -194,7 +189,7 @@ def _apply(path: Path, graph: JournaledGraph, generation: int, graph_size: int) 
         for source, target, relation in graph.dirty_edges:
             if source not in graph or target not in graph:
                 continue
-            attrs = graph._g.get_edge_data(source, target, key=relation) or {}
+            attrs = graph.edge_attrs(source, target, relation)
             db.execute("INSERT INTO edges VALUES (?, ?, ?, ?) ON CONFLICT (source, relation, target) "
                        "DO UPDATE SET attrs = excluded.attrs", _edge_row(source, target, relation, attrs))
             mention = list(_mention(source, target, relation, attrs))

@@ -139,12 +139,13 @@ class Workspace:
         with file_lock(self.root / FILES_LOCK, shared=True):
             generation = self.records.generation()
             graph_file = self.root / GRAPH_FILE
+            held = index.held_generation(self.root, graph_file)
             graph: KnowledgeGraph
-            if not whole and index.usable(self.root, generation, graph_file):
+            if not whole and held is not None and held >= generation:
                 graph = StoredGraph(self.root / INDEX_FILE, lambda: _read(graph_file, KnowledgeGraph.load))
             else:
                 graph = _read(graph_file, JournaledGraph.load)
-                self._index_synced = index.in_sync(self.root, generation, graph_file)
+                self._index_synced = held == generation
         self.graph, self._resolver = graph, None
         if generation != self._generation:
             self._vectors = None
@@ -227,7 +228,8 @@ class Workspace:
             graph, graph_file = self.graph, self.root / GRAPH_FILE
             if isinstance(graph, StoredGraph) or not graph_file.exists():
                 return False
-            if index.usable(self.root, self._generation, graph_file):
+            held = index.held_generation(self.root, graph_file)
+            if held is not None and held >= self._generation:
                 return False
             index.save(self.root, graph, self._generation, graph_file.stat().st_size, whole=True)
             self._index_synced = True
