@@ -65,6 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="always run the full three-candidate attempt")
     ingest.add_argument("--no-parser-candidate", action="store_false", dest="parser_candidate", default=None,
                         help="do not use the parser's analysis as the free Candidate_A (and parser fallback)")
+    ingest.add_argument("--llm-writes", action="store_true", dest="llm_writes", default=None,
+                        help="the LLM writes Candidates B and C (a strong model) instead of choosing among the "
+                             "parser's other readings")
     ingest.add_argument("--ingest-root", dest="ingest_root", help="refuse files (symlinks resolved) outside this folder")
     ingest.add_argument("--replace", action="store_true", help="a file whose name another source's document holds "
                                                                "replaces that document (else it gets its own id)")
@@ -159,7 +162,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     from karaka.runner import run_ingest
 
     ctx = resolve_context(_flags(args, "window", "strategy", "extractor", "concurrency", "max_retries",
-                                 "fast_path", "parser_candidate"))
+                                 "fast_path", "parser_candidate", "llm_writes"))
     _open(ctx)
     root = Path(args.ingest_root).resolve() if args.ingest_root else None
     report = run_ingest(ctx, args.path, on_event=None if args.json else Progress(), root=root, replace=args.replace)

@@ -60,6 +60,10 @@ class Context:
                                  "and karma are swapped against the parse.", "gsv")
     parser_candidate: bool = _setting(True, "Use the parser's analysis as the free Candidate_A; LLM candidates "
                                       "correct it; on exhaustion it is written as parser-fallback.", "gsv")
+    llm_writes: bool = _setting(False, "The LLM writes Candidates B and C (a correction of the parser's draft), "
+                                "for a strong model (7B or more); off, they are the parser's other readings of "
+                                "the line and the LLM only chooses. A line the parser finds no action in is "
+                                "written by the LLM either way.", "gsv")
     loop_steps: Literal["auto", "graph", "direct"] = _setting(
         "auto", "How a GSV-Retry loop runs: graph (a LangGraph child, each step streamed and traced), direct "
         "(the same nodes and routes walked without Pregel: faster), or auto (graph when the caller streams "

@@ -98,8 +98,9 @@ def _predict_llm(tokens: list[str], ctx: Context, full_loop: bool) -> tuple[list
     from karaka.graphs.gsv import run_gsv
     from karaka.kg.calls import ask
     from karaka.models.call import LLMCallError
-    from karaka.nlp.roles import analyze_window, seed_candidate
-    from karaka.nodes.extract import parser_fallback
+    from karaka.nlp import parse_tokens
+    from karaka.nlp.roles import analyze_doc, seed_candidate
+    from karaka.nodes.extract import offered, parser_fallback
     from karaka.services import get_services
     from karaka.tasks import get_task
 
@@ -119,9 +120,11 @@ def _predict_llm(tokens: list[str], ctx: Context, full_loop: bool) -> tuple[list
         return (data or {"kriyas": []})["kriyas"], {
             "outcome": outcome, "raw": reply.text[:400], "errors": errors, "llm_calls": 1, "prompt_tokens": reply.prompt_tokens,
             "completion_tokens": reply.completion_tokens, "seconds": time.perf_counter() - started}
-    analysis = analyze_window({1: " ".join(tokens)})
+    doc = parse_tokens(tokens)  # the parse the parser's own run scores: Candidate_A is exactly its analysis
+    analysis = {"kriyas": [{**item, "line": 1} for item in analyze_doc(doc)]}
     seed = seed_candidate(analysis) if ctx.parser_candidate else None
-    out = run_gsv({"task": "kriya", "source": source, "ref": {"eval": True}, "seed": seed}, ctx)
+    out = run_gsv({"task": "kriya", "source": source, "ref": {"eval": True}, "seed": seed,
+                   "alternatives": offered(ctx, {1: " ".join(tokens)}, analysis, seed, docs={1: doc})}, ctx)
     golden = out["golden"]
     if golden is not None:
         outcome = "fast-path" if out["fast_path"] else "accepted"
@@ -133,7 +136,14 @@ def _predict_llm(tokens: list[str], ctx: Context, full_loop: bool) -> tuple[list
              "prompt_tokens": out["prompt_tokens"], "completion_tokens": out["completion_tokens"],
              "generated": len(generated), "schema_valid": sum(1 for c in generated if c.get("data") is not None),
              "seconds": time.perf_counter() - started, "trace": [_trace(h) for h in out["history"]]}
-    return (golden or {"kriyas": []})["kriyas"], stats
+    kriyas = [dict(k) for k in (golden or {"kriyas": []})["kriyas"]]
+    unplaced = list(analysis["kriyas"])
+    for kriya in kriyas:  # a Kriyā of the parser's analysis keeps the verb token the parser's own run scores
+        same = next((p for p in unplaced if p["verb"] == str(kriya.get("verb", "")).lower()), None)
+        if same is not None:
+            unplaced.remove(same)
+            kriya["token"] = same["token"]
+    return kriyas, stats
 
 
 def _trace(attempt: Attempt) -> dict[str, Any]:
@@ -176,9 +186,10 @@ def evaluate(gold_csv: str | Path, sentences_csv: str | Path, *, extractor: str 
         runs.append({"id": item["id"], **stats})
         if on_sentence is not None:
             on_sentence({**runs[-1], "predicted": predicted})
-        taken: set[int] = set()
+        taken: set[int] = {k["token"] for k in predicted if k.get("token") is not None}
         for kriya in predicted:
-            kriya["token"] = _locate(str(kriya.get("verb", "")), tokens, taken)
+            if kriya.get("token") is None:
+                kriya["token"] = _locate(str(kriya.get("verb", "")), tokens, taken)
             if kriya["token"] is not None:
                 taken.add(kriya["token"])
         predictions[item["id"]] = predicted

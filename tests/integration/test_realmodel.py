@@ -95,3 +95,24 @@ def test_smollm2_answers_a_question_end_to_end_through_planning_answer_and_check
         assert "[spec, Line" in answer or result["status"] == "NO_ANSWER", answer  # cited, or an honest "not found"
         modes.add(result["answer_mode"])
     assert "chosen" in modes and modes & {"generated", "extractive-fallback"}, modes
+
+
+def test_smollm2_chooses_among_the_parsers_readings_and_writes_nothing(tmp_path):
+    from karaka.nlp.roles import analyze_window, seed_candidate
+    from karaka.nodes.extract import offered
+
+    text = "She bought the house with a garden in May."
+    ctx = Context(workspace=str(tmp_path), llm="llamacpp:smollm2", max_retries=1, fast_path=False, max_tokens=160)
+    analysis = analyze_window({1: text})
+    seed = seed_candidate(analysis)
+    readings = offered(ctx, {1: text}, analysis, seed)
+    assert readings and len(readings) >= 2
+    out = run_gsv({"task": "kriya", "source": f"[L1] {text}", "ref": REF, "seed": seed, "alternatives": readings}, ctx)
+    assert out["status"] in ("accepted", "exhausted") and out["attempt"] == 1
+    first = out["history"][0]
+    assert [c["origin"] for c in first["candidates"]] == ["parser", "alternative", "alternative"]  # none written
+    assert all(s["score"] is not None for s in first["score_calls"]) and len(first["score_calls"]) == 9
+    assert first["verdict"]["shown"] == ["Candidate_A", "Candidate_B", "Candidate_C"]
+    if out["golden"] is not None:
+        assert out["golden"] in [seed, readings[0]["data"], readings[1]["data"]]
+    assert out["llm_calls"] <= 5  # three scoring requests (n=3 each) and at most two verdicts

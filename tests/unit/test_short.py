@@ -123,3 +123,31 @@ def test_a_bare_noun_phrase_tells_no_manner():
     doc = parse_many([line])[0]
     assert [c.text for c in short.candidates(short.MANNER, line, doc, 0)] == []
     assert short.candidates(short.TERM, line, doc, 0)  # a term may still be one
+
+
+def test_the_name_of_the_thing_asked_for_is_not_its_value():
+    question = "What output format does the markdown function produce by default?"
+    lines = ["The output_format setting gives the format of output.", 'The default output format is "xhtml".']
+    text, _ = pick(question, lines)
+    assert text == "xhtml"  # not "output_format", the question's own words joined
+    assert pick(question, lines[:1])[0] != "output_format"
+
+
+def test_a_noun_phrase_from_a_line_that_never_names_what_is_asked_for_is_not_an_answer():
+    question = "Which compression algorithm does the rotation tool use by default?"
+    text, confidence = pick(question, ["It allows automatic rotation, compression, removal, and mailing of log files."])
+    assert confidence < short.THRESHOLD
+    text, confidence = pick(question, ["The rotation tool uses the Lempel-Ziv algorithm for compression by default."])
+    assert "Lempel-Ziv" in str(text) and confidence >= short.THRESHOLD
+
+
+def test_a_question_about_one_thing_gets_one_answer_and_a_plural_one_may_get_several():
+    assert not short.asks_many("Which compression algorithm is used by gzip?")
+    assert short.asks_many("Which options are deprecated?") and short.asks_many("What did Rama give?")
+
+
+def test_how_long_is_not_answered_by_a_quantity_of_another_measure():
+    line = "In narrowband operation (8 kHz), the delay is 30 ms, while for wideband (16 kHz), the delay is 34 ms."
+    assert pick("How long is the delay in wideband (16 kHz) operation?", [line])[0] == "34 ms"  # its clause, not the first
+    assert short._wrong_unit("How long is the delay?", "8 kHz") and not short._wrong_unit("How long is it?", "34 ms")
+    assert not short._wrong_unit("How many kHz does it sample at?", "8 kHz")

@@ -103,6 +103,20 @@ _UNITS = frozenset("ms s sec seconds minutes hours days weeks months years year 
                    "khz hz percent % columns tables members developers lines pages times orders".split())
 
 
+_DURATION = frozenset("ms msec millisecond milliseconds s sec secs second seconds min mins minute minutes h hr hrs hour "
+                      "hours day days week weeks month months year years decade decades century centuries".split())
+_MEASURES = frozenset("hz khz mhz ghz kb kbps bps bit bits byte bytes mb gb tb % percent per cent".split())
+"""Units that measure something other than time: never the answer to "how long" or "how old"."""
+
+
+def _wrong_unit(question: str, span: str) -> bool:
+    """"How long is the delay?" is not answered by "8 kHz": a quantity whose unit measures something else."""
+    if not re.search(r"\bhow (long|old|often)\b", question, re.IGNORECASE):
+        return False
+    unit = span.split()[-1].lower() if len(span.split()) > 1 else re.sub(r"^[\d.,-]+", "", span).lower()
+    return unit in _MEASURES and unit not in _DURATION
+
+
 @dataclass
 class Candidate:
     """A span of one line that may answer, with its score."""
@@ -156,6 +170,28 @@ _ASKED_NOUN = re.compile(r"\b(?:which|what|quel|quelle|quels|quelles|welche[rsmn
                          re.IGNORECASE)
 
 
+_ASKED_PHRASE = re.compile(r"^\s*(?:which|what)\s+((?:[\w'-]+\s+){0,3}?[\w'-]+)\s+(?:does|do|did|is|are|was|were|"
+                           r"can|could|should|will|would|has|have|had|gets?|makes?|produces?)\b", re.IGNORECASE)
+
+
+def asked_phrase(question: str) -> list[str]:
+    """The words of the thing a "which/what X …" question asks for ("what output format does …" → output, format)."""
+    match = _ASKED_PHRASE.search(question)
+    return words(match.group(1)) if match else []
+
+
+def asks_many(question: str) -> bool:
+    """Whether several answers may be given: the thing asked for is plural, or there is no named thing at all."""
+    if expected_kind(question) in (QUANTITY, VERSION):
+        return False  # "how long is the delay in wideband?" asks for one value, not every value of its line
+    phrase = asked_phrase(question)
+    if not phrase:
+        return True
+    match = _ASKED_PHRASE.search(question)
+    head = match.group(1).split()[-1].lower() if match else ""
+    return head.endswith("s") and not head.endswith("ss") or bool(re.search(r"\b(are|were|list)\b", question, re.I))
+
+
 def numbered(question: str, kind: str, text: str, index: int) -> list[Candidate]:
     """"Which RFC …?" → "RFC 1952", also "RFC Internet 1952": the noun asked about, with its number."""
     asked = _ASKED_NOUN.search(question)
@@ -194,7 +230,7 @@ def candidates(kind: str, text: str, doc: Any, index: int) -> list[Candidate]:
     def add(span: str, at: int, found: str) -> None:
         span = span.strip(" ,;:.()[]\"'")
         if span:
-            out.append(Candidate(span, found, index, at))
+            out.append(Candidate(span, found, index, at, notes=[]))
 
     if kind in (CODE, MANNER, VERSION, TERM, VALUE):
         for m in _CODE.finditer(text):
@@ -249,6 +285,7 @@ def candidates(kind: str, text: str, doc: Any, index: int) -> list[Candidate]:
         for chunk in doc.noun_chunks:
             if any(t.pos_ in ("NOUN", "PROPN") for t in chunk):
                 add(chunk.text, chunk.start_char, TERM)
+                out[-1].notes.append("chunk")
     return out
 
 
@@ -306,30 +343,39 @@ def choose(question: str, texts: list[str], docs: list[Any], graph_answers: dict
                 c.at, c.notes = 0, c.notes + ["heading"]
                 found.append(c)
     asked_set = set(asked)
+    phrase = set(asked_phrase(question))
+    head = set(asked_phrase(question)[-1:])  # "algorithm" of "which compression algorithm"
     identity = kind == NAME and _asks_identity(question)
     scored: dict[str, Candidate] = {}
     for c in found:
         if c.kind == "graph" and kind in (QUANTITY, VERSION) and not _fits(c.text, kind):
             continue  # "how old is he?" is not answered by "the bow", whatever the graph's role
+        if kind == QUANTITY and _wrong_unit(question, c.text):
+            continue
         if identity and not _person(c):
             continue  # "who is the current leader?" wants a name, not a role such as "The Delegates"
         own = set(words(c.text))
         if not own and c.kind not in (QUANTITY, DATE, VERSION, CODE, VALUE):
             continue
         if c.kind in (CODE, VALUE, VERSION):
-            if c.text.lower() in question.lower():
-                continue  # the identifier the question asks about is not its answer
+            if c.text.lower() in question.lower() or (c.kind != VERSION and own and own == phrase):
+                continue  # the identifier the question asks about ("output_format" for "what output format") is not its answer
         elif own and len(own & asked_set) >= 0.5 * len(own) and not (own - asked_set and c.kind in (QUANTITY, DATE)):
             continue  # it mostly repeats the question (a number with the question's unit does not)
         text = texts[c.line]
         positions = [m.start() for w in asked_set for m in re.finditer(rf"\b{re.escape(w)}", text.lower())]
         distance = min((abs(p - c.at) for p in positions), default=200)
         near = 1.0 / (1.0 + distance / 40)
+        if positions and kind == QUANTITY:  # "30 ms, while for wideband (16 kHz), the delay is 34 ms"
+            near = 0.7 * near + 0.3 * _clause_share(text, c.at, asked_set)
         typed = 1.0 if c.kind == kind or (c.kind == "graph" and _fits(c.text, kind)) else 0.5
         if c.kind == "graph":
             typed += 0.2
         if c.kind in (QUANTITY, VALUE) and own & asked_set and re.search(r"\d", c.text):
             typed += 0.3  # "how many tables" → "64 tables": the number counts what was asked
+        if kind == TERM and ("chunk" in c.notes or c.kind == "graph") and head \
+                and not head & (pool_words[c.line] | around[c.line] | own):
+            c.notes.append("unnamed")  # "which compression algorithm?" from a line that names no algorithm
         c.score = typed * (0.55 * support[c.line] + 0.25 * near + 0.2 / (1 + c.line))
         key = " ".join(words(c.text)) or c.text.lower()
         if key in scored:
@@ -345,9 +391,17 @@ def choose(question: str, texts: list[str], docs: list[Any], graph_answers: dict
         return [], support, min(0.3, best_support * 0.5), f"no {kind} in the lines"
     top = ranked[0]
     confidence = min(1.0, 0.6 * support[top.line] + 0.4 * top.score + 0.03 * min(top.agree - 1, 3))
-    if support[top.line] < MIN_SUPPORT and "graph" not in top.notes:
+    if support[top.line] < MIN_SUPPORT and "graph" not in top.notes or "unnamed" in top.notes:
         confidence = min(confidence, THRESHOLD - 0.01)  # a line that holds under half the question answers nothing
     return ranked, support, round(confidence, 3), f"{kind}: {top.text!r} from line {top.line + 1}"
+
+
+def _clause_share(text: str, at: int, asked: set[str]) -> float:
+    """The share of the question's words said in the span's clause and the one before it (commas and semicolons)."""
+    cuts = [0, *(m.end() for m in re.finditer(r"[,;]\s", text)), len(text) + 1]
+    here = next((i for i in range(len(cuts) - 1) if cuts[i] <= at < cuts[i + 1]), len(cuts) - 2)
+    window = set(words(text[cuts[max(here - 1, 0)]:cuts[here + 1]]))
+    return len(window & asked) / len(asked) if asked else 0.0
 
 
 def _name_list(best: Candidate, names: list[Candidate], text: str) -> Candidate:

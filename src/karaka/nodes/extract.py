@@ -21,6 +21,7 @@ from karaka.kg.calls import Loop, ask, run_loop
 from karaka.kg.units import extractable, numbered, sentences_of
 from karaka.models.call import LLMCallError
 from karaka.nlp import parse_many
+from karaka.nlp.alternatives import for_loop
 from karaka.nlp.roles import analyze_doc, analyze_window, seed_candidate
 from karaka.nlp.rules import STRUCTURE_VETOES, mentions
 from karaka.nodes.common import emit, services_of
@@ -103,6 +104,14 @@ def vetoes_of(out: Mapping[str, Any]) -> dict[str, int]:
     return counts
 
 
+def offered(ctx: Context, lines: dict[int, str], analysis: dict[str, Any], seed: dict[str, Any] | None,
+            docs: dict[int, Any] | None = None) -> list[dict[str, Any]] | None:
+    """The parser's other readings for the loop to choose among; None lets the LLM write (``llm_writes``, or no action found)."""
+    if ctx.llm_writes or not seed or not seed["kriyas"]:
+        return None
+    return for_loop(lines, analysis, docs=docs)
+
+
 def parser_fallback(analysis: dict[str, Any], source: str, rule_checks: bool) -> tuple[dict[str, Any] | None, list[str]]:
     """The parser's candidate for an exhausted line, when it found an action and passes the rule checks."""
     fallback = seed_candidate(analysis)
@@ -127,7 +136,8 @@ def gsv_unit(services: Services, unit: Unit, run_id: str, run: RunLoop) -> dict[
     seed = seed_candidate(analysis) if ctx.parser_candidate else None
     ref = {"doc_id": unit.doc_id, "first_line": unit.first, "last_line": unit.last,
            "text": " ".join(lines.values())[:500]}
-    out = run({"task": "kriya", "source": numbered(lines), "ref": ref, "seed": seed})
+    out = run({"task": "kriya", "source": numbered(lines), "ref": ref, "seed": seed,
+               "alternatives": offered(ctx, lines, analysis, seed)})
     cost: dict[str, Any] = {"calls": out["llm_calls"], "tokens": out["prompt_tokens"], "attempts": out["attempt"],
                             "fast": out["fast_path"]}
     vetoes = vetoes_of(out)

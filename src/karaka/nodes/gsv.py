@@ -1,7 +1,11 @@
 """Nodes of the GSV-Retry loop: generate ×3, score ×3 each, blind verify, cross-validate, retry.
 
 Supersteps on the fast path: start_attempt → score → verify → cross_validate when the parser's
-candidate is Candidate_A, with one generate step more when the LLM writes it. Samples of one
+candidate is Candidate_A, with one generate step more when the LLM writes it. With the parser's
+other readings of the line (``alternatives``) the LLM only chooses: when the fast path does not
+accept Candidate_A, they are Candidates B and C, two an attempt (the verifier sees what they do
+not share with Candidate_A), and one of them replaces Candidate_A only when the verifier picks it
+and it alone has the top score, ``READING_MARGIN`` above a valid Candidate_A's. Samples of one
 prompt (the candidates of a phase, a candidate's three scores) are one request with ``n`` where
 the server takes it (llama.cpp, vLLM): the prompt is read once and the replies decoded together;
 other providers get one isolated call per sample. A candidate identical to an earlier one is
@@ -42,6 +46,15 @@ ALL_INVALID_FEEDBACK = (
     "Retry: All previous candidates were invalid. Verifier noted: {reasoning}. "
     "Please generate new, valid options."
 )
+NO_READING = "Retry: Candidate_A was not confirmed, and the parser has no other reading of the line to offer."
+CHOICE_FEEDBACK = "Retry: no other reading of the line was chosen by both the scorer and the verifier."
+PER_ATTEMPT = 2  # the parser's other readings offered at once, as Candidates B and C
+READING_MARGIN = 10.0
+"""Points by which another reading's mean score must beat Candidate_A's (a valid one) to replace it.
+
+SmolLM2 scored a reading 7.3 against Candidate_A's 6.0, and its verifier picked the reading: a
+coin's toss between two analyses it rated as useless, and the reading was the worse one.
+"""
 UNCONFIRMED = ("Your previous verdict named no violation that can be checked against the text (the exact words "
                "that are wrong or missing). Now pick the candidate that is most accurate.")
 # The number comes first and the reasoning is capped, so a judge cannot spend its budget before it
@@ -74,6 +87,23 @@ def _labels(state: GSVState) -> tuple[Label, ...]:
     return LABELS[:1] if state["phase"] == "fast" else LABELS
 
 
+def _choosing(state: GSVState) -> bool:
+    """The LLM chooses among the parser's readings (``alternatives`` given) and writes nothing."""
+    return state.get("alternatives") is not None
+
+
+def _offered(state: GSVState, attempt: int) -> list[dict[str, Any]]:
+    return (state.get("alternatives") or [])[(attempt - 1) * PER_ATTEMPT: attempt * PER_ATTEMPT]
+
+
+def differing(datas: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What judges see of candidates that share most of their items: each one's kriyas not in all of them."""
+    if not all(isinstance(d.get("kriyas"), list) for d in datas):
+        return datas
+    shared = set.intersection(*({same(k) for k in d["kriyas"]} for d in datas))
+    return [{**d, "kriyas": [k for k in d["kriyas"] if same(k) not in shared]} for d in datas]
+
+
 def _check(task_name: str, data: dict[str, Any], source: str, enabled: bool) -> list[str]:
     task = get_task(task_name)
     return task.checks(data, source) if (enabled and task.checks) else []
@@ -85,14 +115,24 @@ def start_attempt(state: GSVState, runtime: Runtime[Context]) -> dict[str, Any]:
     attempt = state.get("attempt", 0) + 1
     candidates: list[Any] = [_reset(attempt)]
     seed = state.get("seed")
-    if seed and attempt == 1:
+    offered = _offered(state, attempt) if _choosing(state) else []
+    if seed and (attempt == 1 or _choosing(state)):
         candidates.append(Candidate(attempt=attempt, label=LABELS[0], data=seed, raw=json.dumps(seed, ensure_ascii=False),
                                     errors=_check(state["task"], seed, state["source"], ctx.rule_checks),
                                     origin="parser"))
+    scores: list[Any] = [_reset(attempt)]
+    if seed and offered:
+        for label, other in zip(LABELS[1:], offered, strict=False):
+            candidates.append(Candidate(attempt=attempt, label=label, data=other["data"], origin="alternative",
+                                        raw=json.dumps(other["data"], ensure_ascii=False), what=other["what"],
+                                        errors=_check(state["task"], other["data"], state["source"], ctx.rule_checks)))
+        # The scorer saw this same Candidate_A last attempt (it never sees feedback): its scores stand.
+        scores += [Score(**{**s, "attempt": attempt}) for s in state.get("scores", [])
+                   if s["label"] == LABELS[0] and s["attempt"] == attempt - 1]
     update: dict[str, Any] = {
-        "attempt": attempt, "phase": "fast" if ctx.fast_path else "full", "verdict": None,
-        "status": "running", "golden": None, "origin": None, "fast_path": False, "cause": None,
-        "candidates": candidates, "scores": [_reset(attempt)],
+        "attempt": attempt, "phase": "fast" if ctx.fast_path and (attempt == 1 or not offered) else "full",
+        "verdict": None, "status": "running", "golden": None, "origin": None, "fast_path": False, "cause": None,
+        "candidates": candidates, "scores": scores,
     }
     if attempt == 1:
         update["feedback"] = ""
@@ -100,6 +140,8 @@ def start_attempt(state: GSVState, runtime: Runtime[Context]) -> dict[str, Any]:
 
 
 def _missing(state: GSVState) -> list[Label]:
+    if _choosing(state):
+        return []
     have = {c["label"] for c in state.get("candidates", []) if c["attempt"] == state["attempt"]}
     return [label for label in _labels(state) if label not in have]
 
@@ -314,7 +356,10 @@ def verify(state: GSVState, runtime: Runtime[Context]) -> dict[str, Any]:
     services = services_of(runtime)
     task = get_task(state["task"])
     shown = [c["label"] for c in valid]
-    blind = "\n\n".join(f"{c['label']}:\n{as_prompt(c['data'])}" for c in valid)
+    # Choosing among readings of one line, the verifier sees what they do not share, not the same Kriyās thrice.
+    views = differing([c["data"] or {} for c in valid]) if _choosing(state) and len(valid) > 1 else \
+        [c["data"] for c in valid]
+    blind = "\n\n".join(f"{c['label']}:\n{as_prompt(view)}" for c, view in zip(valid, views, strict=True))
     calls = prompt = completion = 0
     suffix = ""
     verdict = Verdict(choice="ALL_INVALID", reasoning="no verdict", violations=[], shown=shown, confirmed=False,
@@ -377,22 +422,42 @@ def cross_validate(state: GSVState, runtime: Runtime[Context]) -> dict[str, Any]
         if verdict and (verdict["choice"] == LABELS[0] or unconfirmed) and first is not None \
                 and first >= FAST_PATH_SCORE:
             return _accept(state, runtime, by_label[LABELS[0]], fast=True)
+        if _choosing(state) and not _offered(state, state["attempt"]):  # nothing to choose from: the parser's fallback
+            return _exhaust(state, runtime, NO_READING)
         return {"phase": "full", "verdict": None}
     choice = verdict["choice"] if verdict else "ALL_INVALID"
     top = top_labels(means)
+    unconfirmed = bool(verdict and verdict["choice"] == "ALL_INVALID" and not verdict["confirmed"])
+    if _choosing(state):
+        # Candidate_A is the parser's best reading: another replaces it only with both judges behind it.
+        first = means.get(LABELS[0])
+        if choice in top and (choice == LABELS[0] or top == [choice] and (
+                first is None or (means[choice] or 0) >= first + READING_MARGIN)):
+            return _accept(state, runtime, by_label[choice], fast=False)
+        if unconfirmed and LABELS[0] in top and (means[LABELS[0]] or 0) >= FAST_PATH_SCORE:
+            return _accept(state, runtime, by_label[LABELS[0]], fast=False)
+        more = bool(_offered(state, state["attempt"] + 1))
+        return _retry(state, runtime, CHOICE_FEEDBACK, last=not more)
     if choice != "ALL_INVALID" and choice in top:
         return _accept(state, runtime, by_label[choice], fast=False)
-    unconfirmed = bool(verdict and verdict["choice"] == "ALL_INVALID" and not verdict["confirmed"])
     if unconfirmed and top and (means[top[0]] or 0) >= FAST_PATH_SCORE:
         return _accept(state, runtime, by_label[top[0]], fast=False)
     if choice == "ALL_INVALID" and verdict is not None:
         feedback = ALL_INVALID_FEEDBACK.format(reasoning=_noted(verdict))
     else:
         feedback = DISAGREE_FEEDBACK
+    return _retry(state, runtime, feedback)
+
+
+def _retry(state: GSVState, runtime: Runtime[Context], feedback: str, last: bool = False) -> dict[str, Any]:
+    """Another attempt with ``feedback``, or the end when the attempts (or the readings to offer) are spent."""
+    if state["attempt"] < services_of(runtime).ctx.max_retries and not last:
+        return {"feedback": feedback, "history": [_record(state, feedback)], "status": "running"}
+    return _exhaust(state, runtime, feedback)
+
+
+def _exhaust(state: GSVState, runtime: Runtime[Context], feedback: str) -> dict[str, Any]:
     record = _record(state, feedback)
-    ctx = services_of(runtime).ctx
-    if state["attempt"] < ctx.max_retries:
-        return {"feedback": feedback, "history": [record], "status": "running"}
     update = {"feedback": feedback, "history": [record], "status": "exhausted", "cause": feedback}
     services = services_of(runtime)
     history = [*state.get("history", []), record]
@@ -421,8 +486,8 @@ def _noted(verdict: Verdict) -> str:
 def _record(state: GSVState, feedback: str) -> Attempt:
     return Attempt(
         attempt=state["attempt"],
-        candidates=[{k: c[k] for k in ("label", "data", "raw", "errors", "origin")}  # type: ignore[literal-required]
-                    for c in sorted(state.get("candidates", []), key=lambda c: c["label"])],
+        candidates=[{k: c[k] for k in ("label", "data", "raw", "errors", "origin", "what")  # type: ignore[literal-required]
+                     if k in c} for c in sorted(state.get("candidates", []), key=lambda c: c["label"])],
         scores=mean_scores(state),
         score_calls=[{k: s[k] for k in ("label", "score", "reasoning", "asks")}  # type: ignore[literal-required]
                      for s in state.get("scores", [])],

@@ -10,7 +10,7 @@ from typing_extensions import TypedDict
 Label = Literal["Candidate_A", "Candidate_B", "Candidate_C"]
 Phase = Literal["fast", "full"]
 Status = Literal["running", "accepted", "exhausted"]
-Origin = Literal["parser", "llm"]
+Origin = Literal["parser", "alternative", "llm"]
 
 
 class Candidate(TypedDict):
@@ -25,6 +25,8 @@ class Candidate(TypedDict):
     errors: list[str]
     """Why it cannot be used (unreadable, schema, failed rule checks); empty when valid."""
     origin: Origin
+    what: NotRequired[str]
+    """For the parser's other reading: what it changes against Candidate_A."""
 
 
 class Score(TypedDict):
@@ -90,6 +92,12 @@ class GSVInput(TypedDict):
     """Where the source comes from, for diagnostics (doc_id, first_line, last_line, text)."""
     seed: NotRequired[dict[str, Any] | None]
     """An optional free candidate (the parser's analysis) used as Candidate_A."""
+    alternatives: NotRequired[list[dict[str, Any]] | None]
+    """The parser's other readings (``{"what", "data"}``), offered two an attempt as Candidates B and C.
+
+    Given (even empty), the LLM chooses and never writes: with none, a Candidate_A the fast path
+    does not accept ends the loop (the caller's parser fallback).
+    """
 
 
 class GSVState(GSVInput):
