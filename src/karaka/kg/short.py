@@ -103,8 +103,6 @@ _UNITS = frozenset("ms s sec seconds minutes hours days weeks months years year 
                    "khz hz percent % columns tables members developers lines pages times orders".split())
 
 
-_DURATION = frozenset("ms msec millisecond milliseconds s sec secs second seconds min mins minute minutes h hr hrs hour "
-                      "hours day days week weeks month months year years decade decades century centuries".split())
 _MEASURES = frozenset("hz khz mhz ghz kb kbps bps bit bits byte bytes mb gb tb % percent per cent".split())
 """Units that measure something other than time: never the answer to "how long" or "how old"."""
 
@@ -114,7 +112,7 @@ def _wrong_unit(question: str, span: str) -> bool:
     if not re.search(r"\bhow (long|old|often)\b", question, re.IGNORECASE):
         return False
     unit = span.split()[-1].lower() if len(span.split()) > 1 else re.sub(r"^[\d.,-]+", "", span).lower()
-    return unit in _MEASURES and unit not in _DURATION
+    return unit in _MEASURES
 
 
 @dataclass
@@ -184,11 +182,10 @@ def asks_many(question: str) -> bool:
     """Whether several answers may be given: the thing asked for is plural, or there is no named thing at all."""
     if expected_kind(question) in (QUANTITY, VERSION):
         return False  # "how long is the delay in wideband?" asks for one value, not every value of its line
-    phrase = asked_phrase(question)
-    if not phrase:
-        return True
     match = _ASKED_PHRASE.search(question)
-    head = match.group(1).split()[-1].lower() if match else ""
+    if match is None or not words(match.group(1)):
+        return True
+    head = match.group(1).split()[-1].lower()
     return head.endswith("s") and not head.endswith("ss") or bool(re.search(r"\b(are|were|list)\b", question, re.I))
 
 
@@ -230,7 +227,7 @@ def candidates(kind: str, text: str, doc: Any, index: int) -> list[Candidate]:
     def add(span: str, at: int, found: str) -> None:
         span = span.strip(" ,;:.()[]\"'")
         if span:
-            out.append(Candidate(span, found, index, at, notes=[]))
+            out.append(Candidate(span, found, index, at))
 
     if kind in (CODE, MANNER, VERSION, TERM, VALUE):
         for m in _CODE.finditer(text):
@@ -343,8 +340,8 @@ def choose(question: str, texts: list[str], docs: list[Any], graph_answers: dict
                 c.at, c.notes = 0, c.notes + ["heading"]
                 found.append(c)
     asked_set = set(asked)
-    phrase = set(asked_phrase(question))
-    head = set(asked_phrase(question)[-1:])  # "algorithm" of "which compression algorithm"
+    thing = asked_phrase(question)
+    phrase, head = set(thing), set(thing[-1:])  # head: "algorithm" of "which compression algorithm"
     identity = kind == NAME and _asks_identity(question)
     scored: dict[str, Candidate] = {}
     for c in found:

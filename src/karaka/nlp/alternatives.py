@@ -8,9 +8,9 @@ alternative is a whole, consistent analysis made of the sentence's own words:
   instead ("scored 98 out of 100" → APADANA), or one on the verb hangs on the object right before
   it ("bought the house with a garden");
 - **label**: a bare noun phrase object that names a time is the time of the action ("met last
-  week"), and a time adverbial that is a plain noun phrase is the object;
-- **subject**: the kartā of an infinitive is the main verb's subject instead of its object, or
-  the other way round ("promised him to go" / "asked him to go").
+  week");
+- **subject**: the kartā of an infinitive after an object-control verb is that verb's subject
+  instead of its object ("asked him to go" read as "promised him to go").
 
 A label changed on the analysis itself also counts: a place or time span under the other of the two,
 a time or place clause (an adjunct) made the action's kāraka.

@@ -369,8 +369,9 @@ def short_answer(services: Services, state: QueryState) -> dict[str, Any]:
             first.append(nodes[follows[best.line]])
         rest = [nodes[i] for i in order if support[i] >= 0.5 * support[best.line]]
         context = citations(services, list(dict.fromkeys(first + context_nodes + rest)))
-        answers = [best.text] + [c.text for c in ranked[1:3] if c.line == best.line and c.score >= 0.9 * best.score
-                                 and c.text.lower() not in best.text.lower() and short.asks_many(question)]
+        many = short.asks_many(question)
+        answers = [best.text] + [c.text for c in ranked[1:3] if many and c.line == best.line
+                                 and c.score >= 0.9 * best.score and c.text.lower() not in best.text.lower()]
         return {"context": context, "answers": answers, "referents": answers, "confidence": confidence,
                 "trace": trace, "options": options}
 
