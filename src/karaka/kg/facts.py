@@ -28,8 +28,10 @@ AGENT_VERBS = {
     "designer": ["design"], "architect": ["design"], "screenwriter": ["write"], "owner": ["own"],
     "developer": ["develop"], "manufacturer": ["manufacture", "make"], "inventor": ["invent"], "painter": ["paint"],
 }
-NAME = (r"(?:[A-Z][\w'’.-]*|al-[A-Z][\w'’.-]*)(?:\s+(?:[A-Z][\w'’.-]*|of|de|von|van|der|mac|mc|ap|the|la|le|y|da|di|"
-        r"del|du|bin|ibn|al|ó|ua|dos|das)\b)*(?:\s+[IVX]+\b)?")
+UPPER = "A-Z" + "".join(c for c in map(chr, range(0xC0, 0x250)) if c.isupper())  # "Áedo", "Łukasz"
+_PARTICLES = "of|de|von|van|der|mac|mc|ap|the|la|le|y|da|di|del|du|bin|ibn|al|ó|ua|dos|das"
+NAME = (rf"(?:[{UPPER}][\w'’.-]*|al-[{UPPER}][\w'’.-]*)(?:\s+(?:[{UPPER}][\w'’.-]*|(?:al|el|ibn|bin)-[\w'’.-]+|"
+        rf"(?:{_PARTICLES})\b))*(?:\s+[IVX]+\b)?")
 RANKED = (r"(?:,\s+(?:\d+\w*\s+)?(?:Duke|Duchess|Count|Countess|King|Queen|Prince|Princess|Earl|Lord|Lady|Marquess|"
           r"Marchioness|Baron|Baroness|Emperor|Empress|Archduke|Archduchess|Grand Duke|Margrave|Landgrave|Elector|"
           r"Abbess|Bishop|Viscount|Sultan|Caliph)\s+(?:of\s+)?[A-Z][\w'’-]*(?:[\s-]+[A-Z][\w'’-]*)*)?")
@@ -82,9 +84,10 @@ def subject_documents(store: Store, subject: str) -> list[str]:
     """The documents about a subject: by title, else where the entity is the kartā of its first lines."""
     _, docs = titles(store)
     norm = normalize(subject)
-    found = list(docs.get(norm) or docs.get(normalize(re.sub(r"\s*\([^)]*\)\s*$", "", subject))) or [])
-    if found:
-        return found
+    for variant in _name_variants(subject):
+        found = list(docs.get(normalize(variant)) or [])
+        if found:
+            return found
     longer = [key for key in docs if key.startswith(norm + " ")] if len(norm.split()) >= 2 else []
     if len(longer) == 1:  # "Humphrey Sturt" → "Humphrey Sturt, 2nd Baron Alington"
         return list(docs[longer[0]])
@@ -95,6 +98,24 @@ def subject_documents(store: Store, subject: str) -> list[str]:
             if doc_id not in out:
                 out.append(doc_id)
     return out
+
+
+_HONORIFIC = re.compile(r"^(?:(?:King|Queen|Prince|Princess|Grand|Duke|Duchess|Archduke|Archduchess|Emperor|Empress|"
+                        r"Sir|Dame|Lord|Lady|Caliph|Sultan|Pope|Saint|St\.|Count|Countess|Tsar|Shah|Dr\.)\s+)+")
+
+
+def _name_variants(name: str) -> list[str]:
+    """The ways a document's title may write a name read from another line, most exact first.
+
+    "Bert Nelson" (title "Bert Nelson (publisher)" drops its qualifier), "King George VII of
+    Imereti" (title "George VII of Imereti"), "King Oswiu of Northumbria" ("Oswiu"), "William E.
+    Bell" ("William Bell").
+    """
+    bare = re.sub(r"\s*\([^)]*\)\s*$", "", name).strip()
+    plain = _HONORIFIC.sub("", bare)
+    out = [name, bare, plain, re.sub(rf"\s+[{UPPER}]\.(?=\s)", "", plain),
+           re.sub(rf"\s+of\s+[{UPPER}][\w'’-]*(?:\s+[{UPPER}][\w'’-]*)*$", "", plain)]
+    return [v for v in dict.fromkeys(out) if v]
 
 
 def _lines(store: Store, doc_ids: list[str], limit: int = 12) -> list[tuple[str, str]]:
@@ -139,35 +160,96 @@ def _lifespan(text: str) -> tuple[str | None, str | None]:
     return (dates[0], None) if re.search(r"\bborn\b", inside) else (None, None)
 
 
+_LINKS = ("and|or|of|for|in|on|with|from|at|to|was|is|were|are|who|whose|which|as|by|featuring|feat|had|has|"
+          + _PARTICLES)
+_ADJECTIVE = re.compile(rf"\b[{UPPER}][\w-]*(?=\s+(?!(?:{_LINKS})\b)[a-z])")
+
+
+def _adjectives_lowered(text: str) -> str:
+    """The text with a capitalised word before a lower-case one lowered, as in "by Japanese recording artist".
+
+    Such a word ("Japanese", "Argentine") describes the name that follows; it is not the name.
+    The text keeps its length, so what a pattern captures from it is read from the original.
+    """
+    return _ADJECTIVE.sub(lambda m: m.group().lower(), text)
+
+
 def _after(pattern: str, text: str, what: str = PERSON) -> str | None:
-    match = re.search(pattern + r"\s*(" + what + ")", text)
-    return match.group(1).strip(" ,") if match else None
+    match = re.search(pattern + r"\s*(" + what + ")", _adjectives_lowered(text))
+    return text[match.start(1):match.end(1)].strip(" ,") if match else None
 
 
-def _entity_after(text: str, anchor: str, labels: tuple[str, ...]) -> str | None:
-    """The first named entity of the given kinds after the anchor word."""
-    at = text.lower().find(anchor)
+def _entity_after(text: str, anchor: str, labels: tuple[str, ...], start: int = 0, until: int | None = None) -> str | None:
+    """The first named entity of the given kinds after the anchor word (searched from ``start``, ending by ``until``).
+
+    A place keeps the region written after it: "San Diego, California".
+    """
+    at = text.lower().find(anchor, start)
     if at < 0:
         return None
-    for ent in parse(text).ents:
+    end = len(text) if until is None else until
+    ents = [e for e in parse(text).ents if e.end_char <= end]
+    for i, ent in enumerate(ents):
         if ent.start_char > at and ent.label_ in labels:
+            following = ents[i + 1] if i + 1 < len(ents) else None
+            if following is not None and ent.label_ == following.label_ == "GPE" \
+                    and text[ent.end_char:following.start_char] == ", ":
+                return text[ent.start_char:following.end_char]
             return ent.text
     return None
+
+
+_PLACE = (rf"[{UPPER}][\w'’-]*(?:\s+(?:(?:of|de|del|la|upon|on|am|an)\s+)?[{UPPER}][\w'’-]*)*"
+          rf"(?:,\s+[{UPPER}][\w'’-]*(?:\s+[{UPPER}][\w'’-]*)*)?")
+
+
+def _place_after(text: str, verb: str) -> str | None:
+    """The capitalised place right after "born in", "died at", "buried in the": what the parse may misname.
+
+    "She died in Palencia" (the small model calls Palencia a person); a month is not a place.
+    """
+    match = re.search(rf"\b{verb}\b(?:\s+\w+ly)?\s+(?:in|at)\s+(?:the\s+)?({_PLACE})", text)
+    if match is None or match.group(1).split()[0].lower() in _MONTHS:
+        return None
+    return match.group(1)
+
+
+def _lifespan_place(text: str, death: bool) -> str | None:
+    """The place in the life-span parenthesis: "(November 28, 1892, in Atlantic City, New Jersey – …, in Mount Carmel)"."""
+    match = re.search(r"\(([^()]*\d{3,4}[^()]*)\)", text[:400])
+    if match is None:
+        return None
+    dash = re.search(r"\s[–-]\s", match.group(1))
+    if dash is None and death:
+        return None
+    start = match.start(1) + (dash.end() if death and dash else 0)
+    until = match.end(1) if death or dash is None else match.start(1) + dash.start()
+    if not re.search(r"\bin\s", text[start:until]):
+        return None
+    return _entity_after(text, "in ", ("GPE", "LOC"), start=start, until=until)
 
 
 def _kin(text: str, relation: str) -> str | None:
     """A kinship relation of a document's subject, read from one line."""
     if relation in ("father", "mother", "parent"):
+        if relation == "mother":  # "daughter of Alfonso VII of León and Castile and his first wife Berengaria"
+            wife = _after(r"\b(?:son|daughter|child|heir)\s+of\b[^.;]*?\b(?:his|the)\s+(?:[a-z]+\s+)?wife,?\s+", text)
+            if wife:
+                return wife
+        low = _adjectives_lowered(text)
         match = re.search(r"\b(?:son|daughter|child|heir)\s+of\s+(?:the\s+)?(?:[a-z]+\s+)*?(" + PERSON + r")"
-                          r"(?:\s+and\s+(?:of\s+)?(?:[a-z]+\s+)*?(" + PERSON + r"))?", text)
-        match = match or re.search(r"\bborn\b[^.]*?\bto\s+(" + PERSON + r")(?:\s+and\s+(" + PERSON + r"))?", text)
+                          r"(?:\s+and\s+(?:of\s+)?(?:[a-z]+\s+)*?(" + PERSON + r"))?", low)
+        match = match or re.search(r"\bborn\b[^.]*?\bto\s+(" + PERSON + r")(?:\s+and\s+(" + PERSON + r"))?", low)
         if match:
-            return match.group(1) if relation != "mother" else match.group(2)
+            group = 2 if relation == "mother" else 1
+            return text[match.start(group):match.end(group)] if match.group(group) else None
         return _after(rf"\b(?:his|her|their)\s+{relation}(?:,|\s+is|\s+was)?\s+(?:the\s+)?(?:[a-z-]+\s+)*?", text)
     if relation == "spouse":
         return (_after(r"\bmarried\s+(?:to\s+)?(?:the\s+)?(?:[a-z]+\s+)*?", text)
-                or _after(r"\b(?:his|her)\s+(?:wife|husband|spouse)(?:,|\s+was|\s+is)?\s+(?:the\s+)?(?:[a-z]+\s+)*?", text)
-                or _after(r"\b(?:wife|husband|widow|consort)\s+of\s+(?:the\s+)?(?:[a-z]+\s+)*?", text))
+                or _after(r"\b(?:his|her)\s+(?:future\s+|late\s+|first\s+|second\s+|third\s+)?(?:wife|husband|spouse)"
+                          r"(?:,|\s+was|\s+is)?\s+(?:the\s+)?(?:[a-z]+\s+)*?", text)
+                or _after(r"\b(?:wife|husband|widow|consort)(?:\s+and\s+[a-z]+)?\s+(?:of|to)\s+(?:the\s+)?(?:[a-z]+\s+)*?",
+                          text))
     if relation in ("brother", "sister", "sibling"):
         word = "(?:brother|sister)" if relation == "sibling" else relation
         return (_after(rf"\b{word}\s+of\s+(?:the\s+)?(?:[a-z]+\s+)*?", text)
@@ -188,12 +270,16 @@ def _attribute(text: str, relation: str, first: bool) -> str | None:
     if relation == "death_date":
         match = re.search(r"\b(?:died|death)\b[^.;]*?(" + _DATE.pattern + ")", text)
         return death or (match.group(1) if match else None)
+    if relation in ("birth_place", "death_place") and first:
+        place = _lifespan_place(text, death=relation == "death_place")
+        if place:
+            return place
     if relation == "birth_place" and re.search(r"\b[Bb]orn\b", text):
-        return _entity_after(text, "born", ("GPE", "LOC", "FAC"))
+        return _place_after(text, "[Bb]orn") or _entity_after(text, "born", ("GPE", "LOC", "FAC"))
     if relation == "death_place" and re.search(r"\bdied\b", text):
-        return _entity_after(text, "died", ("GPE", "LOC", "FAC"))
+        return _place_after(text, "died") or _entity_after(text, "died", ("GPE", "LOC", "FAC"))
     if relation == "burial_place" and "buried" in text:
-        return _entity_after(text, "buried", ("GPE", "LOC", "FAC", "ORG"))
+        return _place_after(text, "buried") or _entity_after(text, "buried", ("GPE", "LOC", "FAC", "ORG"))
     if relation == "employer" and re.search(r"\bwork(?:s|ed)?\b", text):
         return _entity_after(text, "work", ("ORG", "FAC"))
     if relation == "nationality" and first:
@@ -220,10 +306,14 @@ def _agent(store: Store, subject: str, documents: list[str], relation: str) -> l
     """
     verbs = AGENT_VERBS.get(relation, [relation[:-2], relation[:-1]])
     done = "|".join(f"{v}e?d" if not v.endswith("e") else f"{v}d" for v in verbs)
+    # "founded in 1948 by brothers Bert Nelson and …"; a song's composer wrote its "music"
+    cue = rf"\b(?:{done})(?:\s*,?\s+(?:and\s+)?\w+ed)*(?:\s+in\s+\d{{4}})?\s+by\s+(?:[a-z]+\s+)*?"
+    if relation == "composer":
+        cue = rf"(?:{cue}|\bmusic\s+(?:\w+\s+)?by\s+(?:[a-z]+\s+)*?)"
     for node, text in _lines(store, documents, limit=4):
-        found = _after(rf"\b(?:{done})(?:\s*,?\s+(?:and\s+)?\w+ed)*\s+by\s+(?:[a-z]+\s+)*?", text)
+        found = _after(cue, text)
         if found:
-            return [Fact(part.strip(), node) for part in re.split(r"\s+and\s+", found) if part.strip()][:2]
+            return [Fact(part.strip(" ,."), node) for part in re.split(r"\s+and\s+", found) if part.strip()][:2]
     out: list[Fact] = []
     wanted = normalize(subject)
     for verb in verbs:
@@ -237,7 +327,7 @@ def _agent(store: Store, subject: str, documents: list[str], relation: str) -> l
             for edge in store.graph.edges_out(kriya, "HAS_KARTĀ"):
                 name = str(edge.attrs.get("span") or edge.target)
                 if any(c.isupper() for c in name[:1]) and normalize(name) != wanted:
-                    out += [Fact(part.strip(), line, edge.target) for part in re.split(r"\s+and\s+|,\s+", name)
+                    out += [Fact(part.strip(" ,."), line, edge.target) for part in re.split(r"\s+and\s+|,\s+", name)
                             if part.strip()]
         if out:
             break

@@ -244,7 +244,9 @@ def answer(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
         services, state["question"], update.get("context", state["context"]),
         update.get("answers", state.get("answers") or []), on_token=on_token,
         on_reset=lambda reason: emit(runtime, {"event": "reset", "reason": reason}))
-    if services.llm is None:  # the extractive answer's chance of being right, as measured
+    if services.llm is None and facts and not update:  # the answers were read hop by hop off facts
+        outcome["confidence"] = short.FACTS_RIGHT
+    elif services.llm is None:  # the extractive answer's chance of being right, as measured
         outcome["confidence"] = short.calibrated(update.get("confidence", outcome.get("confidence", 0.0)))
     return {"result": outcome, "llm_calls": state["llm_calls"] + outcome.pop("llm_calls"),
             "trace": state["trace"] + update.get("trace", []) + outcome.pop("trace"),
@@ -268,19 +270,16 @@ def _facts_with_model(services: Services, state: QueryState, on_token: Callable[
     context = state["context"]
     options = [Option(a, next((c for c in context if a.lower() in c["text"].lower()), context[-1]))
                for a in state["answers"][:OPTIONS]]
-    outcome = _choose(services, state["question"], context, options, state["answers"], None, on_token)
+    outcome = _choose(services, state["question"], context, options, state["answers"], short.FACTS_RIGHT, on_token)
     return {"result": outcome, "llm_calls": state["llm_calls"] + outcome.pop("llm_calls"),
             "trace": state["trace"] + outcome.pop("trace")}
 
 
 def _choose(services: Services, question: str, context: list[Citation], options: list[Option], answers: list[str],
-            raw_confidence: float | None, on_token: Callable[[str], None]) -> dict[str, Any]:
-    """The model's choice among ``options``, streamed, against the extractive answer.
-
-    The extractive answer states the calibrated ``raw_confidence`` (the reader's), or its own.
-    """
+            confidence: float, on_token: Callable[[str], None]) -> dict[str, Any]:
+    """The model's choice among ``options``, streamed, against the extractive answer (which states ``confidence``)."""
     offline = extractive(context, answers)
-    offline["confidence"] = short.calibrated(offline["confidence"] if raw_confidence is None else raw_confidence)
+    offline["confidence"] = confidence
     outcome = choose_answer(services, question, context, options, offline)
     stream_words(outcome["answer"], on_token)
     return outcome
@@ -311,8 +310,8 @@ def _with_model(services: Services, state: QueryState, update: dict[str, Any], o
         answers: list[str] = []
     else:
         context = update["context"]
-        outcome = _choose(services, question, context, update["options"], update["answers"], update["confidence"],
-                          on_token)
+        outcome = _choose(services, question, context, update["options"], update["answers"],
+                          short.calibrated(update["confidence"]), on_token)
         answers = update["answers"] if outcome["mode"] != "chosen" else [outcome.get("chosen", "")]
     return {"result": outcome, "llm_calls": state["llm_calls"] + outcome.pop("llm_calls"), "context": context,
             "answers": [a for a in answers if a], "referents": [a for a in answers if a],
