@@ -1,4 +1,5 @@
 import json
+import re
 
 import pytest
 
@@ -251,25 +252,31 @@ def test_concurrency_one_does_not_hang(tmp_path):
     assert report["lines"] == 5 and report["gsv"]["accepted"] == 5
 
 
-@pytest.mark.parametrize("confirmed", [False, True])
-def test_a_model_type_against_the_name_tagger_needs_a_blind_confirmation(tmp_path, confirmed):
+@pytest.mark.parametrize("model_answers", ["its own type", "the first option", "the tagger's type"])
+def test_a_model_type_against_the_name_tagger_must_win_a_choice_put_both_ways_round(tmp_path, model_answers):
     docs = tmp_path / "docs"
     write_doc(docs, "news.txt", "Barack Obama visited Paris in June.")
-    answer = json.dumps({"answer": "yes" if confirmed else "no"})
+
+    def choice(user: str, n: int) -> str:
+        first, second = re.search(r"context: (\w+) or (\w+)\?", user).groups()
+        own = first if first == "Location" else second
+        picked = {"its own type": own, "the first option": first, "the tagger's type": ({first, second} - {own}).pop()}
+        return json.dumps({"answer": picked[model_answers]})
+
     model = ScriptedChatModel(script(entity_type_prompt=['{"entity_type": "Location"}'],
-                                     entity_type_check_prompt=[answer]))
+                                     entity_type_check_prompt=choice))
     ctx, _ = fake_context(tmp_path / "ws", model)
     run_ingest(ctx, docs)
     kg = graph_of(ctx)
     types = {kg.node(e)["canonical_name"]: (kg.node(e)["entity_type"], kg.node(e)["type_source"])
              for e in kg.nodes_of("Entity")}
     assert types["Paris"] == ("Location", "llm"), "agrees with the tagger: no check asked for it"
-    if confirmed:
+    if model_answers == "its own type":
         assert types["Barack Obama"] == ("Location", "llm, confirmed against the NER")
-    else:
+        assert model.count("entity_type_check_prompt") == 4, "both orders, for Obama and for June"
+    else:  # a model that favours the first option it reads is not a confirmation
         assert types["Barack Obama"] == ("Person", "ner (the model's type was not confirmed)")
         assert types["June"] == ("Time", "ner (the model's type was not confirmed)")
-    assert model.count("entity_type_check_prompt") == 2, "asked once per disagreement: Obama and June"
 
 
 def test_when_the_model_names_no_antecedent_the_heuristic_link_stands(tmp_path):

@@ -28,6 +28,18 @@ def test_refine_joins_wrapped_lines_and_splits_markdown_blocks():
     assert texts(refine("# Title\n- item one\ntext here.", markdown=True)) == ["Title", "item one", "text here."]
 
 
+def test_a_manual_pages_headings_are_the_sections_of_the_lines_under_them():
+    page = ("TOOL(1)            User Commands            TOOL(1)\n\nNAME\n       tool - sorts\n\n"
+            "BUGS\n       None known.\n\nAUTHORS\n       Ada Lovelace, Alan Turing.\n\nLinux    1.0    TOOL(1)\n")
+    lines = refine(page)
+    assert [(x.text, x.kind) for x in lines if x.kind == "heading"] == [("NAME", "heading"), ("BUGS", "heading"),
+                                                                         ("AUTHORS", "heading")]
+    sections = {x.text: x.section for x in lines}
+    assert sections["Ada Lovelace, Alan Turing."] == "AUTHORS" and sections["Linux 1.0 TOOL(1)"] == ""
+    prose = refine("Rama gave the bow.\nIt was heavy.\n\nHe used it.")  # no indented body: no heading
+    assert {x.section for x in prose} == {""}
+
+
 def test_split_long_respects_limit():
     parts = split_long("word " * 500, 100)
     assert all(len(p) <= 100 for p in parts) and " ".join(parts).split() == ["word"] * 500

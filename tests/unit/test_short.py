@@ -151,3 +151,14 @@ def test_how_long_is_not_answered_by_a_quantity_of_another_measure():
     assert pick("How long is the delay in wideband (16 kHz) operation?", [line])[0] == "34 ms"  # its clause, not the first
     assert short._wrong_unit("How long is the delay?", "8 kHz") and not short._wrong_unit("How long is it?", "34 ms")
     assert not short._wrong_unit("How many kHz does it sample at?", "8 kHz")
+
+
+def test_a_list_under_the_heading_the_question_names_answers_it():
+    question = "Who are the maintainers of quux according to its manual page?"
+    lines = ["Ada Lovelace, Alan Turing.", "Linux 3.21.0 QUUX(1)"]
+    args = (question, lines, parse_many(lines), {}, None, ["MAINTAINERS quux", "quux"], None, [True, True])
+    ranked, _, confidence, _ = short.choose(*args, headings=["MAINTAINERS", ""])
+    assert ranked[0].text == "Ada Lovelace, Alan Turing" and confidence >= short.THRESHOLD
+    assert all(c.text != "Linux 3.21.0" for c in ranked)  # a footer with a version names no one
+    _, _, unheaded, _ = short.choose(*args)
+    assert unheaded < confidence  # the heading stands over the whole line: its names are near the asked words

@@ -361,17 +361,29 @@ def type_entities(services: Services, doc_id: str, run_id: str, loop: Loop) -> i
             continue
         entity, source = q.subject[0], "llm"
         ner = _ner_type(services, entity)
-        if ner is not None and ner != kind:  # against the name tagger: the model's type needs a second, blind yes
-            check = _decide(services, "entity_types", doc_id, _key("type-check", entity, kind), run_id,
-                            "entity_type_check_prompt", entity=q.fields["entity"], context=q.fields["context"],
-                            kind=kind)
-            if str(check.get("answer", "")).lower() == "yes":
-                source = "llm, confirmed against the NER"
-            else:
-                kind, source = ner, "ner (the model's type was not confirmed)"
+        if ner is not None and ner != kind and not _chosen_over(services, doc_id, run_id, q, kind, ner):
+            kind, source = ner, "ner (the model's type was not confirmed)"
+        elif ner is not None and ner != kind:
+            source = "llm, confirmed against the NER"
         graph.update_node(entity, entity_type=kind, type_source=source)
         typed += 1
     return typed
+
+
+def _chosen_over(services: Services, doc_id: str, run_id: str, q: Question, kind: str, ner: str) -> bool:
+    """Whether the model, asked blind to choose between its type and the name tagger's, picks its own in both orders.
+
+    A small model says yes to "is X a Location?" far too easily, and favours the option it reads
+    first; a type that overrides the tagger must win a choice put both ways round.
+    """
+    entity = q.subject[0]
+    for first, second in ((kind, ner), (ner, kind)):
+        check = _decide(services, "entity_types", doc_id, _key("type-choice", entity, first, second), run_id,
+                        "entity_type_check_prompt", entity=q.fields["entity"], context=q.fields["context"],
+                        first=first, second=second)
+        if str(check.get("answer", "")).strip().lower() != kind.lower():
+            return False
+    return True
 
 
 def find_causes(services: Services, doc_id: str, run_id: str, loop: Loop) -> int:

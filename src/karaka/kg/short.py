@@ -201,6 +201,10 @@ def numbered(question: str, kind: str, text: str, index: int) -> list[Candidate]
     return [Candidate(m.group(0), kind, index, m.start(), notes=["numbered"]) for m in found]
 
 
+_DOCUMENT_WORDS = frozenset(words("manual page readme guide documentation docs changelog reference handbook"))
+"""Words a question uses for the document it names ("logrotate's manual page"), not for the answer's line."""
+
+
 def named_lines(question: str, doc_ids: list[str], texts: list[str]) -> list[bool]:
     """Which lines are about a document the question names by the first word of its name.
 
@@ -296,7 +300,8 @@ def _idf(word: str, lines: list[set[str]]) -> float:
 def choose(question: str, texts: list[str], docs: list[Any], graph_answers: dict[int, list[str]],
            corpus_has: Any = None, contexts: list[str] | None = None,
            follows: dict[int, int] | None = None,
-           named: list[bool] | None = None) -> tuple[list[Candidate], list[float], float, str]:
+           named: list[bool] | None = None, headings: list[str] | None = None,
+           ) -> tuple[list[Candidate], list[float], float, str]:
     """Rank candidate answers from ``texts`` (the pool of lines, best first).
 
     ``contexts`` holds each line's headings and document name: words found there count for the
@@ -305,7 +310,8 @@ def choose(question: str, texts: list[str], docs: list[Any], graph_answers: dict
     ``graph_answers`` maps a line's index to the spans the graph read off it (kāraka roles).
     ``corpus_has`` tells whether a required word occurs anywhere (None: not checked).
     ``named`` tells which lines come from a document the question names ("logrotate's manual"):
-    when any does, the others count for less.
+    when any does, the others count for less. ``headings`` holds each line's section alone: a
+    span in a line whose heading says the question's words ("AUTHORS") is as near them as can be.
     Returns the candidates best first, each line's support, the confidence, and why.
     """
     kind = expected_kind(question)
@@ -320,6 +326,8 @@ def choose(question: str, texts: list[str], docs: list[Any], graph_answers: dict
     support = []
     for i, text in enumerate(texts):
         have = pool_words[i]
+        if named and named[i]:  # "according to its manual page": the named document is that page
+            around[i] = around[i] | _DOCUMENT_WORDS
         squashed = _squash(text + " " + (contexts[i] if contexts else ""))
         cover = sum(weights[w] * (1.0 if w in have else 0.75 if w in around[i] else 0.0) for w in weights) / total
         if need and not all(x in squashed for x in need):
@@ -353,6 +361,8 @@ def choose(question: str, texts: list[str], docs: list[Any], graph_answers: dict
             continue
         if identity and not _person(c):
             continue  # "who is the current leader?" wants a name, not a role such as "The Delegates"
+        if kind == NAME and c.kind == NAME and re.search(r"\d", c.text):
+            continue  # "Linux 3.21.0", a man page's footer, names no one
         own = set(words(c.text))
         if not own and c.kind not in (QUANTITY, DATE, VERSION, CODE, VALUE):
             continue
@@ -363,6 +373,8 @@ def choose(question: str, texts: list[str], docs: list[Any], graph_answers: dict
             continue  # it mostly repeats the question (a number with the question's unit does not)
         text = texts[c.line]
         positions = [m.start() for w in asked_set for m in re.finditer(rf"\b{re.escape(w)}", text.lower())]
+        if not positions and headings and asked_set & set(words(headings[c.line])):
+            positions = [0]  # the question's words are the line's heading ("AUTHORS"): it stands over the whole line
         distance = min((abs(p - c.at) for p in positions), default=200)
         near = 1.0 / (1.0 + distance / 40)
         if positions and kind == QUANTITY:  # "30 ms, while for wideband (16 kHz), the delay is 34 ms"

@@ -74,8 +74,9 @@ class SimulatedChatModel(KeyedChatModel):
             return json.dumps({"answer": "no", "target": None, "reasoning": "simulated"})
         if key == "entity_type_prompt":
             return json.dumps({"entity_type": "Object", "reasoning": "simulated"})
-        if key == "entity_type_check_prompt":
-            return json.dumps({"answer": "no", "reasoning": "simulated"})
+        if key == "entity_type_check_prompt":  # always the second option: never the same both ways round
+            options = re.search(r'context: (\w+) or (\w+)\?', user)
+            return json.dumps({"answer": options.group(2) if options else "", "reasoning": "simulated"})
         if key == "answer_support_prompt":
             return json.dumps({"answer": "yes", "reasoning": "simulated"})
         if key == "answer_choice_prompt":

@@ -350,7 +350,8 @@ def short_answer(services: Services, state: QueryState) -> dict[str, Any]:
         ranked, support, confidence, why = short.choose(question, texts, parse_many(readable), graph_answers,
                                                         short.corpus_check(ws), around, follows,
                                                         short.named_lines(question, [str(a.get("doc_id", ""))
-                                                                                     for a in attrs], texts))
+                                                                                     for a in attrs], texts),
+                                                        [str(a.get("section", "")) for a in attrs])
         order = sorted(range(len(nodes)), key=lambda i: -support[i])
         trace = [f"short answer: {why}; confidence {confidence:.2f}"]
         if not ranked or confidence < short.THRESHOLD:

@@ -36,7 +36,7 @@ PROMPT_FIELDS: dict[str, frozenset[str]] = {
     "metaphor_verification_prompt": frozenset({"source", "candidates"}),
     "coreference_prompt": frozenset({"pronoun", "line", "context", "hint", "options"}),
     "entity_type_prompt": frozenset({"entity", "context", "types"}),
-    "entity_type_check_prompt": frozenset({"entity", "context", "kind"}),
+    "entity_type_check_prompt": frozenset({"entity", "context", "first", "second"}),
     "causality_prompt": frozenset({"first", "second", "context"}),
     "answer_prompt": frozenset({"context", "question"}),
     "answer_support_prompt": frozenset({"context", "answer"}),
