@@ -289,3 +289,42 @@ def test_when_the_model_names_no_antecedent_the_heuristic_link_stands(tmp_path):
     same = {(kg.node(e.source)["canonical_name"], kg.node(e.target)["canonical_name"], e.attrs["method"])
             for n in kg.nodes_of("Entity") for e in kg.edges_out(n, "IS_SAME_AS")}
     assert ("He", "Rama", "heuristic") in same and model.count("coreference_prompt") >= 1
+
+
+def test_a_pronoun_never_stands_for_a_clause(tmp_path):
+    docs = tmp_path / "docs"
+    write_doc(docs, "quote.txt", "Ravi said that we knew the plan.", "It surprised the crew.")
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
+    run_ingest(ctx, docs)
+    kg = graph_of(ctx)
+    names = {kg.node(e)["canonical_name"] for e in kg.nodes_of("Entity")}
+    same = {(kg.node(e.source)["canonical_name"], kg.node(e.target)["canonical_name"])
+            for n in kg.nodes_of("Entity") for e in kg.edges_out(n, "IS_SAME_AS")}
+    assert any("knew" in n for n in names), "the clause is a role's entity"
+    assert all("knew" not in target for _, target in same), "but no pronoun's antecedent"
+    assert ("It", "plan") in same
+
+
+def test_she_never_stands_for_several_or_an_action_and_i_or_we_for_anyone(tmp_path):
+    docs = tmp_path / "docs"
+    write_doc(docs, "quote.txt", "The guards caught the thieves.", "Editing took a long time.",
+              "She said that we were late.", "It rained.")
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
+    run_ingest(ctx, docs)
+    kg = graph_of(ctx)
+    linked = {kg.node(e.source)["canonical_name"] for n in kg.nodes_of("Entity") for e in kg.edges_out(n, "IS_SAME_AS")}
+    assert {"She", "we"} <= {kg.node(e)["canonical_name"] for e in kg.nodes_of("Entity")}
+    assert not {"She", "we"} & linked
+
+
+def test_an_entity_the_model_gives_no_valid_type_keeps_the_taggers(tmp_path):
+    docs = tmp_path / "docs"
+    write_doc(docs, "news.txt", "Barack Obama visited Paris in June.")
+    model = ScriptedChatModel(script(entity_type_prompt=['{"entity_type": "Animal"}']))
+    ctx, _ = fake_context(tmp_path / "ws", model)
+    run_ingest(ctx, docs)
+    kg = graph_of(ctx)
+    types = {kg.node(e)["canonical_name"]: (kg.node(e)["entity_type"], kg.node(e)["type_source"])
+             for e in kg.nodes_of("Entity")}
+    assert types["Barack Obama"] == ("Person", "ner (the model gave no valid type)")
+    assert all(kind for kind, _ in types.values())

@@ -132,3 +132,11 @@ def test_without_a_reading_a_rejected_candidate_a_ends_the_loop_without_generati
                    "alternatives": alternatives}, ctx)
     assert out["status"] == "exhausted" and out["llm_calls"] == 3  # scored thrice, below 95: no verdict, no writing
     assert {k for k, _ in model.calls} == {"kriya_scoring_prompt"}
+
+
+def test_a_relative_clause_is_offered_on_the_other_noun_of_n_of_m():
+    _, options = readings("She met the daughter of the colonel who was standing on the balcony.")
+    by_what = {o["what"]: o["data"] for o in options}
+    moved = by_what["'standing …' on 'daughter', not on 'colonel'"]
+    assert roles(moved, "stand")["KARTA"] == "the daughter of the colonel"
+    assert all(roles(o["data"], "stand")["KARTA"] == "the colonel" for o in options if o["data"] is not moved)

@@ -21,6 +21,7 @@ from karaka.kg.calls import Loop, ask, run_loop
 from karaka.kg.write import NER_TYPES
 from karaka.models.call import LLMCallError
 from karaka.nlp import parse
+from karaka.nlp.roles import is_temporal
 from karaka.services import Services
 from karaka.store.resolver import is_pronoun
 from karaka.store.schema import SchemaError
@@ -37,11 +38,15 @@ _CAUSAL_CUE = re.compile(r"\b(because|since|so|therefore|thus|hence|consequently
 """A word that can carry cause between two actions of a sentence: a connective or a causal verb."""
 _FRONTED_CUE = re.compile(r"^\W*(because|since|as|after|following|due to)\b", re.IGNORECASE)
 _PURPOSE = re.compile(r"\b(in order )?to\s+$", re.IGNORECASE)
-_TAKES_TO = frozenset("want need try plan hope seem appear indicate expect ask tell decide agree begin start continue "
+_TAKES_TO = frozenset("be want need try plan hope seem appear indicate expect ask tell decide agree begin start continue "
                       "fail refuse consider believe like love hate prefer promise threaten intend manage learn "
                       "choose offer order allow force urge report say claim".split())
 """Verbs whose "to" + verb is what is wanted, said or tried, not a purpose ("wanted to go")."""
-_PERSONAL = {"he", "she", "him", "her", "his", "hers", "who", "whom"}
+_PERSONAL = {"he", "she", "him", "her", "his", "hers", "who", "whom", "they", "them", "their"}
+_DEICTIC = frozenset("i me my mine we us our ours you your yours this that".split())
+"""Pronouns that point at the speaker, the listener or the situation, not back at a noun phrase: never linked."""
+_SINGULAR = frozenset("he she it him her his hers its".split())
+_HUMAN = frozenset("he she him her his hers".split())
 
 
 def _key(*parts: Any) -> str:
@@ -107,7 +112,8 @@ def resolve_coreferences(services: Services, doc_id: str, run_id: str, loop: Loo
         for entities in _roles(services, kriya).values():
             for pronoun in entities:
                 attrs = graph.node(pronoun) or {}
-                if attrs.get("type") != "Entity" or not attrs.get("pronoun") or graph.neighbors(pronoun, "IS_SAME_AS"):
+                if attrs.get("type") != "Entity" or not attrs.get("pronoun") or graph.neighbors(pronoun, "IS_SAME_AS") \
+                        or str(attrs.get("canonical_name", "")).lower() in _DEICTIC:
                     continue
                 options = _antecedents(services, order[: index + 1], pronoun)
                 if not options:
@@ -133,23 +139,59 @@ def resolve_coreferences(services: Services, doc_id: str, run_id: str, loop: Loo
 
 
 def _antecedents(services: Services, before: list[str], pronoun: str) -> list[str]:
-    """Non-pronoun entities of earlier kriyas, nearest first; agents first for he/she."""
+    """Non-pronoun entities of earlier kriyas, nearest first; agents first for he/she/they.
+
+    ``before`` ends with the pronoun's own Kriyā, whose other participants it never stands for
+    ("It surprised the crew": "It" is not the crew); a clause is never an antecedent, "she" or
+    "it" never stands for several, and "he" or "she" never for an action, a date or a place.
+    """
     graph = services.workspace.graph
     personal = _name(services, pronoun).lower() in _PERSONAL
+    singular = _name(services, pronoun).lower() in _SINGULAR
+    human = _name(services, pronoun).lower() in _HUMAN
     order = ["HAS_KARTĀ", "TARGETS_SAMPRADĀNA", "HAS_KARMA"] if personal else ["HAS_KARMA", "USES_KARANA", "HAS_KARTĀ"]
+    own = {e for entities in _roles(services, before[-1]).values() for e in entities} if before else set()
     seen: list[str] = []
     for kriya in reversed(before[-ANTECEDENT_WINDOW:]):
         roles = _roles(services, kriya)
         for rel in order:
             for entity in roles.get(rel, []):
                 node = graph.node(entity) or {}
-                if node.get("pronoun") or is_pronoun(node.get("canonical_name", "")) or entity in seen or entity == pronoun:
+                if node.get("pronoun") or is_pronoun(node.get("canonical_name", "")) or entity in seen or entity in own \
+                        or _is_clause(str(node.get("canonical_name", ""))) \
+                        or singular and _is_plural(str(node.get("canonical_name", ""))) \
+                        or human and (str(node.get("ner_type") or "Person") not in ("Person", "Organisation")
+                                      or _not_a_person(str(node.get("canonical_name", "")))):
                     continue
                 seen.append(entity)
     if not personal:
         people = [e for e in seen if _ner_type(services, e) == "Person"]
         seen = [e for e in seen if e not in people] + people
     return seen[:6]
+
+
+def _is_clause(name: str) -> bool:
+    """Whether an entity's words are a clause ("we knew", "I am a normal mother who …"), which no pronoun stands for.
+
+    A role may hold a whole clause (what someone said or thought); a pronoun's antecedent is a noun phrase.
+    """
+    root = next((t for t in parse(name) if t.dep_ == "ROOT"), None)
+    return root is not None and root.pos_ in ("VERB", "AUX") and any(
+        c.dep_ in ("nsubj", "nsubjpass", "expl") for c in root.children)
+
+
+def _is_plural(name: str) -> bool:
+    """Whether a noun phrase names several ("At least twelve people", "the rifles"), which "she" or "it" never stands for."""
+    root = next((t for t in parse(name) if t.dep_ == "ROOT"), None)
+    return root is not None and root.tag_ in ("NNS", "NNPS") or bool(
+        root is not None and any(c.dep_ == "nummod" and c.lower_ not in ("one", "1") for c in root.children))
+
+
+def _not_a_person(name: str) -> bool:
+    """Whether a noun phrase is surely no person for "he" or "she": an action ("Editing"), a time, a place or a number."""
+    root = next((t for t in parse(name) if t.dep_ == "ROOT"), None)
+    return root is not None and (root.tag_ == "VBG" or is_temporal(root)
+                                 or root.ent_type_ not in ("", "PERSON", "NORP", "ORG"))
 
 
 def _ner_type(services: Services, entity: str) -> str | None:
@@ -250,6 +292,8 @@ def _cause_pairs(services: Services, doc_id: str) -> list[tuple[str, str]]:
     """Consecutive Kriyās of one sentence, or of adjacent ones the second of which opens with a connective.
 
     Only pairs whose text holds a causal cue are asked about, and none that are linked either way.
+    Each pair is (cause, effect) as the cue orders them: "flooded because the dam broke" asks
+    whether the breaking caused the flooding.
     """
     graph = services.workspace.graph
     order = graph.kriyas_of(doc_id)
@@ -262,28 +306,44 @@ def _cause_pairs(services: Services, doc_id: str) -> list[tuple[str, str]]:
         t2 = _text_of(services, second)
         if b["seq"] == a["seq"] + 1 and not _CAUSAL_NEXT.match(t2):
             continue  # adjacent sentences: a connective must link them
-        if a["seq"] == b["seq"] and not _cued(_text_of(services, first), a, b):
+        way = _cue(_text_of(services, first), a, b) if a["seq"] == b["seq"] else 1
+        if way == 0:
             continue
-        pairs.append((first, second))
+        pairs.append((first, second) if way > 0 else (second, first))
     return pairs
 
 
-def _cued(text: str, first: dict[str, Any], second: dict[str, Any]) -> bool:
-    """Whether a sentence links two of its actions (Kriyā attributes, in order) by a cue.
+_EFFECT_FIRST = frozenset({"because", "since", "due to", "after", "following"})
+"""Cues whose clause holds the cause: between two actions they make the second the cause of the first."""
 
-    The cue must lie between the two verbs ("fell because the rope broke", "so", "caused"), open
-    the sentence before the first ("Because the rope broke, he fell"), or be a purpose "to" just
-    before the second verb ("used it to kill"; not after a verb that takes "to" as its object,
-    "wanted to go", and never "to be"). A cue elsewhere in the sentence links nothing. The
-    causal verb "cause" counts in its inflected forms only: the noun ("cause of death") is none.
+
+def _cue(text: str, first: dict[str, Any], second: dict[str, Any]) -> int:
+    """Which way a cue in a sentence links two of its actions (Kriyā attributes, in order): 1, -1, or 0 for none.
+
+    1: the first causes the second ("…, so the village emptied", "Because the dam broke, the river
+    flooded", "used it to kill"); -1: the second causes the first ("flooded because the dam
+    broke"). The cue must lie between the two verbs (not in the first verb's own word: "caused"),
+    open the sentence before the first with a comma closing its clause before the second, or be a
+    purpose "to" just before the second verb (not after a verb that takes "to" as its object,
+    "wanted to go", nor "is due to start", and never "to be"). "Due to" before a verb schedules,
+    it does not cause. A cue elsewhere in the sentence links nothing. The causal verb "cause"
+    counts in its inflected forms only: the noun ("cause of death") is none.
     """
     a, b = first.get("char"), second.get("char")
     if a is None or b is None:
-        return bool(_CAUSAL_CUE.search(text))
+        return 1 if _CAUSAL_CUE.search(text) else 0
     lo, hi = sorted((a, b))
+    start = lo + len(re.match(r"\S*", text[lo:]).group())  # type: ignore[union-attr]
+    for match in _CAUSAL_CUE.finditer(text, start, hi):
+        cue = match.group(1).lower()
+        if cue == "due to" and not text[match.end():hi].strip():
+            continue  # "due to start": a schedule
+        return -1 if cue in _EFFECT_FIRST else 1
+    if _FRONTED_CUE.match(text[:lo]) and "," in text[lo:hi]:
+        return 1
     purpose = (_PURPOSE.search(text[:hi]) is not None and second.get("verb") != "be"
                and first.get("verb") not in _TAKES_TO)
-    return bool(_CAUSAL_CUE.search(text[lo:hi]) or _FRONTED_CUE.match(text[:lo]) or purpose)
+    return 1 if purpose else 0
 
 
 def _causes_path(services: Services, start: str, goal: str, limit: int = 200) -> bool:
@@ -357,10 +417,12 @@ def type_entities(services: Services, doc_id: str, run_id: str, loop: Loop) -> i
     for q in _type_questions(services, doc_id):
         answer = _decide(services, "entity_types", doc_id, q.key, run_id, q.prompt, **q.fields)
         kind = str(answer.get("entity_type", "")).strip()
-        if kind not in ENTITY_TYPES:
-            continue
         entity, source = q.subject[0], "llm"
         ner = _ner_type(services, entity)
+        if kind not in ENTITY_TYPES:  # no type the schema knows: the tagger's, else the default, as offline
+            graph.update_node(entity, entity_type=ner or "Object", type_source="ner (the model gave no valid type)")
+            typed += 1
+            continue
         if ner is not None and ner != kind and not _chosen_over(services, doc_id, run_id, q, kind, ner):
             kind, source = ner, "ner (the model's type was not confirmed)"
         elif ner is not None and ner != kind:
