@@ -20,8 +20,8 @@ from karaka.jsonparse import JSONRecoveryError, recover_json
 from karaka.kg.calls import Loop, ask, run_loop
 from karaka.kg.write import NER_TYPES
 from karaka.models.call import LLMCallError
-from karaka.nlp import parse
-from karaka.nlp.roles import is_temporal
+from karaka.nlp import parse, parse_many
+from karaka.nlp.roles import CLAUSE, NOT_A_PERSON, PLURAL, shape_of
 from karaka.services import Services
 from karaka.store.resolver import is_pronoun
 from karaka.store.schema import SchemaError
@@ -107,6 +107,7 @@ def resolve_coreferences(services: Services, doc_id: str, run_id: str, loop: Loo
     graph = services.workspace.graph
     linked = 0
     order = graph.kriyas_of(doc_id)
+    shapes: dict[str, str] | None = None
     for index, kriya in enumerate(order):
         seq = (graph.node(kriya) or {})["seq"]
         for entities in _roles(services, kriya).values():
@@ -115,7 +116,12 @@ def resolve_coreferences(services: Services, doc_id: str, run_id: str, loop: Loo
                 if attrs.get("type") != "Entity" or not attrs.get("pronoun") or graph.neighbors(pronoun, "IS_SAME_AS") \
                         or str(attrs.get("canonical_name", "")).lower() in _DEICTIC:
                     continue
-                options = _antecedents(services, order[: index + 1], pronoun)
+                if shapes is None:  # names a model wrote, parsed once, when a pronoun first needs them
+                    unmarked = {e for k in order if (graph.node(k) or {}).get("provenance") != "parser"
+                                for found in _roles(services, k).values() for e in found
+                                if "shape" not in (graph.node(e) or {})}
+                    shapes = _shapes({str((graph.node(e) or {}).get("canonical_name", "")) for e in unmarked})
+                options = _antecedents(services, order[: index + 1], pronoun, shapes)
                 if not options:
                     continue
                 if services.llm is None:
@@ -138,12 +144,12 @@ def resolve_coreferences(services: Services, doc_id: str, run_id: str, loop: Loo
     return linked
 
 
-def _antecedents(services: Services, before: list[str], pronoun: str) -> list[str]:
+def _antecedents(services: Services, before: list[str], pronoun: str, shapes: dict[str, str]) -> list[str]:
     """Non-pronoun entities of earlier kriyas, nearest first; agents first for he/she/they.
 
     ``before`` ends with the pronoun's own Kriyā, whose other participants it never stands for
     ("It surprised the crew": "It" is not the crew); a clause is never an antecedent, "she" or
-    "it" never stands for several, and "he" or "she" never for an action, a date or a place.
+    "it" never stands for several, and "he" or "she" never for a gerund, a time or a place.
     """
     graph = services.workspace.graph
     personal = _name(services, pronoun).lower() in _PERSONAL
@@ -157,11 +163,12 @@ def _antecedents(services: Services, before: list[str], pronoun: str) -> list[st
         for rel in order:
             for entity in roles.get(rel, []):
                 node = graph.node(entity) or {}
-                if node.get("pronoun") or is_pronoun(node.get("canonical_name", "")) or entity in seen or entity in own \
-                        or _is_clause(str(node.get("canonical_name", ""))) \
-                        or singular and _is_plural(str(node.get("canonical_name", ""))) \
-                        or human and (str(node.get("ner_type") or "Person") not in ("Person", "Organisation")
-                                      or _not_a_person(str(node.get("canonical_name", "")))):
+                name = str(node.get("canonical_name", ""))
+                if node.get("pronoun") or is_pronoun(name) or entity in seen or entity in own:
+                    continue
+                shape = str(node["shape"]) if "shape" in node else shapes.get(name, "")
+                if shape == CLAUSE or singular and shape == PLURAL or human and (
+                        shape == NOT_A_PERSON or str(node.get("ner_type") or "Person") not in ("Person", "Organisation")):
                     continue
                 seen.append(entity)
     if not personal:
@@ -170,28 +177,18 @@ def _antecedents(services: Services, before: list[str], pronoun: str) -> list[st
     return seen[:6]
 
 
-def _is_clause(name: str) -> bool:
-    """Whether an entity's words are a clause ("we knew", "I am a normal mother who …"), which no pronoun stands for.
-
-    A role may hold a whole clause (what someone said or thought); a pronoun's antecedent is a noun phrase.
-    """
-    root = next((t for t in parse(name) if t.dep_ == "ROOT"), None)
-    return root is not None and root.pos_ in ("VERB", "AUX") and any(
-        c.dep_ in ("nsubj", "nsubjpass", "expl") for c in root.children)
-
-
-def _is_plural(name: str) -> bool:
-    """Whether a noun phrase names several ("At least twelve people", "the rifles"), which "she" or "it" never stands for."""
-    root = next((t for t in parse(name) if t.dep_ == "ROOT"), None)
-    return root is not None and root.tag_ in ("NNS", "NNPS") or bool(
-        root is not None and any(c.dep_ == "nummod" and c.lower_ not in ("one", "1") for c in root.children))
-
-
-def _not_a_person(name: str) -> bool:
-    """Whether a noun phrase is surely no person for "he" or "she": an action ("Editing"), a time, a place or a number."""
-    root = next((t for t in parse(name) if t.dep_ == "ROOT"), None)
-    return root is not None and (root.tag_ == "VBG" or is_temporal(root)
-                                 or root.ent_type_ not in ("", "PERSON", "NORP", "ORG"))
+def _shapes(names: set[str]) -> dict[str, str]:
+    """The shape (``roles.shape_of``) of names the parse did not mark at extraction (a model wrote them), parsed together."""
+    out = {}
+    for name, doc in zip(sorted(names), parse_many(sorted(names)), strict=True):
+        root = next((t for t in doc if t.dep_ == "ROOT"), None)
+        if root is None:
+            out[name] = ""
+        elif root.pos_ in ("VERB", "AUX") and any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in root.children):
+            out[name] = CLAUSE
+        else:
+            out[name] = shape_of(root)
+    return out
 
 
 def _ner_type(services: Services, entity: str) -> str | None:

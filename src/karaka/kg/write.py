@@ -153,6 +153,7 @@ def _write_kriya(store: Store, document: str, k: int, item: dict[str, Any]) -> t
     hints = {h["pronoun"].lower(): h.get("refers_to") for h in item.get("coreferences") or []
              if isinstance(h, dict) and h.get("pronoun")}
     types = item.get("types") or {}
+    shapes = item.get("shapes") or {}
     doc = graph.node(document) or {}
     edges: set[tuple[str, str]] = set()
     for relation, role, text in planned:
@@ -166,6 +167,8 @@ def _write_kriya(store: Store, document: str, k: int, item: dict[str, Any]) -> t
         label = NER_TYPES.get(str(types.get(text, "")))
         if label and not found.pronoun and not (graph.node(found.entity_id) or {}).get("ner_type"):
             entity_attrs["ner_type"] = label  # the parse's label: typing needs no second parse
+        if text in shapes and not found.pronoun and "shape" not in (graph.node(found.entity_id) or {}):
+            entity_attrs["shape"] = shapes[text]  # what coreference needs of it: no second parse either
         graph.add_entity(found.entity_id, found.canonical_name, **entity_attrs)
         graph.add_edge(kriya, found.entity_id, relation, span=text, doc_id=doc.get("doc_id"),
                        line_number=doc.get("line_number"))

@@ -77,6 +77,23 @@ def is_temporal(token: Token) -> bool:
     return token.ent_type_ in ("DATE", "TIME") or token.lemma_.lower() in TEMPORAL_WORDS
 
 
+CLAUSE, PLURAL, NOT_A_PERSON = "clause", "plural", "not-a-person"
+
+
+def shape_of(head: Token) -> str:
+    """What a pronoun needs to know of a phrase, from its head: plural, not a person, or "".
+
+    "plural": "twelve people" (never "she" or "it"); "not-a-person" for "he" or "she": a gerund
+    ("swimming"), a time, a place, a number. A clause a role holds ("we knew") is marked "clause"
+    where it is read (``put``).
+    """
+    if head.tag_ in ("NNS", "NNPS") or any(c.dep_ == "nummod" and c.lower_ not in ("one", "1") for c in head.children):
+        return PLURAL
+    if head.tag_ == "VBG" or is_temporal(head) or head.ent_type_ not in ("", "PERSON", "NORP", "ORG"):
+        return NOT_A_PERSON
+    return ""
+
+
 def is_animate(token: Token) -> bool:
     """People, organisations, nations, and personal pronouns."""
     return token.ent_type_ in ("PERSON", "ORG", "NORP", "GPE") or token.lower_ in ANIMATE_PRONOUNS
@@ -125,6 +142,7 @@ class _Roles:
         self.adjuncts: dict[str, list[str]] = {}
         self.links: list[dict[str, Any]] = []
         self.types: dict[str, str] = {}  # span → its head's named-entity label (PERSON, GPE, DATE…)
+        self.shapes: dict[str, str] = {}  # span → what a pronoun needs of it (``shape_of``)
         self.negated = False
 
     def add(self, role: str, token: Token, prep: Token | None = None) -> None:
@@ -136,10 +154,13 @@ class _Roles:
             self.put(role, text)
             if tok.ent_type_:
                 self.types[text] = tok.ent_type_
+            self.shapes[text] = shape_of(tok)
 
-    def put(self, role: str, text: str) -> None:
+    def put(self, role: str, text: str, is_clause: bool = False) -> None:
         if text and text not in self.karakas.setdefault(role, []):
             self.karakas[role].append(text)
+        if is_clause and text:
+            self.shapes[text] = CLAUSE
 
     def adjunct(self, kind: str, text: str) -> None:
         if text and text not in self.adjuncts.setdefault(kind, []):
@@ -249,7 +270,7 @@ def _roles_of(verb: Token) -> _Roles:
         elif dep in ("nsubj", "csubj") and child.pos_ != "VERB":
             roles.add("KARTA", child)
         elif dep == "csubj":
-            roles.put("KARTA", clause(child))
+            roles.put("KARTA", clause(child), is_clause=True)
         elif dep == "nsubjpass":
             roles.add("KARMA", child)
         elif dep == "agent":
@@ -259,7 +280,7 @@ def _roles_of(verb: Token) -> _Roles:
         elif dep in ("dobj", "obj", "attr", "oprd") and child.pos_ != "VERB":
             roles.add("KARMA", child)
         elif dep == "ccomp":
-            roles.put("KARMA", clause(child))
+            roles.put("KARMA", clause(child), is_clause=True)
         elif dep in ("dative", "iobj"):
             obj = _pobj(child) if child.pos_ == "ADP" else child
             if obj is not None:
@@ -405,6 +426,8 @@ def analyze_doc(doc: Doc) -> list[dict[str, Any]]:
             item["links"] = roles.links
         if roles.types:
             item["types"] = roles.types
+        if roles.shapes:
+            item["shapes"] = roles.shapes
         found.append(item)
     return found
 
