@@ -131,17 +131,36 @@ def resolve_coreferences(services: Services, doc_id: str, run_id: str, loop: Loo
                     context = "\n".join(f"[Line {s.line}] {s.text}" for n in sorted(set(nearby) | {seq - 1})
                                         if (s := services.workspace.records.line(doc_id, n)) is not None)
                     names = [_name(services, o) for o in options]
-                    answer = _decide(services, "coreference", doc_id, _key("coref", pronoun, names, context), run_id,
-                                     "coreference_prompt", pronoun=attrs["canonical_name"], line=_text_of(services, kriya),
-                                     context=context or "(none)", hint=attrs.get("coref_hint", "none"),
-                                     options=", ".join(names))
-                    chosen = str(answer.get("target") or "")
-                    if str(answer.get("answer", "")).lower() == "yes" and chosen in names:
+                    fields = {"pronoun": attrs["canonical_name"], "line": _text_of(services, kriya),
+                              "context": context or "(none)", "hint": attrs.get("coref_hint", "none")}
+                    chosen = _antecedent_chosen(services, doc_id, run_id, pronoun, names, fields)
+                    if chosen is not None:
                         target, method = options[names.index(chosen)], "llm"
                     else:  # the model named none of the options: the heuristic's answer stands
                         target, method = options[0], "heuristic"
                 linked += _link(services, pronoun, target, "IS_SAME_AS", method=method, step="coreference")
     return linked
+
+
+def _antecedent_chosen(services: Services, doc_id: str, run_id: str, pronoun: str, names: list[str],
+                       fields: dict[str, Any]) -> str | None:
+    """The option the model names as the pronoun's antecedent, or None.
+
+    One that is not the heuristic's first must be named again with the options in reverse order:
+    a small model favours the option it reads first, and its other picks must not undo a link
+    the heuristic would have made right.
+    """
+    picks = []
+    for order in (names, names[::-1]) if len(names) > 1 else (names,):
+        answer = _decide(services, "coreference", doc_id, _key("coref", pronoun, order, fields["context"]), run_id,
+                         "coreference_prompt", options=", ".join(order), **fields)
+        chosen = str(answer.get("target") or "")
+        if str(answer.get("answer", "")).lower() != "yes" or chosen not in names:
+            return None
+        if chosen == names[0]:
+            return chosen  # the heuristic's own first: nothing to undo
+        picks.append(chosen)
+    return picks[0] if len(set(picks)) == 1 else None
 
 
 def _antecedents(services: Services, before: list[str], pronoun: str, shapes: dict[str, str]) -> list[str]:
