@@ -80,7 +80,7 @@ def test_ctrl_c_then_the_same_command_resumes(tmp_path):
                                           for i in range(60)))
     ws = tmp_path / "ws"
     cmd = [sys.executable, "-m", "karaka.cli", "ingest", str(docs), "--workspace", str(ws),
-           "--llm", "simulated:latency=0.1", "--concurrency", "2"]
+           "--llm", "simulated:latency=0.03", "--concurrency", "2"]
     process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while _results(ws) < 20 and time.monotonic() < deadline and process.poll() is None:
