@@ -171,9 +171,8 @@ def _antecedents(services: Services, before: list[str], pronoun: str, shapes: di
     "it" never stands for several, and "he" or "she" never for a gerund, a time or a place.
     """
     graph = services.workspace.graph
-    personal = _name(services, pronoun).lower() in _PERSONAL
-    singular = _name(services, pronoun).lower() in _SINGULAR
-    human = _name(services, pronoun).lower() in _HUMAN
+    word = _name(services, pronoun).lower()
+    personal, singular, human = word in _PERSONAL, word in _SINGULAR, word in _HUMAN
     order = ["HAS_KARTĀ", "TARGETS_SAMPRADĀNA", "HAS_KARMA"] if personal else ["HAS_KARMA", "USES_KARANA", "HAS_KARTĀ"]
     own = {e for entities in _roles(services, before[-1]).values() for e in entities} if before else set()
     seen: list[str] = []
