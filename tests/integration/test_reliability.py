@@ -73,6 +73,16 @@ def _results(workspace):
         return 0
 
 
+def _hear_ctrl_c():
+    """Give the child Ctrl-C's default action, as a terminal's foreground command has.
+
+    A suite started as a background job of a non-interactive shell (as CI may start it) inherits
+    SIGINT ignored (POSIX), and Python then never turns SIGINT into KeyboardInterrupt: the run
+    would ignore the interrupt and finish.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_then_the_same_command_resumes(tmp_path):
     docs = tmp_path / "docs"
     for d in range(3):
@@ -81,7 +91,8 @@ def test_ctrl_c_then_the_same_command_resumes(tmp_path):
     ws = tmp_path / "ws"
     cmd = [sys.executable, "-m", "karaka.cli", "ingest", str(docs), "--workspace", str(ws),
            "--llm", "simulated:latency=0.03", "--concurrency", "2"]
-    process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=_hear_ctrl_c)
     deadline = time.monotonic() + 120
     while _results(ws) < 20 and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.05)
