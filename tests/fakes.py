@@ -74,7 +74,7 @@ def script(**overrides: Any) -> dict[str, Any]:
         "entity_type_prompt": ['{"entity_type": "Person", "reasoning": "fake"}'],
         "entity_type_check_prompt": lambda user, n: json.dumps(  # the first type offered, as a biased small model does
             {"answer": re.search(r"context: (\w+) or", user).group(1), "reasoning": "fake"}),
-        "causality_prompt": lambda user, n: json.dumps({"answer": "yes" if "use (line" in user and "kill" in user else "no"}),
+        "causality_prompt": lambda user, n: json.dumps({"answer": "yes" if "First: use (line" in user and "kill" in user else "no"}),
         "metaphor_extraction_prompt": ['{"target": null}'],
         "query_decomposition_prompt": plan_for,
         "query_scoring_prompt": ['{"reasoning": "ok", "score": 97}'],

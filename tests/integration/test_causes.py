@@ -1,5 +1,7 @@
 """CAUSES links earn their place: a cue in the text, one direction, no cycle."""
 
+import re
+
 from karaka.kg.postprocess import _link
 from karaka.runner import run_ingest
 from karaka.services import get_services
@@ -10,28 +12,46 @@ LINES = ("The river flooded the valley because the dam broke.", "The farmers lef
          "So the village emptied.", "Rama took the bow and settled the dispute.")
 
 
-def test_causes_need_a_cue_and_never_form_a_cycle(tmp_path):
-    asked: list[str] = []
-
-    def judge(user, n):  # a judge that says yes to everything it is asked
-        asked.append(user)
-        return '{"answer": "yes"}'
-
+def _ingest_with_judge(tmp_path, judge):
     write_doc(tmp_path / "docs", "flood.txt", *LINES)
     ctx, _ = fake_context(tmp_path / "ws", ScriptedChatModel(script(causality_prompt=judge)))
     run_ingest(ctx, tmp_path / "docs")
     services = get_services(ctx)
     graph = services.workspace.graph
     links = [(k, t) for k in graph.nodes_of("Kriya") for t in graph.neighbors(k, "CAUSES")]
-    verbs = {(graph.node(a)["verb"], graph.node(b)["verb"]) for a, b in links}
-    assert ("leave", "empty") in verbs  # "So …" links the adjacent sentence
+    return services, links, {(graph.node(a)["verb"], graph.node(b)["verb"]) for a, b in links}
+
+
+def test_causes_need_a_cue_and_never_form_a_cycle(tmp_path):
+    asked: list[str] = []
+
+    def judge(user, n):  # yes only where the first action named is the cause the text gives
+        asked.append(user)
+        return '{"answer": "%s"}' % ("yes" if re.search(r"First: (break|leave) ", user) else "no")
+
+    services, links, verbs = _ingest_with_judge(tmp_path, judge)
+    assert {("leave", "empty"), ("break", "flood")} <= verbs  # "So …" links the adjacent sentence; "because" turns round
+    assert any("First: empty" in q for q in asked)  # each yes was asked the other way round too
     assert not any(("take", "settle") == pair or ("settle", "take") == pair for pair in verbs)  # no cue: not asked
     assert not any("settle" in a for a in asked)
     assert not {(b, a) for a, b in links} & set(links)  # no 2-cycle
     first, second = links[0]
     assert _link(services, second, first, "CAUSES", method="llm") is False  # the reverse would close a cycle
-    assert second not in graph.neighbors(first, "CAUSES") or first not in graph.neighbors(second, "CAUSES")
+    assert first not in services.workspace.graph.neighbors(second, "CAUSES")
 
+
+def test_a_judge_that_says_yes_both_ways_links_nothing(tmp_path):
+    asked: list[str] = []
+
+    def judge(user, n):
+        asked.append(user)
+        return '{"answer": "yes"}'
+
+    services, links, verbs = _ingest_with_judge(tmp_path, judge)
+    graph = services.workspace.graph
+    judged = [e for k in graph.nodes_of("Kriya") for e in graph.edges_out(k, "CAUSES") if e.attrs.get("method") == "llm"]
+    assert [q.split("\n")[2] for q in asked] == ["First: leave (line 2)", "First: empty (line 3)"]
+    assert not judged and verbs == {("break", "flood")}  # only the parse's own "because" link
 
 
 def test_a_cue_links_two_actions_only_where_it_stands_between_them_and_says_which_way():
@@ -47,6 +67,12 @@ def test_a_cue_links_two_actions_only_where_it_stands_between_them_and_says_whic
         ("Both were shot in the attack and have been recovering since May.", ("shoot", "shot"),
          ("recover", "recovering"), 0),  # the cue after both verbs links neither
         ("The minister is due to make a decision in May.", ("be", "is"), ("make", "make"), 0),  # a schedule
+        ("The tour was announced, due to start in May.", ("announce", "announced"), ("start", "start"), 0),
+        ("He said the plan has since been approved.", ("say", "said"), ("approve", "approved"), 0),  # time
+        ("He lived there since 1993 and worked there.", ("live", "lived"), ("work", "worked"), 0),
+        ("This is his first visit since taking office.", ("be", "is"), ("take", "taking"), 0),
+        ("We know the causes of it and the steps that help.", ("know", "know"), ("help", "help"), 0),  # a noun
+        ("He left the party since he was tired.", ("leave", "left"), ("be", "was"), -1),
         ("The damage caused by the storm was not anticipated.", ("cause", "caused"), ("anticipate", "anticipated"), 0),
         ("Because you pay later when fixing and repairing it.", ("fix", "fixing"), ("repair", "repairing"), 0),
     ]
@@ -54,3 +80,36 @@ def test_a_cue_links_two_actions_only_where_it_stands_between_them_and_says_whic
         a = {"verb": first, "char": sentence.index(first_word)}
         b = {"verb": second, "char": sentence.index(second_word)}
         assert _cue(sentence, a, b) == way, sentence
+
+
+def test_a_purpose_to_needs_the_parse_to_hang_it_on_a_verb_not_on_a_noun():
+    from karaka.kg.postprocess import _cue
+    from karaka.nlp.roles import analyze
+
+    for sentence, way in [("He used the bow to kill Ravana.", 1),
+                          ("They built a wall to keep the water out.", 1),
+                          ("He was not afforded the opportunity to attend the hearing.", 0),  # the noun's complement
+                          ("They made an attempt to climb the hill.", 0)]:
+        first, second = analyze(sentence)[:2]
+        assert _cue(sentence, first, second) == way, (sentence, first, second)
+
+
+def test_a_reason_as_needs_a_clause_with_its_own_subject():
+    from karaka.nlp.roles import analyze
+
+    def reasons(sentence):
+        return [(k["verb"], link["kind"]) for k in analyze(sentence) for link in k.get("links", [])]
+
+    assert reasons("He left the party early, as he was tired.") == [("leave", "reason")]
+    assert reasons("These rights are aspirational, as contrasted with basic rights.") == []  # a comparison
+
+
+def test_a_relative_clause_is_not_where_a_cue_between_two_verbs_belongs():
+    from karaka.kg.postprocess import _cue
+    from karaka.nlp.roles import analyze
+
+    sentence = "The rights which all people possess are basic, because rights depend on wealth."
+    kriyas = {k["verb"]: k for k in analyze(sentence)}
+    assert kriyas["possess"]["dep"] == "relcl"
+    assert _cue(sentence, kriyas["possess"], kriyas["depend"]) == 0  # "because" explains "are basic"
+    assert _cue(sentence, kriyas["be"], kriyas["depend"]) == -1

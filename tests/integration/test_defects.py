@@ -262,3 +262,15 @@ def test_exported_graph_scores_within_two_points_of_the_extractor():
     assert DATA.exists(), f"{DATA}: the shared QA-SRL data sits beside the checkout"
     result = run("wikinews", limit=120)
     assert result["sentences"] == 120 and result["lost_points"] <= 2.0, result
+
+
+def test_a_name_is_never_made_an_alias_of_a_clause_that_ends_with_it(tmp_path):
+    write_doc(tmp_path / "docs", "a.txt", "Rama said that the people were not considered Roman.",
+              "Sita met Roman at the gate.")
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
+    run_ingest(ctx, tmp_path / "docs")
+    graph = get_services(ctx).workspace.graph
+    clause = next(e for e in graph.nodes_of("Entity") if graph.node(e)["canonical_name"].startswith("that the people"))
+    assert graph.node(clause)["shape"] == "clause"
+    roman = next(e for e in graph.nodes_of("Entity") if graph.node(e)["canonical_name"] == "Roman")
+    assert clause not in graph.neighbors(roman, "IS_SAME_AS")

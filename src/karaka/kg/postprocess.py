@@ -37,11 +37,19 @@ _CAUSAL_CUE = re.compile(r"\b(because|since|so|therefore|thus|hence|consequently
                          re.IGNORECASE)
 """A word that can carry cause between two actions of a sentence: a connective or a causal verb."""
 _FRONTED_CUE = re.compile(r"^\W*(because|since|as|after|following|due to)\b", re.IGNORECASE)
-_PURPOSE = re.compile(r"\b(in order )?to\s+$", re.IGNORECASE)
+_PURPOSE = re.compile(r"(?<!\bdue )\b(in order )?to\s+$", re.IGNORECASE)
+"""A purpose "to" that ends the text before a verb; "due to start" is a schedule."""
 _TAKES_TO = frozenset("be want need try plan hope seem appear indicate expect ask tell decide agree begin start continue "
                       "fail refuse consider believe like love hate prefer promise threaten intend manage learn "
                       "choose offer order allow force urge report say claim".split())
 """Verbs whose "to" + verb is what is wanted, said or tried, not a purpose ("wanted to go")."""
+_WORD_END = re.compile(r"\S*")
+_SINCE_TIME_BEFORE = re.compile(r"\b(has|have|had|ever|long)\s+$", re.IGNORECASE)
+_SINCE_TIME_AFTER = re.compile(r"\s+(\d|then\b|been\b|(?!(?:no|some|any|every)thing\b)\w{2,}ing\b|the (early|late|beginning|start|end)\b)", re.IGNORECASE)
+_DETERMINER_BEFORE = re.compile(r"\b(the|a|an|its|their|his|her|our|my|your|these|those|main|root|probable|possible)\s+$",
+                                re.IGNORECASE)
+"""Words around "since" that make it time ("has since been", "since 1993", "since taking office"), and
+before "causes" that make it a noun."""
 _PERSONAL = {"he", "she", "him", "her", "his", "hers", "who", "whom", "they", "them", "their"}
 _DEICTIC = frozenset("i me my mine we us our ours you your yours this that".split())
 """Pronouns that point at the speaker, the listener or the situation, not back at a noun phrase: never linked."""
@@ -340,24 +348,32 @@ def _cue(text: str, first: dict[str, Any], second: dict[str, Any]) -> int:
     broke"). The cue must lie between the two verbs (not in the first verb's own word: "caused"),
     open the sentence before the first with a comma closing its clause before the second, or be a
     purpose "to" just before the second verb (not after a verb that takes "to" as its object,
-    "wanted to go", nor "is due to start", and never "to be"). "Due to" before a verb schedules,
+    "wanted to go", nor "is due to start", nor a noun's complement, "the opportunity to attend"
+    (the parse's ``acl``), and never "to be"). "Due to" before a verb schedules,
     it does not cause. A cue elsewhere in the sentence links nothing. The causal verb "cause"
     counts in its inflected forms only: the noun ("cause of death") is none.
     """
     a, b = first.get("char"), second.get("char")
     if a is None or b is None:
         return 1 if _CAUSAL_CUE.search(text) else 0
+    if "relcl" in (first.get("dep"), second.get("dep")):
+        return 0  # a relative clause sits inside a noun phrase: the cue's clause hangs on a verb above it
     lo, hi = sorted((a, b))
-    start = lo + len(re.match(r"\S*", text[lo:]).group())  # type: ignore[union-attr]
+    start = _WORD_END.match(text, lo).end()  # type: ignore[union-attr]
     for match in _CAUSAL_CUE.finditer(text, start, hi):
         cue = match.group(1).lower()
         if cue == "due to" and not text[match.end():hi].strip():
             continue  # "due to start": a schedule
+        if cue == "since" and (_SINCE_TIME_BEFORE.search(text, 0, match.start())
+                               or _SINCE_TIME_AFTER.match(text, match.end())):
+            continue  # "has since been", "since 1993": time
+        if cue.startswith("caus") and _DETERMINER_BEFORE.search(text, 0, match.start()):
+            continue  # "the causes of": the noun
         return -1 if cue in _EFFECT_FIRST else 1
     if _FRONTED_CUE.match(text[:lo]) and "," in text[lo:hi]:
         return 1
     purpose = (_PURPOSE.search(text[:hi]) is not None and second.get("verb") != "be"
-               and first.get("verb") not in _TAKES_TO)
+               and first.get("verb") not in _TAKES_TO and second.get("dep") != "acl")
     return 1 if purpose else 0
 
 
@@ -395,11 +411,24 @@ def decide_ahead(services: Services, doc_id: str, run_id: str) -> int:
     if services.llm is None:
         return 0
     questions: list[tuple[str, Question]] = []
+    forward: list[Question] = []
+    backward: list[Question] = []
     with services.workspace.mutating():  # the graph holds still while the questions are read off it
         if services.ctx.entity_types:
             questions += [("entity_types", q) for q in _type_questions(services, doc_id)]
         if services.ctx.causality:
-            questions += [("causality", _cause_question(services, *pair)) for pair in _cause_pairs(services, doc_id)]
+            pairs = _cause_pairs(services, doc_id)
+            forward = [_cause_question(services, cause, effect) for cause, effect in pairs]
+            backward = [_cause_question(services, effect, cause) for cause, effect in pairs]
+    asked = _ask_all(services, doc_id, run_id, questions + [("causality", q) for q in forward])
+    records = services.workspace.records  # then the other way round, where the model said yes (``_one_way``)
+    said_yes = [("causality", back) for q, back in zip(forward, backward, strict=True)
+                if str((records.decision(q.key) or {}).get("answer", "")).strip().lower() == "yes"]
+    return asked + _ask_all(services, doc_id, run_id, said_yes)
+
+
+def _ask_all(services: Services, doc_id: str, run_id: str, questions: list[tuple[str, Question]]) -> int:
+    """Ask, ``concurrency`` at a time, the questions not answered yet; returns how many were asked."""
     ws = services.workspace
     todo = [(step, q) for step, q in questions if ws.records.decision(q.key) is None]
     asked: list[bool] = []
@@ -463,6 +492,20 @@ def _chosen_over(services: Services, doc_id: str, run_id: str, q: Question, kind
     return True
 
 
+def _one_way(services: Services, doc_id: str, run_id: str, cause: str, effect: str) -> bool:
+    """Whether the model says the cue's cause caused its effect, and, asked the other way round, says no.
+
+    A small judge says yes to most pairs it is shown (Qwen 1.5B to both "take → settle" and
+    "settle → take"); a yes that it gives both ways says nothing about cause.
+    """
+    for pair, wanted in (((cause, effect), "yes"), ((effect, cause), "no")):
+        q = _cause_question(services, *pair)
+        answer = _decide(services, "causality", doc_id, q.key, run_id, q.prompt, **q.fields)
+        if str(answer.get("answer", "")).strip().lower() != wanted:
+            return False
+    return True
+
+
 def find_causes(services: Services, doc_id: str, run_id: str, loop: Loop) -> int:
     """CAUSES between consecutive Kriyās of the same or adjacent sentences."""
     graph = services.workspace.graph
@@ -476,9 +519,7 @@ def find_causes(services: Services, doc_id: str, run_id: str, loop: Loop) -> int
                 continue
             method = "heuristic"
         else:
-            q = _cause_question(services, first, second)
-            answer = _decide(services, "causality", doc_id, q.key, run_id, q.prompt, **q.fields)
-            if str(answer.get("answer", "")).lower() != "yes":
+            if not _one_way(services, doc_id, run_id, first, second):
                 continue
             method = "llm"
         found += _link(services, first, second, "CAUSES", method=method)

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from karaka.kg.units import plan_units
-from karaka.nlp.roles import PREPOSITIONAL_ROLES
+from karaka.nlp.roles import CLAUSE, PREPOSITIONAL_ROLES
 from karaka.state.ingest import WRITTEN_STATUSES, UnitStatus
 from karaka.store.base import Store
 from karaka.store.ids import document_node
@@ -145,6 +145,8 @@ def _write_kriya(store: Store, document: str, k: int, item: dict[str, Any]) -> t
                              "provenance": str(item.get("provenance") or "gsv")}
     if isinstance(item.get("char"), int):
         attrs["char"] = item["char"]  # where the verb starts in its sentence (parser extraction)
+    if isinstance(item.get("dep"), str):
+        attrs["dep"] = item["dep"]  # how the verb hangs in the parse ("acl": a noun's complement)
     adjuncts = {k: [str(v) for v in vs if str(v).strip()] for k, vs in (item.get("adjuncts") or {}).items()}
     if any(adjuncts.values()):
         attrs["adjuncts"] = {k: v for k, v in adjuncts.items() if v}
@@ -173,6 +175,7 @@ def _write_kriya(store: Store, document: str, k: int, item: dict[str, Any]) -> t
         graph.add_edge(kriya, found.entity_id, relation, span=text, doc_id=doc.get("doc_id"),
                        line_number=doc.get("line_number"))
         edges.add((found.entity_id, relation))
-        if found.alias_of and found.alias_of in graph and found.alias_of != found.entity_id:
+        if found.alias_of and found.alias_of in graph and found.alias_of != found.entity_id \
+                and (graph.node(found.alias_of) or {}).get("shape") != CLAUSE:  # "Roman", the last word of a clause
             graph.add_edge(found.entity_id, found.alias_of, "IS_SAME_AS", method="alias")
     return kriya, edges

@@ -245,7 +245,8 @@ def _clause_adjunct(roles: _Roles, verb: Token, sub: Token) -> None:
     marks = {c.lower_ for c in sub.children if c.dep_ in ("mark", "advmod") and c.i < sub.i}
     to_inf = any(c.dep_ == "aux" and c.tag_ == "TO" for c in sub.children)
     text = clause(sub)
-    if marks & CAUSAL_MARKS - {"as"} or ("as" in marks and not marks & TIME_MARKS):
+    has_subject = any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in sub.children)
+    if marks & CAUSAL_MARKS - {"as"} or ("as" in marks and has_subject and not marks & TIME_MARKS):
         roles.adjunct("CAUSE", text)
         roles.links.append({"from": sub.i, "to": verb.i, "kind": "reason"})
     elif marks & PURPOSE_MARKS or (to_inf and not marks):
@@ -419,6 +420,7 @@ def analyze_doc(doc: Doc) -> list[dict[str, Any]]:
         item: dict[str, Any] = {
             "verb": verb, "karakas": {r: (v[0] if len(v) == 1 else v) for r, v in roles.karakas.items()},
             "negated": roles.negated, "coreferences": [], "token": token.i, "char": token.idx,
+            "dep": token.dep_,
         }
         if roles.adjuncts:
             item["adjuncts"] = roles.adjuncts

@@ -64,7 +64,7 @@ def _tag(data: dict[str, Any], unit: Unit, provenance: Provenance,
         out = {**item, "line": line, "provenance": provenance.value}
         extra = extras.get((line, str(item.get("verb", "")).lower()))
         if extra is not None:
-            for key in ("adjuncts", "links", "token", "char", "types", "shapes"):
+            for key in ("adjuncts", "links", "token", "char", "dep", "types", "shapes"):
                 if key in extra and key not in out:
                     out[key] = extra[key]
         kriyas.append(out)
