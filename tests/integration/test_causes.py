@@ -86,15 +86,17 @@ def test_a_purpose_to_needs_the_parse_to_hang_it_on_a_verb_not_on_a_noun():
     from karaka.kg.postprocess import _cue
     from karaka.nlp.roles import analyze
 
-    for sentence, way in [("He used the bow to kill Ravana.", 1),
-                          ("They built a wall to keep the water out.", 1),
-                          ("He was not afforded the opportunity to attend the hearing.", 0),  # the noun's complement
-                          ("They made an attempt to climb the hill.", 0)]:
-        first, second = analyze(sentence)[:2]
-        assert _cue(sentence, first, second) == way, (sentence, first, second)
+    for sentence, (first, second), way in [
+            ("He used the bow to kill Ravana.", ("use", "kill"), 1),
+            ("They built a wall to keep the water out.", ("build", "keep"), 1),
+            ("He was not afforded the opportunity to attend the hearing.", ("afford", "attend"), 0),  # a complement
+            ("They made an attempt to climb the hill.", ("make", "climb"), 0),
+            ("He went to town to buy bread, and to see his mother.", ("buy", "see"), 0)]:  # a series
+        kriyas = {k["verb"]: k for k in analyze(sentence)}
+        assert _cue(sentence, kriyas[first], kriyas[second]) == way, (sentence, kriyas)
 
 
-def test_a_reason_as_needs_a_clause_with_its_own_subject():
+def test_a_reason_as_needs_a_clause_subject_and_a_purpose_to_no_degree():
     from karaka.nlp.roles import analyze
 
     def reasons(sentence):
@@ -102,6 +104,8 @@ def test_a_reason_as_needs_a_clause_with_its_own_subject():
 
     assert reasons("He left the party early, as he was tired.") == [("leave", "reason")]
     assert reasons("These rights are aspirational, as contrasted with basic rights.") == []  # a comparison
+    assert reasons("The pores are too small for bacteria to pass through.") == []  # a degree, no purpose or reason
+    assert reasons("They built a wall to keep the water out.") == [("build", "purpose")]
 
 
 def test_a_relative_clause_is_not_where_a_cue_between_two_verbs_belongs():

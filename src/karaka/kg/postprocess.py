@@ -349,7 +349,8 @@ def _cue(text: str, first: dict[str, Any], second: dict[str, Any]) -> int:
     open the sentence before the first with a comma closing its clause before the second, or be a
     purpose "to" just before the second verb (not after a verb that takes "to" as its object,
     "wanted to go", nor "is due to start", nor a noun's complement, "the opportunity to attend"
-    (the parse's ``acl``), and never "to be"). "Due to" before a verb schedules,
+    (the parse's ``acl``), nor the second of a series, "to buy bread and to see her" (``conj``),
+    and never "to be"). "Due to" before a verb schedules,
     it does not cause. A cue elsewhere in the sentence links nothing. The causal verb "cause"
     counts in its inflected forms only: the noun ("cause of death") is none.
     """
@@ -373,7 +374,7 @@ def _cue(text: str, first: dict[str, Any], second: dict[str, Any]) -> int:
     if _FRONTED_CUE.match(text[:lo]) and "," in text[lo:hi]:
         return 1
     purpose = (_PURPOSE.search(text[:hi]) is not None and second.get("verb") != "be"
-               and first.get("verb") not in _TAKES_TO and second.get("dep") != "acl")
+               and first.get("verb") not in _TAKES_TO and second.get("dep") not in ("acl", "conj"))
     return 1 if purpose else 0
 
 

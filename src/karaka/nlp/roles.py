@@ -241,15 +241,21 @@ def _prep_phrase(roles: _Roles, prep: Token) -> None:
         roles.adjunct("OTHER", clause(prep))
 
 
+def _degree(verb: Token) -> bool:
+    """Whether the verb's adjective is "too" or "enough": "too small to pass", "old enough to vote" are no purpose."""
+    return any(c.dep_ == "acomp" and any(g.lower_ in ("too", "enough") for g in c.children) for c in verb.children)
+
+
 def _clause_adjunct(roles: _Roles, verb: Token, sub: Token) -> None:
     marks = {c.lower_ for c in sub.children if c.dep_ in ("mark", "advmod") and c.i < sub.i}
     to_inf = any(c.dep_ == "aux" and c.tag_ == "TO" for c in sub.children)
     text = clause(sub)
     has_subject = any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in sub.children)
-    if marks & CAUSAL_MARKS - {"as"} or ("as" in marks and has_subject and not marks & TIME_MARKS):
+    if marks & CAUSAL_MARKS - {"as", "for"} or ("for" in marks and not to_inf) \
+            or ("as" in marks and has_subject and not marks & TIME_MARKS):  # "for bacteria to pass": no reason
         roles.adjunct("CAUSE", text)
         roles.links.append({"from": sub.i, "to": verb.i, "kind": "reason"})
-    elif marks & PURPOSE_MARKS or (to_inf and not marks):
+    elif marks & PURPOSE_MARKS or (to_inf and not marks and not _degree(verb)):
         roles.adjunct("PURPOSE", text)
         roles.links.append({"from": verb.i, "to": sub.i, "kind": "purpose"})
     elif marks & TIME_MARKS:
