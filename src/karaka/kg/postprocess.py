@@ -350,9 +350,11 @@ def _cue(text: str, first: dict[str, Any], second: dict[str, Any]) -> int:
     purpose "to" just before the second verb (not after a verb that takes "to" as its object,
     "wanted to go", nor "is due to start", nor a noun's complement, "the opportunity to attend"
     (the parse's ``acl``), nor the second of a series, "to buy bread and to see her" (``conj``),
-    and never "to be"). "Due to" before a verb schedules,
-    it does not cause. A cue elsewhere in the sentence links nothing. The causal verb "cause"
-    counts in its inflected forms only: the noun ("cause of death") is none.
+    and never "to be"). "Due to" before a verb schedules, it does not cause; "since" that tells
+    time ("has since been", "since 1993", "since taking office") is no cue. A cue elsewhere in the
+    sentence links nothing, and none links a relative clause's verb (the parse's ``relcl``): the
+    cue's clause hangs on the verb above it. The causal verb "cause" counts in its inflected forms
+    only: the noun ("cause of death", "the causes of") is none.
     """
     a, b = first.get("char"), second.get("char")
     if a is None or b is None:
