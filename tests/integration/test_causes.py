@@ -72,6 +72,8 @@ def test_a_cue_links_two_actions_only_where_it_stands_between_them_and_says_whic
         ("He lived there since 1993 and worked there.", ("live", "lived"), ("work", "worked"), 0),
         ("This is his first visit since taking office.", ("be", "is"), ("take", "taking"), 0),
         ("We know the causes of it and the steps that help.", ("know", "know"), ("help", "help"), 0),  # a noun
+        ("He did not die of suicide but of natural causes, his cat sleeping on his bed.", ("die", "die"),
+         ("sleep", "sleeping"), 0),
         ("He left the party since he was tired.", ("leave", "left"), ("be", "was"), -1),
         ("The damage caused by the storm was not anticipated.", ("cause", "caused"), ("anticipate", "anticipated"), 0),
         ("Because you pay later when fixing and repairing it.", ("fix", "fixing"), ("repair", "repairing"), 0),
@@ -105,6 +107,7 @@ def test_a_reason_as_needs_a_clause_subject_and_a_purpose_to_no_degree():
     assert reasons("He left the party early, as he was tired.") == [("leave", "reason")]
     assert reasons("These rights are aspirational, as contrasted with basic rights.") == []  # a comparison
     assert reasons("The pores are too small for bacteria to pass through.") == []  # a degree, no purpose or reason
+    assert reasons("As Heald told the Post, the ozone has dropped.") == []  # a citation
     assert reasons("They built a wall to keep the water out.") == [("build", "purpose")]
 
 

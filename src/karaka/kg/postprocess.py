@@ -46,10 +46,7 @@ _TAKES_TO = frozenset("be want need try plan hope seem appear indicate expect as
 _WORD_END = re.compile(r"\S*")
 _SINCE_TIME_BEFORE = re.compile(r"\b(has|have|had|ever|long)\s+$", re.IGNORECASE)
 _SINCE_TIME_AFTER = re.compile(r"\s+(\d|then\b|been\b|(?!(?:no|some|any|every)thing\b)\w{2,}ing\b|the (early|late|beginning|start|end)\b)", re.IGNORECASE)
-_DETERMINER_BEFORE = re.compile(r"\b(the|a|an|its|their|his|her|our|my|your|these|those|main|root|probable|possible)\s+$",
-                                re.IGNORECASE)
-"""Words around "since" that make it time ("has since been", "since 1993", "since taking office"), and
-before "causes" that make it a noun."""
+"""Words around "since" that make it time ("has since been", "since 1993", "since taking office")."""
 _PERSONAL = {"he", "she", "him", "her", "his", "hers", "who", "whom", "they", "them", "their"}
 _DEICTIC = frozenset("i me my mine we us our ours you your yours this that".split())
 """Pronouns that point at the speaker, the listener or the situation, not back at a noun phrase: never linked."""
@@ -353,8 +350,9 @@ def _cue(text: str, first: dict[str, Any], second: dict[str, Any]) -> int:
     and never "to be"). "Due to" before a verb schedules, it does not cause; "since" that tells
     time ("has since been", "since 1993", "since taking office") is no cue. A cue elsewhere in the
     sentence links nothing, and none links a relative clause's verb (the parse's ``relcl``): the
-    cue's clause hangs on the verb above it. The causal verb "cause" counts in its inflected forms
-    only: the noun ("cause of death", "the causes of") is none.
+    cue's clause hangs on the verb above it. A causal verb (caused, led to, resulted in) between
+    two consecutive Kriyās is no cue: with a subject it would be a Kriyā between them, so it is
+    a noun ("natural causes") or a bare participle.
     """
     a, b = first.get("char"), second.get("char")
     if a is None or b is None:
@@ -370,8 +368,8 @@ def _cue(text: str, first: dict[str, Any], second: dict[str, Any]) -> int:
         if cue == "since" and (_SINCE_TIME_BEFORE.search(text, 0, match.start())
                                or _SINCE_TIME_AFTER.match(text, match.end())):
             continue  # "has since been", "since 1993": time
-        if cue.startswith("caus") and _DETERMINER_BEFORE.search(text, 0, match.start()):
-            continue  # "the causes of": the noun
+        if cue.startswith(("caus", "le", "result")):
+            continue  # a causal verb with a subject would be a Kriyā between the two: this is a noun ("natural causes")
         return -1 if cue in _EFFECT_FIRST else 1
     if _FRONTED_CUE.match(text[:lo]) and "," in text[lo:hi]:
         return 1

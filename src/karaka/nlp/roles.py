@@ -241,6 +241,10 @@ def _prep_phrase(roles: _Roles, prep: Token) -> None:
         roles.adjunct("OTHER", clause(prep))
 
 
+_REPORTING = frozenset("say tell report note write explain put state show suggest claim add expect".split())
+"""Verbs of an "as" that cites rather than explains: "as Heald told the Post" is no reason."""
+
+
 def _degree(verb: Token) -> bool:
     """Whether the verb's adjective is "too" or "enough": "too small to pass", "old enough to vote" are no purpose."""
     return any(c.dep_ == "acomp" and any(g.lower_ in ("too", "enough") for g in c.children) for c in verb.children)
@@ -250,9 +254,10 @@ def _clause_adjunct(roles: _Roles, verb: Token, sub: Token) -> None:
     marks = {c.lower_ for c in sub.children if c.dep_ in ("mark", "advmod") and c.i < sub.i}
     to_inf = any(c.dep_ == "aux" and c.tag_ == "TO" for c in sub.children)
     text = clause(sub)
-    has_subject = any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in sub.children)
+    has_subject = any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in sub.children)  # "as contrasted with": none
+    # "for bacteria to pass" is no reason, nor "as Heald told the Post"
     if marks & CAUSAL_MARKS - {"as", "for"} or ("for" in marks and not to_inf) \
-            or ("as" in marks and has_subject and not marks & TIME_MARKS):  # "for bacteria to pass": no reason
+            or ("as" in marks and has_subject and not marks & TIME_MARKS and sub.lemma_ not in _REPORTING):
         roles.adjunct("CAUSE", text)
         roles.links.append({"from": sub.i, "to": verb.i, "kind": "reason"})
     elif marks & PURPOSE_MARKS or (to_inf and not marks and not _degree(verb)):
