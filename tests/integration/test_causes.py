@@ -63,11 +63,14 @@ def test_a_cue_links_two_actions_only_where_it_stands_between_them_and_says_whic
         ("The dam broke, so the river flooded the valley.", ("break", "broke"), ("flood", "flooded"), 1),
         ("He used the bow to kill Ravana.", ("use", "used"), ("kill", "kill"), 1),  # purpose
         ("He wanted to go home.", ("want", "wanted"), ("go", "go"), 0),  # what is wanted, not a purpose
+        ("The economy would have to grow.", ("have", "have"), ("grow", "grow"), 0),  # what is owed
         ("The reports indicate the cause of death to be unclear.", ("indicate", "indicate"), ("be", "be "), 0),
         ("Both were shot in the attack and have been recovering since May.", ("shoot", "shot"),
          ("recover", "recovering"), 0),  # the cue after both verbs links neither
         ("The minister is due to make a decision in May.", ("be", "is"), ("make", "make"), 0),  # a schedule
         ("The tour was announced, due to start in May.", ("announce", "announced"), ("start", "start"), 0),
+        ("As a result, they signed the accords, known as Oslo; Israel recognized the PLO.", ("know", "known"),
+         ("recognize", "recognized"), 0),  # "As a result" points back to the sentence before
         ("He said the plan has since been approved.", ("say", "said"), ("approve", "approved"), 0),  # time
         ("He lived there since 1993 and worked there.", ("live", "lived"), ("work", "worked"), 0),
         ("This is his first visit since taking office.", ("be", "is"), ("take", "taking"), 0),
@@ -108,6 +111,8 @@ def test_a_reason_as_needs_a_clause_subject_and_a_purpose_to_no_degree():
     assert reasons("These rights are aspirational, as contrasted with basic rights.") == []  # a comparison
     assert reasons("The pores are too small for bacteria to pass through.") == []  # a degree, no purpose or reason
     assert reasons("As Heald told the Post, the ozone has dropped.") == []  # a citation
+    assert reasons("Units have been set up since they became available.") == []  # "since" with a perfect: time
+    assert reasons("Since he was tired, he left early.") == [("leave", "reason")]
     assert reasons("They built a wall to keep the water out.") == [("build", "purpose")]
 
 

@@ -36,13 +36,14 @@ _CAUSAL_CUE = re.compile(r"\b(because|since|so|therefore|thus|hence|consequently
                          r"following|led to|leads? to|lead to|caus(es|ed|ing)|result(s|ed)? in|in order to|so that)\b",
                          re.IGNORECASE)
 """A word that can carry cause between two actions of a sentence: a connective or a causal verb."""
-_FRONTED_CUE = re.compile(r"^\W*(because|since|as|after|following|due to)\b", re.IGNORECASE)
+_FRONTED_CUE = re.compile(r"^\W*(because|since|as(?! a result)|after|following|due to)\b", re.IGNORECASE)
+"""A cue that opens a sentence and holds the cause in its clause; "As a result, …" points back to the sentence before."""
 _PURPOSE = re.compile(r"(?<!\bdue )\b(in order )?to\s+$", re.IGNORECASE)
 """A purpose "to" that ends the text before a verb; "due to start" is a schedule."""
-_TAKES_TO = frozenset("be want need try plan hope seem appear indicate expect ask tell decide agree begin start continue "
+_TAKES_TO = frozenset("be have want need try plan hope seem appear indicate expect ask tell decide agree begin start continue "
                       "fail refuse consider believe like love hate prefer promise threaten intend manage learn "
                       "choose offer order allow force urge report say claim".split())
-"""Verbs whose "to" + verb is what is wanted, said or tried, not a purpose ("wanted to go")."""
+"""Verbs whose "to" + verb is what is wanted, said, tried or owed, not a purpose ("wanted to go", "has to grow")."""
 _WORD_END = re.compile(r"\S*")
 _SINCE_TIME_BEFORE = re.compile(r"\b(has|have|had|ever|long)\s+$", re.IGNORECASE)
 _SINCE_TIME_AFTER = re.compile(r"\s+(\d|then\b|been\b|(?!(?:no|some|any|every)thing\b)\w{2,}ing\b|the (early|late|beginning|start|end)\b)", re.IGNORECASE)

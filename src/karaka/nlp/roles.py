@@ -255,6 +255,8 @@ def _clause_adjunct(roles: _Roles, verb: Token, sub: Token) -> None:
     to_inf = any(c.dep_ == "aux" and c.tag_ == "TO" for c in sub.children)
     text = clause(sub)
     has_subject = any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in sub.children)  # "as contrasted with": none
+    if "since" in marks and any(c.dep_ == "aux" and c.lemma_ == "have" for c in verb.children):
+        marks = marks - {"since"} | {"after"}  # "has been set up since they became available": time
     # "for bacteria to pass" is no reason, nor "as Heald told the Post"
     if marks & CAUSAL_MARKS - {"as", "for"} or ("for" in marks and not to_inf) \
             or ("as" in marks and has_subject and not marks & TIME_MARKS and sub.lemma_ not in _REPORTING):
