@@ -274,3 +274,15 @@ def test_a_name_is_never_made_an_alias_of_a_clause_that_ends_with_it(tmp_path):
     assert graph.node(clause)["shape"] == "clause"
     roman = next(e for e in graph.nodes_of("Entity") if graph.node(e)["canonical_name"] == "Roman")
     assert clause not in graph.neighbors(roman, "IS_SAME_AS")
+
+
+def test_a_year_is_never_made_an_alias_of_a_phrase_ending_with_it(tmp_path):
+    write_doc(tmp_path / "docs", "a.txt", "Clark presents data indicating that error rates have fallen since 2011.",
+              "Rama met Sita in 2011.")
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
+    run_ingest(ctx, tmp_path / "docs")
+    graph = get_services(ctx).workspace.graph
+    aliases = [(graph.node(e)["canonical_name"], x.attrs.get("method")) for e in graph.nodes_of("Entity")
+               for x in graph.edges_out(e, "IS_SAME_AS")]
+    assert any(graph.node(e)["canonical_name"] == "2011" for e in graph.nodes_of("Entity"))
+    assert not aliases, aliases

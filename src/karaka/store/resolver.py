@@ -315,5 +315,7 @@ class EntityResolver:
 
 
 def _is_proper(name: str) -> bool:
+    """A capitalised name; a bare number or date ("2011") is none, so it is no one's alias."""
     words = name.split()
-    return bool(words) and all(w[:1].isupper() or not w[:1].isalpha() for w in words if w.lower() not in ARTICLES)
+    return any(w[:1].isupper() for w in words) and all(
+        w[:1].isupper() or not w[:1].isalpha() for w in words if w.lower() not in ARTICLES)
