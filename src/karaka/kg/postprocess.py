@@ -32,10 +32,11 @@ ENTITY_TYPES = ("Person", "Location", "Organisation", "AI", "Object", "Time", "E
 ANTECEDENT_WINDOW = 12  # a pronoun's antecedent is among the nearest preceding actions
 _EPITHET = re.compile(r"^(?:[A-Z][\w'-]*\s+)+(?:of|of the)\s+(?:the\s+)?[A-Z][\w'-]*", re.UNICODE)
 _CAUSAL_NEXT = re.compile(r"^(so|therefore|thus|hence|consequently|as a result)\b", re.IGNORECASE)
-_CAUSAL_CUE = re.compile(r"\b(because|since|so|therefore|thus|hence|consequently|as a result|due to|after|"
-                         r"following|led to|leads? to|lead to|caus(es|ed|ing)|result(s|ed)? in|in order to|so that)\b",
-                         re.IGNORECASE)
-"""A word that can carry cause between two actions of a sentence: a connective or a causal verb."""
+_CONNECTIVES = r"because|since|so|therefore|thus|hence|consequently|as a result|due to|after|following|in order to|so that"
+_CONNECTIVE = re.compile(rf"\b({_CONNECTIVES})\b", re.IGNORECASE)
+"""A connective that can carry cause between two actions of a sentence."""
+_CAUSAL_CUE = re.compile(rf"\b({_CONNECTIVES}|led to|leads? to|caus(?:es|ed|ing)|results? in|resulted in)\b", re.IGNORECASE)
+"""A connective or a causal verb: a cue somewhere in a sentence whose verbs' places are unknown."""
 _FRONTED_CUE = re.compile(r"^\W*(because|since|as(?! a result)|after|following|due to)\b", re.IGNORECASE)
 """A cue that opens a sentence and holds the cause in its clause; "As a result, …" points back to the sentence before."""
 _PURPOSE = re.compile(r"(?<!\bdue )\b(in order )?to\s+$", re.IGNORECASE)
@@ -351,9 +352,9 @@ def _cue(text: str, first: dict[str, Any], second: dict[str, Any]) -> int:
     and never "to be"). "Due to" before a verb schedules, it does not cause; "since" that tells
     time ("has since been", "since 1993", "since taking office") is no cue. A cue elsewhere in the
     sentence links nothing, and none links a relative clause's verb (the parse's ``relcl``): the
-    cue's clause hangs on the verb above it. A causal verb (caused, led to, resulted in) between
-    two consecutive Kriyās is no cue: with a subject it would be a Kriyā between them, so it is
-    a noun ("natural causes") or a bare participle.
+    cue's clause hangs on the verb above it. Only connectives count between the verbs: a causal
+    verb (caused, led to, resulted in) with a subject would be a Kriyā between the two
+    consecutive ones, so there it is a noun ("natural causes") or a bare participle.
     """
     a, b = first.get("char"), second.get("char")
     if a is None or b is None:
@@ -362,15 +363,13 @@ def _cue(text: str, first: dict[str, Any], second: dict[str, Any]) -> int:
         return 0  # a relative clause sits inside a noun phrase: the cue's clause hangs on a verb above it
     lo, hi = sorted((a, b))
     start = _WORD_END.match(text, lo).end()  # type: ignore[union-attr]
-    for match in _CAUSAL_CUE.finditer(text, start, hi):
+    for match in _CONNECTIVE.finditer(text, start, hi):
         cue = match.group(1).lower()
         if cue == "due to" and not text[match.end():hi].strip():
             continue  # "due to start": a schedule
         if cue == "since" and (_SINCE_TIME_BEFORE.search(text, 0, match.start())
                                or _SINCE_TIME_AFTER.match(text, match.end())):
             continue  # "has since been", "since 1993": time
-        if cue.startswith(("caus", "le", "result")):
-            continue  # a causal verb with a subject would be a Kriyā between the two: this is a noun ("natural causes")
         return -1 if cue in _EFFECT_FIRST else 1
     if _FRONTED_CUE.match(text[:lo]) and "," in text[lo:hi]:
         return 1
