@@ -21,7 +21,7 @@ from karaka.kg.calls import Loop, ask, run_loop
 from karaka.kg.write import NER_TYPES
 from karaka.models.call import LLMCallError
 from karaka.nlp import parse, parse_many
-from karaka.nlp.roles import CLAUSE, NOT_A_PERSON, PLURAL, shape_of
+from karaka.nlp.roles import CLAUSE, NOT_A_PERSON, PLURAL, has_subject, shape_of
 from karaka.services import Services
 from karaka.store.resolver import is_pronoun
 from karaka.store.schema import SchemaError
@@ -77,6 +77,11 @@ def _decide(services: Services, step: str, doc_id: str, key: str, run_id: str, p
         answer, tokens = {"answer": "no", "error": str(exc)}, 0
     records.put_decision(key, step, doc_id, answer, 1, tokens, run_id)
     return answer
+
+
+def _answer(decision: dict[str, Any]) -> str:
+    """A decision's "answer" field, trimmed and lower-cased ("yes", "no", a type)."""
+    return str(decision.get("answer", "")).strip().lower()
 
 
 def _roles(services: Services, kriya: str) -> dict[str, list[str]]:
@@ -209,7 +214,7 @@ def _shapes(names: set[str]) -> dict[str, str]:
         root = next((t for t in doc if t.dep_ == "ROOT"), None)
         if root is None:
             out[name] = ""
-        elif root.pos_ in ("VERB", "AUX") and any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in root.children):
+        elif root.pos_ in ("VERB", "AUX") and has_subject(root):
             out[name] = CLAUSE
         else:
             out[name] = shape_of(root)
@@ -424,7 +429,7 @@ def decide_ahead(services: Services, doc_id: str, run_id: str) -> int:
     asked = _ask_all(services, doc_id, run_id, questions + [("causality", q) for q in forward])
     records = services.workspace.records  # then the other way round, where the model said yes (``_one_way``)
     said_yes = [("causality", back) for q, back in zip(forward, backward, strict=True)
-                if str((records.decision(q.key) or {}).get("answer", "")).strip().lower() == "yes"]
+                if _answer(records.decision(q.key) or {}) == "yes"]
     return asked + _ask_all(services, doc_id, run_id, said_yes)
 
 
@@ -488,7 +493,7 @@ def _chosen_over(services: Services, doc_id: str, run_id: str, q: Question, kind
         check = _decide(services, "entity_types", doc_id, _key("type-choice", entity, first, second), run_id,
                         "entity_type_check_prompt", entity=q.fields["entity"], context=q.fields["context"],
                         first=first, second=second)
-        if str(check.get("answer", "")).strip().lower() != kind.lower():
+        if _answer(check) != kind.lower():
             return False
     return True
 
@@ -502,7 +507,7 @@ def _one_way(services: Services, doc_id: str, run_id: str, cause: str, effect: s
     for pair, wanted in (((cause, effect), "yes"), ((effect, cause), "no")):
         q = _cause_question(services, *pair)
         answer = _decide(services, "causality", doc_id, q.key, run_id, q.prompt, **q.fields)
-        if str(answer.get("answer", "")).strip().lower() != wanted:
+        if _answer(answer) != wanted:
             return False
     return True
 

@@ -94,6 +94,11 @@ def shape_of(head: Token) -> str:
     return ""
 
 
+def has_subject(verb: Token) -> bool:
+    """Whether a verb has its own subject: "as he was tired" does, "as contrasted with" does not."""
+    return any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in verb.children)
+
+
 def is_animate(token: Token) -> bool:
     """People, organisations, nations, and personal pronouns."""
     return token.ent_type_ in ("PERSON", "ORG", "NORP", "GPE") or token.lower_ in ANIMATE_PRONOUNS
@@ -254,12 +259,11 @@ def _clause_adjunct(roles: _Roles, verb: Token, sub: Token) -> None:
     marks = {c.lower_ for c in sub.children if c.dep_ in ("mark", "advmod") and c.i < sub.i}
     to_inf = any(c.dep_ == "aux" and c.tag_ == "TO" for c in sub.children)
     text = clause(sub)
-    has_subject = any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in sub.children)  # "as contrasted with": none
     if "since" in marks and any(c.dep_ == "aux" and c.lemma_ == "have" for c in verb.children):
         marks = marks - {"since"} | {"after"}  # "has been set up since they became available": time
     # "for bacteria to pass" is no reason, nor "as Heald told the Post"
     if marks & CAUSAL_MARKS - {"as", "for"} or ("for" in marks and not to_inf) \
-            or ("as" in marks and has_subject and not marks & TIME_MARKS and sub.lemma_ not in _REPORTING):
+            or ("as" in marks and has_subject(sub) and not marks & TIME_MARKS and sub.lemma_ not in _REPORTING):
         roles.adjunct("CAUSE", text)
         roles.links.append({"from": sub.i, "to": verb.i, "kind": "reason"})
     elif marks & PURPOSE_MARKS or (to_inf and not marks and not _degree(verb)):
