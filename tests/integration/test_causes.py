@@ -96,7 +96,9 @@ def test_a_purpose_to_needs_the_parse_to_hang_it_on_a_verb_not_on_a_noun():
             ("They built a wall to keep the water out.", ("build", "keep"), 1),
             ("He was not afforded the opportunity to attend the hearing.", ("afford", "attend"), 0),  # a complement
             ("They made an attempt to climb the hill.", ("make", "climb"), 0),
-            ("He went to town to buy bread, and to see his mother.", ("buy", "see"), 0)]:  # a series
+            ("He went to town to buy bread, and to see his mother.", ("buy", "see"), 0),  # a series
+            ("Historians must struggle to filter the bias.", ("struggle", "filter"), 0),  # the verb's complement
+            ("The company hired staff to handle the rush.", ("hire", "handle"), 1)]:
         kriyas = {k["verb"]: k for k in analyze(sentence)}
         assert _cue(sentence, kriyas[first], kriyas[second]) == way, (sentence, kriyas)
 

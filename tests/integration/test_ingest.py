@@ -317,6 +317,28 @@ def test_she_never_stands_for_several_or_a_time_and_i_or_we_for_anyone(tmp_path)
     assert not {"She", "we"} & linked
 
 
+@pytest.mark.parametrize(("lines", "pronoun", "wanted"), [
+    (("The teacher packed the backpack.", "She left."), "She", "teacher"),
+    (("The storm broke the window.", "They left."), "They", None),
+    (("The storm broke the window.", "It passed."), "It", "window"),
+    (("The government raised the tax.", "She left."), "She", None),
+    (("The government raised the tax.", "They left."), "They", "government"),
+    (("The journalist found the letter.", "He smiled."), "He", "journalist"),
+    (("The guards read Article 79 of the Geneva Convention.", "She laughed."), "She", None),
+    (("A lot of people saw the car.", "They waved."), "They", "lot of people"),
+])
+def test_a_pronoun_for_people_never_stands_for_a_thing(tmp_path, lines, pronoun, wanted):
+    docs = tmp_path / "docs"
+    write_doc(docs, "story.txt", *lines)
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
+    run_ingest(ctx, docs)
+    kg = graph_of(ctx)
+    same = {kg.node(e.source)["canonical_name"]: kg.node(e.target)["canonical_name"]
+            for n in kg.nodes_of("Entity") for e in kg.edges_out(n, "IS_SAME_AS")}
+    assert pronoun in {kg.node(e)["canonical_name"] for e in kg.nodes_of("Entity")}
+    assert same.get(pronoun, "").removeprefix("The ").removeprefix("the ").lower() == (wanted or "")
+
+
 def test_an_entity_the_model_gives_no_valid_type_keeps_the_taggers(tmp_path):
     docs = tmp_path / "docs"
     write_doc(docs, "news.txt", "Barack Obama visited Paris in June.")

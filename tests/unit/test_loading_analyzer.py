@@ -66,6 +66,19 @@ def test_analyzer_voice_clauses_roles():
     assert analyze("She took the water from the well.")[0]["karakas"]["APADANA"] == "from the well"
 
 
+@pytest.mark.parametrize(("sentence", "verb", "agent"), [
+    ("It is clear that he left.", "be", None),
+    ("It seems that they won.", "seem", None),
+    ("It was announced that the match was postponed.", "announce", None),
+    ("It helped him to recover.", "help", "It"),
+    ("It rained all day.", "rain", "It"),
+])
+def test_an_it_that_holds_a_clauses_place_is_no_participant(sentence, verb, agent):
+    found = {k["verb"]: k["karakas"] for k in analyze(sentence)}
+    assert found[verb].get("KARTA") == agent
+    assert "It" not in found[verb].values() or agent == "It"
+
+
 def test_rule_checks():
     line = "Rama gave the bow to Lakshmana."
     good = {"verb": "give", "karakas": {"KARTA": "Rama", "KARMA": "bow"}}

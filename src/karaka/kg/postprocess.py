@@ -21,7 +21,7 @@ from karaka.kg.calls import Loop, ask, run_loop
 from karaka.kg.write import NER_TYPES
 from karaka.models.call import LLMCallError
 from karaka.nlp import parse, parse_many
-from karaka.nlp.roles import CLAUSE, NOT_A_PERSON, PLURAL, has_subject, shape_of
+from karaka.nlp.roles import CLAUSE, GROUP, NOT_A_PERSON, PLURAL, has_subject, shape_of
 from karaka.services import Services
 from karaka.store.resolver import is_pronoun
 from karaka.store.schema import SchemaError
@@ -45,6 +45,8 @@ _TAKES_TO = frozenset("be have want need try plan hope seem appear indicate expe
                       "fail refuse consider believe like love hate prefer promise threaten intend manage learn "
                       "choose offer order allow force urge report say claim".split())
 """Verbs whose "to" + verb is what is wanted, said, tried or owed, not a purpose ("wanted to go", "has to grow")."""
+_RIGHT_AFTER = re.compile(r"\s+(\w+ly\s+)?to\s+", re.IGNORECASE)
+"""A "to" right after the first verb: with the parse's ``xcomp`` the verb's complement ("struggle to filter")."""
 _WORD_END = re.compile(r"\S*")
 _SINCE_TIME_BEFORE = re.compile(r"\b(has|have|had|ever|long)\s+$", re.IGNORECASE)
 _SINCE_TIME_AFTER = re.compile(r"\s+(\d|then\b|been\b|(?!(?:no|some|any|every)thing\b)\w{2,}ing\b|the (early|late|beginning|start|end)\b)", re.IGNORECASE)
@@ -54,6 +56,7 @@ _DEICTIC = frozenset("i me my mine we us our ours you your yours this that".spli
 """Pronouns that point at the speaker, the listener or the situation, not back at a noun phrase: never linked."""
 _SINGULAR = frozenset("he she it him her his hers its".split())
 _HUMAN = frozenset("he she him her his hers".split())
+_WH = frozenset("what whatever whoever whichever where when why how".split())  # "give what each thinks fit": no antecedent
 
 
 def _key(*parts: Any) -> str:
@@ -180,7 +183,8 @@ def _antecedents(services: Services, before: list[str], pronoun: str, shapes: di
 
     ``before`` ends with the pronoun's own Kriyā, whose other participants it never stands for
     ("It surprised the crew": "It" is not the crew); a clause is never an antecedent, "she" or
-    "it" never stands for several, and "he" or "she" never for a gerund, a time or a place.
+    "it" never stands for several, "he", "she", "they" or "who" never for a gerund, a time, a place
+    or a thing ("the backpack"), and "he" or "she" never for a group ("the government").
     """
     graph = services.workspace.graph
     word = _name(services, pronoun).lower()
@@ -194,11 +198,11 @@ def _antecedents(services: Services, before: list[str], pronoun: str, shapes: di
             for entity in roles.get(rel, []):
                 node = graph.node(entity) or {}
                 name = str(node.get("canonical_name", ""))
-                if node.get("pronoun") or is_pronoun(name) or entity in seen or entity in own:
+                if node.get("pronoun") or is_pronoun(name) or name.lower() in _WH or entity in seen or entity in own:
                     continue
                 shape = str(node["shape"]) if "shape" in node else shapes.get(name, "")
-                if shape == CLAUSE or singular and shape == PLURAL or human and (
-                        shape == NOT_A_PERSON or str(node.get("ner_type") or "Person") not in ("Person", "Organisation")):
+                if shape == CLAUSE or singular and shape == PLURAL or personal and shape == NOT_A_PERSON or human and (
+                        shape == GROUP or str(node.get("ner_type") or "Person") not in ("Person", "Organisation")):
                     continue
                 seen.append(entity)
     if not personal:
@@ -352,7 +356,9 @@ def _cue(text: str, first: dict[str, Any], second: dict[str, Any]) -> int:
     broke"). The cue must lie between the two verbs (not in the first verb's own word: "caused"),
     open the sentence before the first with a comma closing its clause before the second, or be a
     purpose "to" just before the second verb (not after a verb that takes "to" as its object,
-    "wanted to go", nor "is due to start", nor a noun's complement, "the opportunity to attend"
+    "wanted to go", nor "is due to start", nor the verb's complement right after it, "struggle to
+    filter" (the parse's ``xcomp``, where "used it to kill" is a purpose), nor a noun's
+    complement, "the opportunity to attend"
     (the parse's ``acl``), nor the second of a series, "to buy bread and to see her" (``conj``),
     and never "to be"). "Due to" before a verb schedules, it does not cause; "since" that tells
     time ("has since been", "since 1993", "since taking office") is no cue. A cue elsewhere in the
@@ -379,7 +385,8 @@ def _cue(text: str, first: dict[str, Any], second: dict[str, Any]) -> int:
     if _FRONTED_CUE.match(text[:lo]) and "," in text[lo:hi]:
         return 1
     purpose = (_PURPOSE.search(text[:hi]) is not None and second.get("verb") != "be"
-               and first.get("verb") not in _TAKES_TO and second.get("dep") not in ("acl", "conj"))
+               and first.get("verb") not in _TAKES_TO and second.get("dep") not in ("acl", "conj")
+               and not (second.get("dep") == "xcomp" and _RIGHT_AFTER.fullmatch(text, start, hi)))
     return 1 if purpose else 0
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from spacy.tokens import Doc, Token
 
 from karaka.nlp import parse, parse_many
+from karaka.nlp.people import names_people
 
 PREP_ROLES = {
     **dict.fromkeys(["with", "using", "via"], "KARANA"),
@@ -77,20 +78,34 @@ def is_temporal(token: Token) -> bool:
     return token.ent_type_ in ("DATE", "TIME") or token.lemma_.lower() in TEMPORAL_WORDS
 
 
-CLAUSE, PLURAL, NOT_A_PERSON = "clause", "plural", "not-a-person"
+CLAUSE, PLURAL, NOT_A_PERSON, GROUP = "clause", "plural", "not-a-person", "group"
+
+
+_QUANTITIES = frozenset("lot lots number couple handful majority minority rest half part percent dozen score bunch "
+                        "plenty variety host".split())
 
 
 def shape_of(head: Token) -> str:
-    """What a pronoun needs to know of a phrase, from its head: plural, not a person, or "".
+    """What a pronoun needs to know of a phrase, from its head: plural, not a person, a group, or "".
 
-    "plural": "twelve people" (never "she" or "it"); "not-a-person" for "he" or "she": a gerund
-    ("swimming"), a time, a place, a number. A clause a role holds ("we knew") is marked "clause"
-    where it is read (``put``).
+    "plural": "twelve people" (never "she" or "it"); "not-a-person", never "he", "she" or "they":
+    a gerund ("swimming"), a time, a place, a number, or a singular common noun that names no
+    person ("the backpack"; ``people.names_people``); "group": "the government" ("they" or "it",
+    never "she"). A clause a role holds ("we knew") is marked "clause" where it is read (``put``).
     """
-    if head.tag_ in ("NNS", "NNPS") or any(c.dep_ == "nummod" and c.lower_ not in ("one", "1") for c in head.children):
+    if head.lemma_.lower() in _QUANTITIES:  # "a lot of people" is as many as its people
+        inner = next((g for c in head.children if c.dep_ == "prep" and c.lower_ == "of"
+                      for g in c.children if g.dep_ == "pobj"), None)
+        if inner is not None:
+            return shape_of(inner)
+    if head.tag_ in ("NNS", "NNPS") or any(c.dep_ == "nummod" and c.like_num and c.i < head.i and c.lower_ not in
+                                           ("one", "1") for c in head.children):  # "Article 79" is one article
         return PLURAL
     if head.tag_ == "VBG" or is_temporal(head) or head.ent_type_ not in ("", "PERSON", "NORP", "ORG"):
         return NOT_A_PERSON
+    if head.pos_ == "NOUN" and not head.ent_type_:
+        kind = names_people(head.lemma_ or head.text)
+        return GROUP if kind == "group" else NOT_A_PERSON if not kind else ""
     return ""
 
 
@@ -250,6 +265,20 @@ _REPORTING = frozenset("say tell report note write explain put state show sugges
 """Verbs of an "as" that cites rather than explains: "as Heald told the Post" is no reason."""
 
 
+_COPULAS = frozenset("be seem appear become remain happen".split())
+
+
+def _expletive(subject: Token, verb: Token) -> bool:
+    """Whether "it" only holds the place of a clause put after the verb: "it is clear that …", "it seems that …".
+
+    A copula (or a passive, "it was announced that") whose clause follows; "it helped him to
+    recover" names something.
+    """
+    if subject.lower_ != "it" or not any(c.dep_ in ("ccomp", "xcomp", "csubj") and c.i > verb.i for c in verb.children):
+        return False
+    return subject.dep_ == "nsubjpass" or verb.lemma_ in _COPULAS
+
+
 def _degree(verb: Token) -> bool:
     """Whether the verb's adjective is "too" or "enough": "too small to pass", "old enough to vote" are no purpose."""
     return any(c.dep_ == "acomp" and any(g.lower_ in ("too", "enough") for g in c.children) for c in verb.children)
@@ -285,6 +314,8 @@ def _roles_of(verb: Token) -> _Roles:
         dep = child.dep_
         if dep == "neg":
             roles.negated = True
+        elif dep in ("nsubj", "nsubjpass") and _expletive(child, verb):
+            continue  # "It is reasonable to assume …", "it was announced that …": no participant
         elif dep in ("nsubj", "csubj") and child.pos_ != "VERB":
             roles.add("KARTA", child)
         elif dep == "csubj":
