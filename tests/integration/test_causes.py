@@ -127,3 +127,21 @@ def test_a_relative_clause_is_not_where_a_cue_between_two_verbs_belongs():
     assert kriyas["possess"]["dep"] == "relcl"
     assert _cue(sentence, kriyas["possess"], kriyas["depend"]) == 0  # "because" explains "are basic"
     assert _cue(sentence, kriyas["be"], kriyas["depend"]) == -1
+
+
+def test_a_connective_links_a_verb_only_where_the_parse_says_it_opens_that_verbs_clause():
+    from karaka.kg.postprocess import _cue
+    from karaka.nlp.roles import analyze
+
+    for sentence, (first, second), way in [
+            ("The match was cancelled after the storm hit the town.", ("cancel", "hit"), -1),  # marks "hit"
+            ("He read the book so often that he knew it by heart.", ("read", "know"), 1),  # so … that
+            ("The airport has become popular since the opening of a terminal; the airport handled many passengers.",
+             ("become", "handle"), 0),  # "since" holds a noun
+            ("They scored point after point, taking the lead.", ("score", "take"), 0),
+            ("He is glad he has been able to help so many people and give them hope.", ("help", "give"), 0),  # a degree
+            ("After the war, when the army returned, the city was rebuilt.", ("return", "rebuild"), 0),  # fronted, a noun
+            ("The plan was rejected due to the cost involved.", ("reject", "involve"), 0),  # a noun's participle
+            ("The crew were carried to reclining chairs by the medics.", ("carry", "recline"), 0)]:  # "to" + -ing
+        kriyas = {k["verb"]: k for k in analyze(sentence)}
+        assert _cue(sentence, kriyas[first], kriyas[second]) == way, (sentence, kriyas)

@@ -14,7 +14,7 @@ import logging
 import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from karaka.jsonparse import JSONRecoveryError, recover_json
 from karaka.kg.calls import Loop, ask, run_loop
@@ -25,6 +25,9 @@ from karaka.nlp.roles import CLAUSE, GROUP, NOT_A_PERSON, PLURAL, has_subject, s
 from karaka.services import Services
 from karaka.store.resolver import is_pronoun
 from karaka.store.schema import SchemaError
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
 
 log = logging.getLogger("karaka.postprocess")
 
@@ -358,9 +361,10 @@ def _cue(text: str, first: dict[str, Any], second: dict[str, Any]) -> int:
     purpose "to" just before the second verb (not after a verb that takes "to" as its object,
     "wanted to go", nor "is due to start", nor the verb's complement right after it, "struggle to
     filter" (the parse's ``xcomp``, where "used it to kill" is a purpose), nor a noun's
-    complement, "the opportunity to attend"
-    (the parse's ``acl``), nor the second of a series, "to buy bread and to see her" (``conj``),
-    and never "to be"). "Due to" before a verb schedules, it does not cause; "since" that tells
+    complement, "the opportunity to attend" (the parse's ``acl``), nor the second of a series,
+    "to buy bread and to see her" (``conj``), never "to be", and only before a verb's base
+    form). A connective must open the clause of the verb it links (``_introduces``): "since the
+    opening of …" holds a noun. "Due to" before a verb schedules, it does not cause; "since" that tells
     time ("has since been", "since 1993", "since taking office") is no cue. A cue elsewhere in the
     sentence links nothing, and none links a relative clause's verb (the parse's ``relcl``): the
     cue's clause hangs on the verb above it. Only connectives count between the verbs: a causal
@@ -381,13 +385,51 @@ def _cue(text: str, first: dict[str, Any], second: dict[str, Any]) -> int:
         if cue == "since" and (_SINCE_TIME_BEFORE.search(text, 0, match.start())
                                or _SINCE_TIME_AFTER.match(text, match.end())):
             continue  # "has since been", "since 1993": time
+        if not _introduces(text, match.start(), hi):
+            continue  # "since the opening …; the airport handled", "so many people": not the verb's clause
         return -1 if cue in _EFFECT_FIRST else 1
-    if _FRONTED_CUE.match(text[:lo]) and "," in text[lo:hi]:
+    fronted = _FRONTED_CUE.match(text[:lo])
+    if fronted and "," in text[lo:hi] and _introduces(text, fronted.start(1), lo):
         return 1
-    purpose = (_PURPOSE.search(text[:hi]) is not None and second.get("verb") != "be"
+    purpose = (_PURPOSE.search(text[:hi]) is not None and second.get("verb") != "be" and _bare(text, hi)
                and first.get("verb") not in _TAKES_TO and second.get("dep") not in ("acl", "conj")
                and not (second.get("dep") == "xcomp" and _RIGHT_AFTER.fullmatch(text, start, hi)))
     return 1 if purpose else 0
+
+
+def _tokens_at(text: str, *chars: int) -> list[Token] | None:
+    """The parse's tokens that start at these characters of a sentence, or None where one does not."""
+    starts = {t.idx: t for t in parse(text)}
+    found = [starts.get(c) for c in chars]
+    return None if None in found else found  # type: ignore[return-value]
+
+
+def _introduces(text: str, cue: int, verb: int) -> bool:
+    """Whether the connective at ``cue`` opens the clause of the verb at ``verb``, as the parse reads it.
+
+    "because", "since", "after", "following" must mark the verb or hold it ("after attempting to
+    join"): "since the opening of a terminal", "after the destruction of karmas" and "point after
+    point" hold a noun. A "so" that grades a word ("so many people") must hold the verb in that
+    word's clause ("so often that he knew"). A participle that only describes a noun ("the cost
+    involved") opens no clause. Where the parse does not show both words, the cue stands.
+    """
+    tokens = _tokens_at(text, cue, verb)
+    if tokens is None:
+        return True
+    word, head = tokens
+    if head.dep_ == "acl" and head.tag_ in ("VBN", "VBG"):
+        return False
+    if word.lower_ in ("because", "since", "after", "following"):
+        return (word.dep_ == "mark" and word.head == head) or word.is_ancestor(head)
+    if word.lower_ == "so" and word.head.pos_ in ("ADJ", "ADV", "DET"):
+        return word.head.is_ancestor(head)
+    return True
+
+
+def _bare(text: str, verb: int) -> bool:
+    """Whether the verb at ``verb`` is in its base form, as a purpose "to" needs: "to reclining chairs" holds no verb."""
+    tokens = _tokens_at(text, verb)
+    return tokens is None or tokens[0].tag_ == "VB"
 
 
 def _causes_path(services: Services, start: str, goal: str, limit: int = 200) -> bool:
