@@ -82,6 +82,10 @@ class Context:
     resolver_threshold: float = _setting(0.85, "Embedding similarity at which two names are one entity.",
                                          "ingestion")
     coreference: bool = _setting(True, "Link pronouns to their antecedents (IS_SAME_AS).", "ingestion")
+    coreference_llm: bool = _setting(False, "The LLM chooses a pronoun's antecedent among the heuristic's options "
+                                     "(in both orders to replace its first), for a strong model; off, the "
+                                     "heuristic's answer stands and costs no request (Qwen 1.5B's 8 "
+                                     "replacements on the review samples were all wrong).", "ingestion")
     metaphors: bool = _setting(True, "Link epithets to known entities through GSV (needs an LLM).", "ingestion")
     entity_types: bool = _setting(True, "Type entities (Person, Location, ...).", "ingestion")
     causality: bool = _setting(True, "Find CAUSES links between actions.", "ingestion")

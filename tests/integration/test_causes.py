@@ -113,6 +113,8 @@ def test_a_reason_as_needs_a_clause_subject_and_a_purpose_to_no_degree():
     assert reasons("These rights are aspirational, as contrasted with basic rights.") == []  # a comparison
     assert reasons("The pores are too small for bacteria to pass through.") == []  # a degree, no purpose or reason
     assert reasons("As Heald told the Post, the ozone has dropped.") == []  # a citation
+    assert reasons("They move to a city twice the size as they worked in before.") == []  # a comparison
+    assert reasons("He ran as fast as he could.") == []
     assert reasons("Units have been set up since they became available.") == []  # "since" with a perfect: time
     assert reasons("Since he was tired, he left early.") == [("leave", "reason")]
     assert reasons("They built a wall to keep the water out.") == [("build", "purpose")]

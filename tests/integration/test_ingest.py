@@ -283,7 +283,7 @@ def test_when_the_model_names_no_antecedent_the_heuristic_link_stands(tmp_path):
     docs = tmp_path / "docs"
     write_doc(docs, "test_doc_1.txt", *SPEC)
     model = ScriptedChatModel(script(coreference_prompt=['{"answer": "no", "target": null}']))
-    ctx, _ = fake_context(tmp_path / "ws", model)
+    ctx, _ = fake_context(tmp_path / "ws", model, coreference_llm=True)
     run_ingest(ctx, docs)
     kg = graph_of(ctx)
     same = {(kg.node(e.source)["canonical_name"], kg.node(e.target)["canonical_name"], e.attrs["method"])
@@ -352,8 +352,8 @@ def test_an_entity_the_model_gives_no_valid_type_keeps_the_taggers(tmp_path):
     assert all(kind for kind, _ in types.values())
 
 
-@pytest.mark.parametrize("picks", ["the last option", "Lakshmana"])
-def test_a_model_antecedent_that_is_not_the_heuristics_first_must_be_named_in_both_orders(tmp_path, picks):
+@pytest.mark.parametrize(("picks", "strong"), [("the last option", True), ("Lakshmana", True), ("Lakshmana", False)])
+def test_a_model_antecedent_that_is_not_the_heuristics_first_must_be_named_in_both_orders(tmp_path, picks, strong):
     def choose(user: str, n: int) -> str:
         options = user.split("Options:", 1)[1].splitlines()[0].strip().split(", ") if "Options:" in user else []
         pronoun = user.split('pronoun "', 1)[1].split('"', 1)[0]
@@ -364,12 +364,14 @@ def test_a_model_antecedent_that_is_not_the_heuristics_first_must_be_named_in_bo
     docs = tmp_path / "docs"
     write_doc(docs, "test_doc_1.txt", *SPEC)
     model = ScriptedChatModel(script(coreference_prompt=choose))
-    ctx, _ = fake_context(tmp_path / "ws", model)
+    ctx, _ = fake_context(tmp_path / "ws", model, coreference_llm=strong)
     run_ingest(ctx, docs)
     kg = graph_of(ctx)
     same = {(kg.node(e.source)["canonical_name"], kg.node(e.target)["canonical_name"], e.attrs["method"])
             for n in kg.nodes_of("Entity") for e in kg.edges_out(n, "IS_SAME_AS")}
-    if picks == "the last option":  # first "bow", then, reversed, "Rama": no pick of its own stands
+    if not strong:  # by default the heuristic's answer stands, and no request is made
+        assert ("He", "Rama", "heuristic") in same and model.count("coreference_prompt") == 0
+    elif picks == "the last option":  # first "bow", then, reversed, "Rama": no pick of its own stands
         assert ("He", "Rama", "llm") in same or ("He", "Rama", "heuristic") in same
     else:
         assert ("He", "Lakshmana", "llm") in same

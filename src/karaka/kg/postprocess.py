@@ -142,7 +142,7 @@ def resolve_coreferences(services: Services, doc_id: str, run_id: str, loop: Loo
                 options = _antecedents(services, order[: index + 1], pronoun, shapes)
                 if not options:
                     continue
-                if services.llm is None:
+                if services.llm is None or not services.ctx.coreference_llm:
                     target, method = options[0], "heuristic"
                 else:
                     nearby = services.workspace.vectors.nearby(doc_id, seq, window=3)

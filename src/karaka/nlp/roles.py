@@ -279,6 +279,15 @@ def _expletive(subject: Token, verb: Token) -> bool:
     return subject.dep_ == "nsubjpass" or verb.lemma_ in _COPULAS
 
 
+_COMPARING = frozenset("as same such twice thrice times size much many more less".split())
+
+
+def _compares(sub: Token) -> bool:
+    """Whether a clause's "as" ends a comparison: "as fast as he could", "twice the size as they worked in"."""
+    mark = next((c for c in sub.children if c.dep_ == "mark" and c.lower_ == "as"), None)
+    return mark is not None and any(t.lower_ in _COMPARING for t in sub.doc[max(0, mark.i - 4):mark.i])
+
+
 def _degree(verb: Token) -> bool:
     """Whether the verb's adjective is "too" or "enough": "too small to pass", "old enough to vote" are no purpose."""
     return any(c.dep_ == "acomp" and any(g.lower_ in ("too", "enough") for g in c.children) for c in verb.children)
@@ -292,7 +301,8 @@ def _clause_adjunct(roles: _Roles, verb: Token, sub: Token) -> None:
         marks = marks - {"since"} | {"after"}  # "has been set up since they became available": time
     # "for bacteria to pass" is no reason, nor "as Heald told the Post"
     if marks & CAUSAL_MARKS - {"as", "for"} or ("for" in marks and not to_inf) \
-            or ("as" in marks and has_subject(sub) and not marks & TIME_MARKS and sub.lemma_ not in _REPORTING):
+            or ("as" in marks and has_subject(sub) and not marks & TIME_MARKS and sub.lemma_ not in _REPORTING
+                and not _compares(sub)):
         roles.adjunct("CAUSE", text)
         roles.links.append({"from": sub.i, "to": verb.i, "kind": "reason"})
     elif marks & PURPOSE_MARKS or (to_inf and not marks and not _degree(verb)):
