@@ -116,3 +116,30 @@ def test_smollm2_chooses_among_the_parsers_readings_and_writes_nothing(tmp_path)
     if out["golden"] is not None:
         assert out["golden"] in [seed, readings[0]["data"], readings[1]["data"]]
     assert out["llm_calls"] <= 5  # three scoring requests (n=3 each) and at most two verdicts
+
+
+def test_smollm2_judges_types_causes_and_pronouns_on_the_parsers_graph(tmp_path):
+    from karaka.kg.postprocess import ENTITY_TYPES
+    from karaka.runner import run_ingest
+    from karaka.services import get_services
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "story.txt").write_text("Rama met the king in Ayodhya.\n"
+                                    "The river flooded the fields, so the farmers left the valley.\n"
+                                    "He thanked the farmers.\n", encoding="utf-8")
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="llamacpp:smollm2", extractor="parser", coreference_llm=True,
+                  max_tokens=160)
+    report = run_ingest(ctx, docs)
+    ws = get_services(ctx).workspace
+    costs = ws.records.decision_costs(report["run_id"])
+    assert {"entity_types", "causality", "coreference"} <= set(costs), costs  # every judge asked the real model
+    kg = ws.graph
+    nodes = [kg.node(e) or {} for e in kg.nodes_of("Entity")]
+    assert all(n.get("entity_type") in ENTITY_TYPES for n in nodes if not n.get("pronoun"))
+    overridden = [n for n in nodes if n.get("ner_type") and n.get("entity_type") != n["ner_type"]]
+    assert all(n["type_source"] == "llm, confirmed against the NER" for n in overridden)
+    causes = {(e.source, e.target) for k in kg.nodes_of("Kriya") for e in kg.edges_out(k, "CAUSES")}
+    assert not any((b, a) in causes for a, b in causes)  # never both ways round
+    he = next(e for e in kg.nodes_of("Entity") if (kg.node(e) or {}).get("canonical_name") == "He")
+    assert [(kg.node(x.target) or {})["canonical_name"] for x in kg.edges_out(he, "IS_SAME_AS")] in (["Rama"], ["king"])
