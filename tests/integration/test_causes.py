@@ -141,6 +141,7 @@ def test_a_connective_links_a_verb_only_where_the_parse_says_it_opens_that_verbs
             ("The airport has become popular since the opening of a terminal; the airport handled many passengers.",
              ("become", "handle"), 0),  # "since" holds a noun
             ("They scored point after point, taking the lead.", ("score", "take"), 0),
+            ("The police said on Monday, shortly after the fire started, that nobody was hurt.", ("say", "start"), 0),
             ("He is glad he has been able to help so many people and give them hope.", ("help", "give"), 0),  # a degree
             ("After the war, when the army returned, the city was rebuilt.", ("return", "rebuild"), 0),  # fronted, a noun
             ("The plan was rejected due to the cost involved.", ("reject", "involve"), 0),  # a noun's participle

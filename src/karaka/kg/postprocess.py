@@ -385,11 +385,11 @@ def _cue(text: str, first: dict[str, Any], second: dict[str, Any]) -> int:
         if cue == "since" and (_SINCE_TIME_BEFORE.search(text, 0, match.start())
                                or _SINCE_TIME_AFTER.match(text, match.end())):
             continue  # "has since been", "since 1993": time
-        if not _introduces(text, match.start(), hi):
+        if not _introduces(text, match.start(), hi, lo):
             continue  # "since the opening …; the airport handled", "so many people": not the verb's clause
         return -1 if cue in _EFFECT_FIRST else 1
     fronted = _FRONTED_CUE.match(text[:lo])
-    if fronted and "," in text[lo:hi] and _introduces(text, fronted.start(1), lo):
+    if fronted and "," in text[lo:hi] and _introduces(text, fronted.start(1), lo, hi):
         return 1
     purpose = (_PURPOSE.search(text[:hi]) is not None and second.get("verb") != "be" and _bare(text, hi)
                and first.get("verb") not in _TAKES_TO and second.get("dep") not in ("acl", "conj")
@@ -404,23 +404,27 @@ def _tokens_at(text: str, *chars: int) -> list[Token] | None:
     return None if None in found else found  # type: ignore[return-value]
 
 
-def _introduces(text: str, cue: int, verb: int) -> bool:
-    """Whether the connective at ``cue`` opens the clause of the verb at ``verb``, as the parse reads it.
+def _introduces(text: str, cue: int, verb: int, other: int) -> bool:
+    """Whether the connective at ``cue`` opens the clause of the verb at ``verb`` and links it to the verb at ``other``.
 
     "because", "since", "after", "following" must mark the verb or hold it ("after attempting to
-    join"): "since the opening of a terminal", "after the destruction of karmas" and "point after
-    point" hold a noun. A "so" that grades a word ("so many people") must hold the verb in that
-    word's clause ("so often that he knew"). A participle that only describes a noun ("the cost
-    involved") opens no clause. Where the parse does not show both words, the cue stands.
+    join"), and their clause must hang on the other verb: "since the opening of a terminal",
+    "after the destruction of karmas" and "point after point" hold a noun, and in "said that he
+    should resign, shortly after the governor spoke" the speaking is the saying's time, not the
+    resigning's. A "so" that grades a word ("so many people") must hold the verb in that word's
+    clause ("so often that he knew"). A participle that only describes a noun ("the cost
+    involved") opens no clause. Where the parse does not show the words, the cue stands.
     """
-    tokens = _tokens_at(text, cue, verb)
+    tokens = _tokens_at(text, cue, verb, other)
     if tokens is None:
         return True
-    word, head = tokens
+    word, head, linked = tokens
     if head.dep_ == "acl" and head.tag_ in ("VBN", "VBG"):
         return False
     if word.lower_ in ("because", "since", "after", "following"):
-        return (word.dep_ == "mark" and word.head == head) or word.is_ancestor(head)
+        if word.dep_ == "mark" and word.head == head:
+            return head.head == linked
+        return word.is_ancestor(head) and word.head == linked
     if word.lower_ == "so" and word.head.pos_ in ("ADJ", "ADV", "DET"):
         return word.head.is_ancestor(head)
     return True
