@@ -86,15 +86,20 @@ def entity_name(span: str, prepositional: bool = False) -> str:
     return " ".join(words)
 
 
+MAX_NAME_WORDS = 8
+"""A phrase longer than this is a description, not a name with short forms."""
+
+
 def aliases(name: str) -> set[str]:
     """The keys an entity is filed under besides its own: name tails and the head noun."""
     key = normalize_name(name)
     words = key.split()
-    if len(words) < 2:
+    if not 2 <= len(words) <= MAX_NAME_WORDS:  # a long description ("the arrival of …") is no name to shorten
         return set()
     out = {" ".join(words[i:]) for i in range(1, len(words))}
-    proper = [w for w in display_name(name).split() if w[:1].isupper()]
-    if len(proper) >= 2:  # the name without its titles and roles: "andy freeburn"
+    shown = display_name(name).split()
+    proper = [w for w in shown if w[:1].isupper()]
+    if len(proper) >= 2 and proper[-2:] == shown[-2:]:  # the name without its titles and roles: "andy freeburn"
         out.add(normalize_name(" ".join(proper[-2:])))
     return {a for a in out if a and a not in ARTICLES and a not in PRONOUNS and len(a) > 2}
 
