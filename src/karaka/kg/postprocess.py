@@ -59,7 +59,9 @@ _DEICTIC = frozenset("i me my mine we us our ours you your yours this that".spli
 """Pronouns that point at the speaker, the listener or the situation, not back at a noun phrase: never linked."""
 _SINGULAR = frozenset("he she it him her his hers its".split())
 _HUMAN = frozenset("he she him her his hers".split())
-_WH = frozenset("what whatever whoever whichever where when why how".split())  # "give what each thinks fit": no antecedent
+_NO_ANTECEDENT = frozenset("what whatever whoever whichever where when why how each all both some many few several "
+                           "none any most either neither another other others one such".split())
+"""Words that name no one a pronoun could stand for: "give what each thinks fit"."""
 
 
 def _key(*parts: Any) -> str:
@@ -131,8 +133,9 @@ def resolve_coreferences(services: Services, doc_id: str, run_id: str, loop: Loo
         for entities in _roles(services, kriya).values():
             for pronoun in entities:
                 attrs = graph.node(pronoun) or {}
+                word = str(attrs.get("canonical_name", ""))
                 if attrs.get("type") != "Entity" or not attrs.get("pronoun") or graph.neighbors(pronoun, "IS_SAME_AS") \
-                        or str(attrs.get("canonical_name", "")).lower() in _DEICTIC:
+                        or word.lower() in _DEICTIC or _generic(word, _text_of(services, kriya)):
                     continue
                 if shapes is None:  # names a model wrote, parsed once, when a pronoun first needs them
                     unmarked = {e for k in order if (graph.node(k) or {}).get("provenance") != "parser"
@@ -158,6 +161,12 @@ def resolve_coreferences(services: Services, doc_id: str, run_id: str, loop: Loo
                         target, method = options[0], "heuristic"
                 linked += _link(services, pronoun, target, "IS_SAME_AS", method=method, step="coreference")
     return linked
+
+
+def _generic(pronoun: str, text: str) -> bool:
+    """Whether a pronoun points ahead to its own relative clause, not back: "those who are in want", "they who give"."""
+    after = r"who|whom|which|that" if pronoun.lower() in ("those", "these") else r"who|whom"  # not "told them that"
+    return re.search(rf"\b{re.escape(pronoun)}\s+({after})\b", text, re.IGNORECASE) is not None
 
 
 def _antecedent_chosen(services: Services, doc_id: str, run_id: str, pronoun: str, names: list[str],
@@ -201,7 +210,8 @@ def _antecedents(services: Services, before: list[str], pronoun: str, shapes: di
             for entity in roles.get(rel, []):
                 node = graph.node(entity) or {}
                 name = str(node.get("canonical_name", ""))
-                if node.get("pronoun") or is_pronoun(name) or name.lower() in _WH or entity in seen or entity in own:
+                if node.get("pronoun") or is_pronoun(name) or name.lower() in _NO_ANTECEDENT or entity in seen \
+                        or entity in own:
                     continue
                 shape = str(node["shape"]) if "shape" in node else shapes.get(name, "")
                 if shape == CLAUSE or singular and shape == PLURAL or personal and shape == NOT_A_PERSON or human and (
