@@ -328,6 +328,7 @@ def test_she_never_stands_for_several_or_a_time_and_i_or_we_for_anyone(tmp_path)
     (("A lot of people saw the car.", "They waved."), "They", "lot of people"),
     (("The monks fed the poor.", "They gave food to those who were hungry."), "those", None),  # points ahead
     (("The monks gave what each had.", "The poor thanked them."), "them", "monks"),  # "each" names no one
+    (("The Committee praised the architect.", "He was pleased."), "He", "architect"),  # a group's name too
 ])
 def test_a_pronoun_stands_only_for_a_noun_phrase_it_can_name(tmp_path, lines, pronoun, wanted):
     docs = tmp_path / "docs"

@@ -47,6 +47,11 @@ volunteer activist protester demonstrator campaigner advocate organiser organize
 mediator advisor adviser consultant assistant aide clerk servant maid butler slave master mistress
 landlord tenant lodger chef cook waiter waitress baker butcher tailor
 hero heroine villain protagonist character narrator
+attacker assailant perpetrator culprit intruder hacker stalker abuser rioter looter sniper shooter smuggler
+trafficker defender rescuer responder firefighter bystander onlooker commuter motorist pedestrian homeowner
+householder shareholder stakeholder taxpayer newcomer outsider insider speaker listener viewer caller sender
+recipient beneficiary applicant contestant competitor participant attendee panelist finalist winner loser
+runner-up challenger contender owner buyer borrower lender debtor creditor donor sponsor patron heir
 """.split())
 """Singular common nouns that name a person."""
 
