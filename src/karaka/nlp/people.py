@@ -15,7 +15,7 @@ mother father parent mom mum dad son daughter brother sister wife husband spouse
 grandmother grandparent grandson granddaughter grandchild uncle aunt cousin nephew niece sibling twin
 stepfather stepmother stepson stepdaughter widow widower orphan heir heiress bride groom fiancé fiancée
 girlfriend boyfriend friend neighbour neighbor colleague companion ally rival enemy opponent stranger
-king queen prince princess duke duchess earl count countess lord lady emperor empress monarch ruler sultan
+king queen prince princess duke duchess earl count countess lord emperor empress monarch ruler sultan
 pharaoh tsar czar chief chieftain noble nobleman knight squire baron pope bishop archbishop cardinal priest
 pastor minister monk nun saint prophet god goddess deity rabbi imam cleric preacher missionary apostle
 president chairman chairwoman chairperson chair ceo executive director manager boss founder owner
@@ -37,7 +37,7 @@ undergraduate alumnus headmaster principal dean
 artist painter sculptor musician composer conductor singer songwriter rapper dancer actor actress
 performer comedian poet novelist author writer editor journalist reporter correspondent columnist
 critic broadcaster presenter anchor photographer filmmaker producer designer architect
-player athlete coach trainer referee umpire captain champion batsman bowler batter pitcher striker
+player athlete coach trainer referee umpire champion batsman bowler batter pitcher striker
 goalkeeper runner swimmer cyclist skier skater boxer wrestler jockey racer driver rider
 worker employee employer labourer laborer farmer peasant fisherman hunter miner builder carpenter
 engineer mechanic technician programmer developer inventor explorer astronaut merchant trader dealer
@@ -51,7 +51,7 @@ attacker assailant perpetrator culprit intruder hacker stalker abuser rioter loo
 trafficker defender rescuer responder firefighter bystander onlooker commuter motorist pedestrian homeowner
 householder shareholder stakeholder taxpayer newcomer outsider insider speaker listener viewer caller sender
 recipient beneficiary applicant contestant competitor participant attendee panelist finalist winner loser
-runner-up challenger contender owner buyer borrower lender debtor creditor donor sponsor patron heir
+runner-up challenger contender borrower lender debtor creditor donor sponsor patron
 """.split())
 """Singular common nouns that name a person."""
 

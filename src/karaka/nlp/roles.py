@@ -103,12 +103,10 @@ def shape_of(head: Token) -> str:
         return PLURAL
     if head.tag_ == "VBG" or is_temporal(head) or head.ent_type_ not in ("", "PERSON", "NORP", "ORG"):
         return NOT_A_PERSON
-    if names_people(head.text) == "group":  # "the Committee", "the Labour Party" too
+    kind = names_people(head.lemma_ or head.text)
+    if kind == "group":  # "the government", and "the Committee", "the Labour Party" too
         return GROUP
-    if head.pos_ == "NOUN" and not head.ent_type_:
-        kind = names_people(head.lemma_ or head.text)
-        return GROUP if kind == "group" else NOT_A_PERSON if not kind else ""
-    return ""
+    return NOT_A_PERSON if head.pos_ == "NOUN" and not head.ent_type_ and not kind else ""
 
 
 def has_subject(verb: Token) -> bool:
