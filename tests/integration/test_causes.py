@@ -96,6 +96,7 @@ def test_a_purpose_to_needs_the_parse_to_hang_it_on_a_verb_not_on_a_noun():
             ("They built a wall to keep the water out.", ("build", "keep"), 1),
             ("He was not afforded the opportunity to attend the hearing.", ("afford", "attend"), 0),  # a complement
             ("They made an attempt to climb the hill.", ("make", "climb"), 0),
+            ("A decision was made to close the road.", ("make", "close"), 0),  # the parse hangs it on the verb
             ("He went to town to buy bread, and to see his mother.", ("buy", "see"), 0),  # a series
             ("Historians must struggle to filter the bias.", ("struggle", "filter"), 0),  # the verb's complement
             ("The company hired staff to handle the rush.", ("hire", "handle"), 1)]:
@@ -113,6 +114,8 @@ def test_a_reason_as_needs_a_clause_subject_and_a_purpose_to_no_degree():
     assert reasons("These rights are aspirational, as contrasted with basic rights.") == []  # a comparison
     assert reasons("The pores are too small for bacteria to pass through.") == []  # a degree, no purpose or reason
     assert reasons("As Heald told the Post, the ozone has dropped.") == []  # a citation
+    assert reasons("Nobody knows who will lead the party, as the mayor declared he wants to do so.") == []
+    assert reasons("A decision was made to close the road.") == []  # what was decided, not what making was for
     assert reasons("They move to a city twice the size as they worked in before.") == []  # a comparison
     assert reasons("He ran as fast as he could.") == []
     assert reasons("Units have been set up since they became available.") == []  # "since" with a perfect: time
@@ -145,6 +148,21 @@ def test_a_connective_links_a_verb_only_where_the_parse_says_it_opens_that_verbs
             ("He is glad he has been able to help so many people and give them hope.", ("help", "give"), 0),  # a degree
             ("After the war, when the army returned, the city was rebuilt.", ("return", "rebuild"), 0),  # fronted, a noun
             ("The plan was rejected due to the cost involved.", ("reject", "involve"), 0),  # a noun's participle
-            ("The crew were carried to reclining chairs by the medics.", ("carry", "recline"), 0)]:  # "to" + -ing
+            ("The crew were carried to reclining chairs by the medics.", ("carry", "recline"), 0),  # "to" + -ing
+            ("As Heald told the Post, the ozone has dropped.", ("tell", "drop"), 0)]:  # a citation
         kriyas = {k["verb"]: k for k in analyze(sentence)}
         assert _cue(sentence, kriyas[first], kriyas[second]) == way, (sentence, kriyas)
+
+
+def test_in_order_to_is_a_purpose_the_parser_links_from_the_verb_it_serves():
+    from karaka.nlp.roles import analyze
+
+    def purposes(sentence):
+        kriyas = analyze(sentence)
+        verb = {k["token"]: k["verb"] for k in kriyas}
+        return [(verb[link["from"]], verb[link["to"]]) for k in kriyas for link in k.get("links", [])
+                if link["kind"] == "purpose"]
+
+    assert purposes("He rose from the dead in order to grant eternal life.") == [("rise", "grant")]
+    assert purposes("The economy would have to grow this year in order to avoid a recession.") == [("grow", "avoid")]
+    assert purposes("He gave orders in the order to avoid delay.") == []  # no "in order to"

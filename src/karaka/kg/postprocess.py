@@ -21,7 +21,16 @@ from karaka.kg.calls import Loop, ask, run_loop
 from karaka.kg.write import NER_TYPES
 from karaka.models.call import LLMCallError
 from karaka.nlp import parse, parse_many
-from karaka.nlp.roles import CLAUSE, GROUP, NOT_A_PERSON, PLURAL, has_subject, shape_of
+from karaka.nlp.roles import (
+    CLAUSE,
+    GROUP,
+    NOT_A_PERSON,
+    PLURAL,
+    cites_or_compares,
+    has_subject,
+    noun_complement,
+    shape_of,
+)
 from karaka.services import Services
 from karaka.store.resolver import is_pronoun
 from karaka.store.schema import SchemaError
@@ -371,9 +380,9 @@ def _cue(text: str, first: dict[str, Any], second: dict[str, Any]) -> int:
     purpose "to" just before the second verb (not after a verb that takes "to" as its object,
     "wanted to go", nor "is due to start", nor the verb's complement right after it, "struggle to
     filter" (the parse's ``xcomp``, where "used it to kill" is a purpose), nor a noun's
-    complement, "the opportunity to attend" (the parse's ``acl``), nor the second of a series,
-    "to buy bread and to see her" (``conj``), never "to be", and only before a verb's base
-    form). A connective must open the clause of the verb it links (``_introduces``): "since the
+    complement, "the opportunity to attend" (the parse's ``acl``; or hung on the verb, "a decision
+    was made to close"), nor the second of a series, "to buy bread and to see her" (``conj``),
+    never "to be", and only before a verb's base form). A connective must open the clause of the verb it links (``_introduces``): "since the
     opening of …" holds a noun. "Due to" before a verb schedules, it does not cause; "since" that tells
     time ("has since been", "since 1993", "since taking office") is no cue. A cue elsewhere in the
     sentence links nothing, and none links a relative clause's verb (the parse's ``relcl``): the
@@ -401,7 +410,7 @@ def _cue(text: str, first: dict[str, Any], second: dict[str, Any]) -> int:
     fronted = _FRONTED_CUE.match(text[:lo])
     if fronted and "," in text[lo:hi] and _introduces(text, fronted.start(1), lo, hi):
         return 1
-    purpose = (_PURPOSE.search(text[:hi]) is not None and second.get("verb") != "be" and _bare(text, hi)
+    purpose = (_PURPOSE.search(text[:hi]) is not None and second.get("verb") != "be" and _purpose_verb(text, hi)
                and first.get("verb") not in _TAKES_TO and second.get("dep") not in ("acl", "conj")
                and not (second.get("dep") == "xcomp" and _RIGHT_AFTER.fullmatch(text, start, hi)))
     return 1 if purpose else 0
@@ -422,8 +431,9 @@ def _introduces(text: str, cue: int, verb: int, other: int) -> bool:
     "after the destruction of karmas" and "point after point" hold a noun, and in "said that he
     should resign, shortly after the governor spoke" the speaking is the saying's time, not the
     resigning's. A "so" that grades a word ("so many people") must hold the verb in that word's
-    clause ("so often that he knew"). A participle that only describes a noun ("the cost
-    involved") opens no clause. Where the parse does not show the words, the cue stands.
+    clause ("so often that he knew"). A fronted "as" that cites or compares ("As Heald told the
+    Post, …") explains nothing. A participle that only describes a noun ("the cost involved")
+    opens no clause. Where the parse does not show the words, the cue stands.
     """
     tokens = _tokens_at(text, cue, verb, other)
     if tokens is None:
@@ -437,13 +447,19 @@ def _introduces(text: str, cue: int, verb: int, other: int) -> bool:
         return word.is_ancestor(head) and word.head == linked
     if word.lower_ == "so" and word.head.pos_ in ("ADJ", "ADV", "DET"):
         return word.head.is_ancestor(head)
+    if word.lower_ == "as":
+        return not cites_or_compares(head)
     return True
 
 
-def _bare(text: str, verb: int) -> bool:
-    """Whether the verb at ``verb`` is in its base form, as a purpose "to" needs: "to reclining chairs" holds no verb."""
+def _purpose_verb(text: str, verb: int) -> bool:
+    """Whether the verb at ``verb`` can tell a purpose.
+
+    It must be in its base form ("to reclining chairs" holds no verb) and not complete a noun its
+    head verb holds ("a decision was made to emphasize").
+    """
     tokens = _tokens_at(text, verb)
-    return tokens is None or tokens[0].tag_ == "VB"
+    return tokens is None or (tokens[0].tag_ == "VB" and not noun_complement(tokens[0]))
 
 
 def _causes_path(services: Services, start: str, goal: str, limit: int = 200) -> bool:

@@ -241,6 +241,11 @@ def _prep_phrase(roles: _Roles, prep: Token) -> None:
         return
     if word == "in" and obj is not None and obj.lower_ in ("attempt", "order", "response"):
         roles.adjunct("CAUSE" if obj.lower_ == "response" else "PURPOSE", clause(prep))
+        purpose = next((c for c in obj.children if c.dep_ == "acl" and c.pos_ == "VERB"), None)
+        if obj.lower_ == "order" and obj.i == prep.i + 1 and purpose is not None:  # "grow in order to avoid a recession": always a purpose
+            head = prep.head  # "would have to grow … in order to avoid": the growing is for it
+            head = next((c for c in head.children if c.dep_ == "xcomp" and c.i < prep.i), head)
+            roles.links.append({"from": head.i, "to": purpose.i, "kind": "purpose"})
         return
     if comp is not None:  # "by sending", "after leaving", "in investigating"
         kind = "MANNER" if word in ("by", "with", "without") else "TIME" if word in ("after", "before", "since",
@@ -261,7 +266,9 @@ def _prep_phrase(roles: _Roles, prep: Token) -> None:
         roles.adjunct("OTHER", clause(prep))
 
 
-_REPORTING = frozenset("say tell report note write explain put state show suggest claim add expect".split())
+_REPORTING = frozenset("say tell report note write explain put state show suggest claim add expect declare announce "
+                       "argue insist predict promise mention observe point confirm recall warn admit acknowledge "
+                       "reveal describe".split())
 """Verbs of an "as" that cites rather than explains: "as Heald told the Post" is no reason."""
 
 
@@ -288,6 +295,28 @@ def _compares(sub: Token) -> bool:
     return mark is not None and any(t.lower_ in _COMPARING for t in sub.doc[max(0, mark.i - 4):mark.i])
 
 
+TO_NOUNS = frozenset("decision attempt effort plan promise offer request order bid move choice agreement commitment "
+                     "proposal need right chance opportunity ability capacity reason permission willingness refusal "
+                     "failure desire wish intention determination tendency urge motion vote campaign push drive pledge "
+                     "threat demand invitation mandate authority power freedom".split())
+"""Nouns a to-infinitive completes: "a decision to emphasize", "an attempt to climb"."""
+
+
+def noun_complement(sub: Token) -> bool:
+    """Whether a to-infinitive completes a noun its verb holds, where the parse hangs it on the verb.
+
+    "A decision was made to emphasize the location" and "made a bid to take over" tell what was
+    decided and bid, not what the making was for; "hired staff to handle the rush" is a purpose.
+    """
+    return any(c.dep_ in ("dobj", "nsubjpass", "attr") and c.lemma_.lower() in TO_NOUNS and c.i < sub.i
+               for c in sub.head.children)
+
+
+def cites_or_compares(sub: Token) -> bool:
+    """Whether an "as" clause cites ("as Heald told the Post") or ends a comparison ("as fast as he could")."""
+    return sub.lemma_ in _REPORTING or _compares(sub)
+
+
 def _degree(verb: Token) -> bool:
     """Whether the verb's adjective is "too" or "enough": "too small to pass", "old enough to vote" are no purpose."""
     return any(c.dep_ == "acomp" and any(g.lower_ in ("too", "enough") for g in c.children) for c in verb.children)
@@ -301,11 +330,10 @@ def _clause_adjunct(roles: _Roles, verb: Token, sub: Token) -> None:
         marks = marks - {"since"} | {"after"}  # "has been set up since they became available": time
     # "for bacteria to pass" is no reason, nor "as Heald told the Post"
     if marks & CAUSAL_MARKS - {"as", "for"} or ("for" in marks and not to_inf) \
-            or ("as" in marks and has_subject(sub) and not marks & TIME_MARKS and sub.lemma_ not in _REPORTING
-                and not _compares(sub)):
+            or ("as" in marks and has_subject(sub) and not marks & TIME_MARKS and not cites_or_compares(sub)):
         roles.adjunct("CAUSE", text)
         roles.links.append({"from": sub.i, "to": verb.i, "kind": "reason"})
-    elif marks & PURPOSE_MARKS or (to_inf and not marks and not _degree(verb)):
+    elif marks & PURPOSE_MARKS or (to_inf and not marks and not _degree(verb) and not noun_complement(sub)):
         roles.adjunct("PURPOSE", text)
         roles.links.append({"from": verb.i, "to": sub.i, "kind": "purpose"})
     elif marks & TIME_MARKS:
