@@ -116,6 +116,7 @@ def test_a_reason_as_needs_a_clause_subject_and_a_purpose_to_no_degree():
     assert reasons("As Heald told the Post, the ozone has dropped.") == []  # a citation
     assert reasons("Nobody knows who will lead the party, as the mayor declared he wants to do so.") == []
     assert reasons("A decision was made to close the road.") == []  # what was decided, not what making was for
+    assert reasons("After meeting with no success in its endeavours to attain credit, SASA approached the IOC.") == []
     assert reasons("They move to a city twice the size as they worked in before.") == []  # a comparison
     assert reasons("He ran as fast as he could.") == []
     assert reasons("Units have been set up since they became available.") == []  # "since" with a perfect: time
@@ -166,3 +167,17 @@ def test_in_order_to_is_a_purpose_the_parser_links_from_the_verb_it_serves():
     assert purposes("He rose from the dead in order to grant eternal life.") == [("rise", "grant")]
     assert purposes("The economy would have to grow this year in order to avoid a recession.") == [("grow", "avoid")]
     assert purposes("He gave orders in the order to avoid delay.") == []  # no "in order to"
+
+
+def test_no_parser_link_reaches_across_a_colon_or_semicolon():
+    from karaka.nlp.roles import analyze
+
+    def links(sentence):
+        kriyas = analyze(sentence)
+        verb = {k["token"]: k["verb"] for k in kriyas}
+        return {(verb[link["from"]], verb[link["to"]]) for k in kriyas for link in k.get("links", [])}
+
+    sentence = ("Because the script is used for other texts, rendering the letters as one ligature is considered "
+                "faulty: if one of the fonts is installed on a computer, the word will appear without marks.")
+    assert ("use", "appear") not in links(sentence)  # the parse hangs the "because" clause on the verb after the colon
+    assert links("The river flooded the town because the dam broke; the farmers left.") == {("break", "flood")}

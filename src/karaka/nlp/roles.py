@@ -297,6 +297,7 @@ def _compares(sub: Token) -> bool:
 
 TO_NOUNS = frozenset("decision attempt effort plan promise offer request order bid move choice agreement commitment "
                      "proposal need right chance opportunity ability capacity reason permission willingness refusal "
+                     "endeavour endeavor quest "
                      "failure desire wish intention determination tendency urge motion vote campaign push drive pledge "
                      "threat demand invitation mandate authority power freedom".split())
 """Nouns a to-infinitive completes: "a decision to emphasize", "an attempt to climb"."""
@@ -308,6 +309,9 @@ def noun_complement(sub: Token) -> bool:
     "A decision was made to emphasize the location" and "made a bid to take over" tell what was
     decided and bid, not what the making was for; "hired staff to handle the rush" is a purpose.
     """
+    before = sub.doc[sub.i - 2] if sub.i >= 2 and sub.doc[sub.i - 1].tag_ == "TO" else None
+    if before is not None and before.lemma_.lower() in TO_NOUNS:
+        return True  # "in its endeavours to attain credit", whatever the parse hangs "attain" on
     return any(c.dep_ in ("dobj", "nsubjpass", "attr") and c.lemma_.lower() in TO_NOUNS and c.i < sub.i
                for c in sub.head.children)
 
@@ -483,6 +487,12 @@ def _inherit(token: Token, roles: _Roles, karta_of: dict[int, list[str] | None])
         roles.karakas["KARTA"] = list(inherited)
 
 
+def _crosses_clauses(doc: Doc, a: int, b: int) -> bool:
+    """Whether a colon or semicolon stands between two tokens: no reason or purpose clause reaches across one."""
+    lo, hi = sorted((a, b))
+    return any(t.text in (";", ":") for t in doc[lo:hi])
+
+
 def analyze(text: str) -> list[dict[str, Any]]:
     """Kriyās of one sentence: ``[{verb, karakas, adjuncts, negated, links, token}]``."""
     return analyze_doc(parse(text))
@@ -510,8 +520,9 @@ def analyze_doc(doc: Doc) -> list[dict[str, Any]]:
         }
         if roles.adjuncts:
             item["adjuncts"] = roles.adjuncts
-        if roles.links:
-            item["links"] = roles.links
+        links = [link for link in roles.links if not _crosses_clauses(doc, link["from"], link["to"])]
+        if links:
+            item["links"] = links
         if roles.types:
             item["types"] = roles.types
         if roles.shapes:
