@@ -181,3 +181,17 @@ def test_no_parser_link_reaches_across_a_colon_or_semicolon():
                 "faulty: if one of the fonts is installed on a computer, the word will appear without marks.")
     assert ("use", "appear") not in links(sentence)  # the parse hangs the "because" clause on the verb after the colon
     assert links("The river flooded the town because the dam broke; the farmers left.") == {("break", "flood")}
+
+
+def test_a_reason_or_purpose_clause_after_a_that_clause_explains_that_clause():
+    from karaka.nlp.roles import analyze
+
+    def links(sentence):
+        kriyas = analyze(sentence)
+        verb = {k["token"]: k["verb"] for k in kriyas}
+        return {(verb[link["from"]], verb[link["to"]]) for k in kriyas for link in k.get("links", [])}
+
+    assert links("Note that there is a small gap between copying the file and truncating it, so some data might be "
+                 "lost.") == {("be", "lose")}  # the gap, not the noting
+    assert links("He said that the road was closed because the bridge had collapsed.") == {("collapse", "close")}
+    assert links("Because the dam broke, he said that the town flooded.") == {("break", "say")}  # before the clause

@@ -332,14 +332,16 @@ def _clause_adjunct(roles: _Roles, verb: Token, sub: Token) -> None:
     text = clause(sub)
     if "since" in marks and any(c.dep_ == "aux" and c.lemma_ == "have" for c in verb.children):
         marks = marks - {"since"} | {"after"}  # "has been set up since they became available": time
+    # the clause said just before it, not the verb that frames that clause ("Note that there is a gap, so …")
+    near = next((c for c in verb.children if c.dep_ == "ccomp" and verb.i < c.i < sub.i), verb)
     # "for bacteria to pass" is no reason, nor "as Heald told the Post"
     if marks & CAUSAL_MARKS - {"as", "for"} or ("for" in marks and not to_inf) \
             or ("as" in marks and has_subject(sub) and not marks & TIME_MARKS and not cites_or_compares(sub)):
         roles.adjunct("CAUSE", text)
-        roles.links.append({"from": sub.i, "to": verb.i, "kind": "reason"})
+        roles.links.append({"from": sub.i, "to": near.i, "kind": "reason"})
     elif marks & PURPOSE_MARKS or (to_inf and not marks and not _degree(verb) and not noun_complement(sub)):
         roles.adjunct("PURPOSE", text)
-        roles.links.append({"from": verb.i, "to": sub.i, "kind": "purpose"})
+        roles.links.append({"from": near.i, "to": sub.i, "kind": "purpose"})
     elif marks & TIME_MARKS:
         roles.adjunct("TIME", text)
     elif "where" in marks:
