@@ -136,16 +136,19 @@ def test_a_relative_clause_is_not_where_a_cue_between_two_verbs_belongs():
 
 
 def test_a_connective_links_a_verb_only_where_the_parse_says_it_opens_that_verbs_clause():
+    # "after" and "following" tell time: of 15 such pairs in the review samples 2 were causal, and in
+    # one run of benchmarks/cause_judge.py Qwen's judge said yes to 3 others, so they are no cue
     from karaka.kg.postprocess import _cue
     from karaka.nlp.roles import analyze
 
     for sentence, (first, second), way in [
-            ("The match was cancelled after the storm hit the town.", ("cancel", "hit"), -1),  # marks "hit"
+            ("The match was cancelled because the storm hit the town.", ("cancel", "hit"), -1),  # marks "hit"
+            ("The match was cancelled after the storm hit the town.", ("cancel", "hit"), 0),  # time, not cause
+            ("The roof leaked, due to construction faults; but it became a landmark.", ("leak", "become"), 0),  # a noun
             ("He read the book so often that he knew it by heart.", ("read", "know"), 1),  # so … that
             ("The airport has become popular since the opening of a terminal; the airport handled many passengers.",
              ("become", "handle"), 0),  # "since" holds a noun
-            ("They scored point after point, taking the lead.", ("score", "take"), 0),
-            ("The police said on Monday, shortly after the fire started, that nobody was hurt.", ("say", "start"), 0),
+            ("The police said on Monday, because reporters asked, that nobody was hurt.", ("say", "ask"), -1),
             ("He is glad he has been able to help so many people and give them hope.", ("help", "give"), 0),  # a degree
             ("After the war, when the army returned, the city was rebuilt.", ("return", "rebuild"), 0),  # fronted, a noun
             ("The plan was rejected due to the cost involved.", ("reject", "involve"), 0),  # a noun's participle

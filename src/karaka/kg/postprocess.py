@@ -44,12 +44,12 @@ ENTITY_TYPES = ("Person", "Location", "Organisation", "AI", "Object", "Time", "E
 ANTECEDENT_WINDOW = 12  # a pronoun's antecedent is among the nearest preceding actions
 _EPITHET = re.compile(r"^(?:[A-Z][\w'-]*\s+)+(?:of|of the)\s+(?:the\s+)?[A-Z][\w'-]*", re.UNICODE)
 _CAUSAL_NEXT = re.compile(r"^(so|therefore|thus|hence|consequently|as a result)\b", re.IGNORECASE)
-_CONNECTIVES = r"because|since|so|therefore|thus|hence|consequently|as a result|due to|after|following|in order to|so that"
+_CONNECTIVES = r"because|since|so|therefore|thus|hence|consequently|as a result|due to|in order to|so that"
 _CONNECTIVE = re.compile(rf"\b({_CONNECTIVES})\b", re.IGNORECASE)
 """A connective that can carry cause between two actions of a sentence."""
 _CAUSAL_CUE = re.compile(rf"\b({_CONNECTIVES}|led to|leads? to|caus(?:es|ed|ing)|results? in|resulted in)\b", re.IGNORECASE)
 """A connective or a causal verb: a cue somewhere in a sentence whose verbs' places are unknown."""
-_FRONTED_CUE = re.compile(r"^\W*(because|since|as(?! a result)|after|following|due to)\b", re.IGNORECASE)
+_FRONTED_CUE = re.compile(r"^\W*(because|since|as(?! a result)|due to)\b", re.IGNORECASE)
 """A cue that opens a sentence and holds the cause in its clause; "As a result, …" points back to the sentence before."""
 _PURPOSE = re.compile(r"(?<!\bdue )\b(in order )?to\s+$", re.IGNORECASE)
 """A purpose "to" that ends the text before a verb; "due to start" is a schedule."""
@@ -366,7 +366,7 @@ def _cause_pairs(services: Services, doc_id: str) -> list[tuple[str, str]]:
     return pairs
 
 
-_EFFECT_FIRST = frozenset({"because", "since", "due to", "after", "following"})
+_EFFECT_FIRST = frozenset({"because", "since", "due to"})
 """Cues whose clause holds the cause: between two actions they make the second the cause of the first."""
 
 
@@ -426,11 +426,11 @@ def _tokens_at(text: str, *chars: int) -> list[Token] | None:
 def _introduces(text: str, cue: int, verb: int, other: int) -> bool:
     """Whether the connective at ``cue`` opens the clause of the verb at ``verb`` and links it to the verb at ``other``.
 
-    "because", "since", "after", "following" must mark the verb or hold it ("after attempting to
-    join"), and their clause must hang on the other verb: "since the opening of a terminal",
-    "after the destruction of karmas" and "point after point" hold a noun, and in "said that he
-    should resign, shortly after the governor spoke" the speaking is the saying's time, not the
-    resigning's. A "so" that grades a word ("so many people") must hold the verb in that word's
+    "because", "since", "due to" must mark the verb or hold it ("because of attempting to
+    join"), and their clause must hang on the other verb: "since the opening of a terminal" and
+    "leaked, due to construction faults; but it became" hold a noun, and in "said, shortly
+    since the governor had spoken, that he should resign" the speaking is the saying's reason,
+    not the resigning's. A "so" that grades a word ("so many people") must hold the verb in that word's
     clause ("so often that he knew"). A fronted "as" that cites or compares ("As Heald told the
     Post, …") explains nothing. A participle that only describes a noun ("the cost involved")
     opens no clause. Where the parse does not show the words, the cue stands.
@@ -441,7 +441,7 @@ def _introduces(text: str, cue: int, verb: int, other: int) -> bool:
     word, head, linked = tokens
     if head.dep_ == "acl" and head.tag_ in ("VBN", "VBG"):
         return False
-    if word.lower_ in ("because", "since", "after", "following"):
+    if word.lower_ in ("because", "since", "due"):
         if word.dep_ == "mark" and word.head == head:
             return head.head == linked
         return word.is_ancestor(head) and word.head == linked
