@@ -382,9 +382,10 @@ def _cue(text: str, first: dict[str, Any], second: dict[str, Any]) -> int:
     filter" (the parse's ``xcomp``, where "used it to kill" is a purpose), nor a noun's
     complement, "the opportunity to attend" (the parse's ``acl``; or hung on the verb, "a decision
     was made to close"), nor the second of a series, "to buy bread and to see her" (``conj``),
-    never "to be", and only before a verb's base form). A connective must open the clause of the verb it links (``_introduces``): "since the
-    opening of …" holds a noun. "Due to" before a verb schedules, it does not cause; "since" that tells
-    time ("has since been", "since 1993", "since taking office") is no cue. A cue elsewhere in the
+    never "to be", and only before a verb's base form). A connective must open the clause of the
+    verb it links (``_introduces``): "since the opening of …" holds a noun. "Due to" before a verb
+    schedules, it does not cause; "since" that tells time ("has since been", "since 1993", "since
+    taking office") is no cue, nor are "after" and "following", which tell time. A cue elsewhere in the
     sentence links nothing, and none links a relative clause's verb (the parse's ``relcl``): the
     cue's clause hangs on the verb above it. Only connectives count between the verbs: a causal
     verb (caused, led to, resulted in) with a subject would be a Kriyā between the two
@@ -428,9 +429,9 @@ def _introduces(text: str, cue: int, verb: int, other: int) -> bool:
 
     "because", "since", "due to" must mark the verb or hold it ("because of attempting to
     join"), and their clause must hang on the other verb: "since the opening of a terminal" and
-    "leaked, due to construction faults; but it became" hold a noun, and in "said, shortly
-    since the governor had spoken, that he should resign" the speaking is the saying's reason,
-    not the resigning's. A "so" that grades a word ("so many people") must hold the verb in that word's
+    "leaked, due to construction faults; but it became" hold a noun, and in "said on Monday,
+    because reporters asked, that nobody was hurt" the asking is the saying's reason, not the
+    hurting's. A "so" that grades a word ("so many people") must hold the verb in that word's
     clause ("so often that he knew"). A fronted "as" that cites or compares ("As Heald told the
     Post, …") explains nothing. A participle that only describes a noun ("the cost involved")
     opens no clause. Where the parse does not show the words, the cue stands.

@@ -232,6 +232,18 @@ def _copula_subject(noun: Token) -> Token | None:
     return None
 
 
+def _in_order_to(roles: _Roles, prep: Token, order: Token) -> None:
+    """Link "in order to V" as a purpose of the verb it serves, always.
+
+    "would have to grow … in order to avoid a recession": the growing is for it, not the having.
+    """
+    purpose = next((c for c in order.children if c.dep_ == "acl" and c.pos_ == "VERB"), None)
+    if purpose is None:
+        return
+    served = next((c for c in prep.head.children if c.dep_ == "xcomp" and c.i < prep.i), prep.head)
+    roles.links.append({"from": served.i, "to": purpose.i, "kind": "purpose"})
+
+
 def _prep_phrase(roles: _Roles, prep: Token) -> None:
     word = prep.lower_
     obj = _pobj(prep)
@@ -241,11 +253,8 @@ def _prep_phrase(roles: _Roles, prep: Token) -> None:
         return
     if word == "in" and obj is not None and obj.lower_ in ("attempt", "order", "response"):
         roles.adjunct("CAUSE" if obj.lower_ == "response" else "PURPOSE", clause(prep))
-        purpose = next((c for c in obj.children if c.dep_ == "acl" and c.pos_ == "VERB"), None)
-        if obj.lower_ == "order" and obj.i == prep.i + 1 and purpose is not None:  # "grow in order to avoid a recession": always a purpose
-            head = prep.head  # "would have to grow … in order to avoid": the growing is for it
-            head = next((c for c in head.children if c.dep_ == "xcomp" and c.i < prep.i), head)
-            roles.links.append({"from": head.i, "to": purpose.i, "kind": "purpose"})
+        if obj.lower_ == "order" and obj.i == prep.i + 1:
+            _in_order_to(roles, prep, obj)
         return
     if comp is not None:  # "by sending", "after leaving", "in investigating"
         kind = "MANNER" if word in ("by", "with", "without") else "TIME" if word in ("after", "before", "since",
@@ -295,11 +304,10 @@ def _compares(sub: Token) -> bool:
     return mark is not None and any(t.lower_ in _COMPARING for t in sub.doc[max(0, mark.i - 4):mark.i])
 
 
-TO_NOUNS = frozenset("decision attempt effort plan promise offer request order bid move choice agreement commitment "
-                     "proposal need right chance opportunity ability capacity reason permission willingness refusal "
-                     "endeavour endeavor quest "
-                     "failure desire wish intention determination tendency urge motion vote campaign push drive pledge "
-                     "threat demand invitation mandate authority power freedom".split())
+TO_NOUNS = frozenset("decision attempt effort endeavour endeavor quest plan promise offer request order bid move "
+                     "choice agreement commitment proposal need right chance opportunity ability capacity reason "
+                     "permission willingness refusal failure desire wish intention determination tendency urge motion "
+                     "vote campaign push drive pledge threat demand invitation mandate authority power freedom".split())
 """Nouns a to-infinitive completes: "a decision to emphasize", "an attempt to climb"."""
 
 
