@@ -160,6 +160,17 @@ def test_ligatures_and_hyphenated_line_ends_are_undone(tmp_path):
                      "once they have been compressed into a single archive."]
 
 
+def test_a_word_hyphenated_at_a_pdf_line_end_is_one_word(tmp_path):
+    # pdfium reads a typeset hyphen that ends a line as U+FFFE, with no line break after it
+    path = tmp_path / "manual.pdf"
+    path.write_bytes(text_pdf([[(72, 700, "Many desktop environments include the con-"),
+                                (72, 686, "figuration options in their preferences.")]]))
+    lines = load_file(path, 1000, [])
+    assert [s.text for s in lines] == ["Many desktop environments include the configuration options in their "
+                                       "preferences."]
+    assert (lines[0].page, lines[0].page_line) == (1, 1)
+
+
 def test_german_and_chinese_documents_are_indexed_and_found_in_their_language(tmp_path):
     docs = tmp_path / "docs"
     docs.mkdir()

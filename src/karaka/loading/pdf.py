@@ -23,7 +23,7 @@ from typing import Any
 
 from karaka.loading.files import DocumentError, looks_like
 from karaka.loading.ocr import INSTALL, OCRError, read_page, tesseract
-from karaka.loading.sentences import Raw, clean
+from karaka.loading.sentences import SOFT_HYPHENS, Raw, clean
 
 BAND = 0.1
 """The top and bottom tenth of a page, where headers, footers and page numbers stand."""
@@ -179,7 +179,7 @@ def _runs(textpage: Any) -> list[tuple[float, float, float, float, str]]:
         if char in "\r\n":
             current = None
             continue
-        if char.isspace() or char in "\x02\u00ad":
+        if char.isspace() or char in SOFT_HYPHENS:
             if current is not None and not current[4].endswith(" "):
                 current[4] += " " if char.isspace() else char
             continue

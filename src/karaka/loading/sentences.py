@@ -25,10 +25,12 @@ _SENTENCE_END = re.compile(r"""([.!?…]+["'”’)\]]*)(\s+)(?=["'“‘(\[]?(?
 _SCRIPT_END = re.compile(r"""([。！？।॥؟]+["'”’)\]」』]*)\s*(?=\S)""")
 _TERMINAL = re.compile(r"""[.!?…。！？।॥؟]["'”’)\]」』]*$""")
 _CONTINUES = re.compile(r"[,;:\-–—]$")
-_SOFT_BREAK = re.compile(r"(?<=[^\W\d_])[\u00ad\u2010\x02]$")
-"""A word cut at the line end by a soft hyphen (U+00AD; pdfium reads it as U+0002) or groff's U+2010."""
+SOFT_HYPHENS = "\u00ad\x02\ufffe"
+"""A soft hyphen (U+00AD), as pdfium reads it (U+0002), and the U+FFFE pdfium gives for a hyphen ending a line."""
+_SOFT_BREAK = re.compile(rf"(?<=[^\W\d_])[{SOFT_HYPHENS}\u2010]$")
+"""A word cut at the line end by a soft hyphen or groff's U+2010."""
 _HARD_BREAK = re.compile(r"(?<=[^\W\d_])-$")
-_INVISIBLE = re.compile(r"[\u00ad\x02\u200b\ufeff]")
+_INVISIBLE = re.compile(rf"[{SOFT_HYPHENS}\u200b\ufeff]")
 WRAP_WIDTH = 40
 PROSE, HEADING, CODE, TABLE = "", "heading", "code", "table"
 NOT_EXTRACTED = frozenset({CODE, TABLE})
@@ -60,7 +62,7 @@ def clean(text: str) -> str:
     """NFKC (ligatures such as U+FB01 become "fi") with whitespace collapsed; soft hyphens kept at the end."""
     text = unicodedata.normalize("NFKC", text)
     end = text.rstrip()
-    tail = end[-1:] if end[-1:] in "\u00ad\x02" else ""
+    tail = end[-1:] if end[-1:] in SOFT_HYPHENS else ""
     return " ".join(_INVISIBLE.sub("", text).split()) + tail
 
 
@@ -187,10 +189,10 @@ def _join(block: list[Raw]) -> tuple[str, list[int]]:
             if _SOFT_BREAK.search(joined) and text[:1].isalpha():
                 joined = joined[:-1]
             elif not (_HARD_BREAK.search(joined) and text[:1].islower()):
-                joined = joined.rstrip("\u00ad\x02") + " "
+                joined = joined.rstrip(SOFT_HYPHENS) + " "
         starts.append(len(joined))
         joined += text
-    return joined.rstrip("\u00ad\x02"), starts
+    return joined.rstrip(SOFT_HYPHENS), starts
 
 
 def _fragment(text: str) -> bool:
