@@ -28,7 +28,7 @@ from karaka.nlp.roles import (
     PLURAL,
     cites_or_compares,
     has_subject,
-    noun_complement,
+    serves,
     shape_of,
 )
 from karaka.services import Services
@@ -456,11 +456,11 @@ def _introduces(text: str, cue: int, verb: int, other: int) -> bool:
 def _purpose_verb(text: str, verb: int) -> bool:
     """Whether the verb at ``verb`` can tell a purpose.
 
-    It must be in its base form ("to reclining chairs" holds no verb) and not complete a noun its
-    head verb holds ("a decision was made to emphasize").
+    It must be a verb ("to reclining chairs" holds none), not complete a noun its head verb holds
+    ("a decision was made to emphasize") nor the verb itself ("it takes an hour to build"): see ``serves``.
     """
     tokens = _tokens_at(text, verb)
-    return tokens is None or (tokens[0].tag_ == "VB" and not noun_complement(tokens[0]))
+    return tokens is None or serves(tokens[0].head, tokens[0])
 
 
 def _causes_path(services: Services, start: str, goal: str, limit: int = 200) -> bool:

@@ -17,7 +17,7 @@ from typing import Any
 
 from spacy.tokens import Doc, Token
 
-from karaka.nlp import parse, parse_many
+from karaka.nlp import parse, parse_many, verb_margin
 from karaka.nlp.people import names_people
 
 PREP_ROLES = {
@@ -295,7 +295,7 @@ def _expletive(subject: Token, verb: Token) -> bool:
     return subject.dep_ == "nsubjpass" or verb.lemma_ in _COPULAS
 
 
-_COMPARING = frozenset("as same such twice thrice times size much many more less".split())
+_COMPARING = frozenset("as same such twice thrice times size much many more less long insofar".split())
 
 
 def _compares(sub: Token) -> bool:
@@ -325,13 +325,84 @@ def noun_complement(sub: Token) -> bool:
 
 
 def cites_or_compares(sub: Token) -> bool:
-    """Whether an "as" clause cites ("as Heald told the Post") or ends a comparison ("as fast as he could")."""
-    return sub.lemma_ in _REPORTING or _compares(sub)
+    """Whether an "as" clause cites, compares or sets a condition: it gives no reason.
+
+    "as Heald told the Post", "as fast as he could", "so long as they comply", "as though they
+    were", "summarized as follows", and a comparison said short: "set as they would be for the graph".
+    """
+    if sub.lemma_ in _REPORTING or _compares(sub):
+        return True
+    mark = next((c for c in sub.children if c.dep_ == "mark" and c.lower_ == "as"), None)
+    if mark is not None and mark.i + 1 < len(sub.doc) and sub.doc[mark.i + 1].lower_ in ("though", "if"):
+        return True
+    if sub.lemma_ == "follow" and not any(c.dep_ in ("dobj", "ccomp") for c in sub.children):
+        return True
+    if sub.lemma_ in _AS_ONE_LIKES:
+        return True
+    return sub.lemma_ in ("be", "do") and not any(c.dep_ in _COMPLEMENTS for c in sub.children)
+
+
+_AS_ONE_LIKES = frozenset("see wish like please choose want stand".split())
+"""Verbs of an "as" that tells a manner: "as they see fit", "as you wish", "as it currently stands"."""
+
+_COMPLEMENTS = frozenset({"acomp", "attr", "dobj", "oprd", "xcomp", "ccomp", "advmod", "neg"})
+
+
+def serves(verb: Token, sub: Token) -> bool:
+    """Whether the to-infinitive ``sub``, which the parse hangs on ``verb``, can tell what it is for.
+
+    Not a verb's complement: "the CPU time it takes to encode", "when it comes to filter values",
+    "is defined to be mapped"; nor a word the tagger barely took for a verb ("robustness to
+    packet loss", "assigns nodes to discrete ranks"); nor a noun's complement (``noun_complement``).
+    A purpose said before its verb opens the sentence ("To tune a drawing, set …"): one in its
+    middle is another verb's ("started using HAL to discover devices, receive notice …").
+    """
+    passive = sub.tag_ == "VBN" and any(c.dep_ == "auxpass" for c in sub.children)  # "to be decoded"
+    if not (sub.tag_ == "VB" or passive) or not sub.text[:1].isalpha() or noun_complement(sub):
+        return False
+    if verb.lemma_ in ("take", "come") and any(c.dep_ == "nsubj" and c.lower_ == "it" for c in verb.children):
+        return False
+    if verb.lemma_ in _RAISING and any(c.dep_ in ("auxpass", "nsubjpass") for c in verb.children):
+        return False
+    if sub.lemma_ == "be" and verb.lemma_ not in _CAUSATIVE and any(c.dep_ == "dobj" and c.i < sub.i
+                                                                      for c in verb.children):
+        return False  # "changes the end of the period to be one week": what it becomes
+    if sub.i < verb.i and any(t.is_alpha for t in sub.doc[sub.sent.start:sub.left_edge.i]):
+        return False
+    return passive or verb_margin(sub) >= VERB_MARGIN
+
+
+_RAISING = frozenset("say know believe think consider expect suppose assume report find show deem define claim "
+                     "presume allege estimate understand require rumour rumor".split())
+"""Verbs whose passive takes a to-infinitive as its complement: "is defined to be mapped", "is said to have"."""
+
+_CAUSATIVE = frozenset("force cause compel make lead get drive push".split())
+
+VERB_MARGIN = 4.0
+"""Log-odds by which the tagger must prefer a verb to a noun before a to-infinitive tells a purpose."""
 
 
 def _degree(verb: Token) -> bool:
     """Whether the verb's adjective is "too" or "enough": "too small to pass", "old enough to vote" are no purpose."""
     return any(c.dep_ == "acomp" and any(g.lower_ in ("too", "enough") for g in c.children) for c in verb.children)
+
+
+def _said_before(verb: Token, sub: Token, deps: tuple[str, ...], by_doing: bool = False) -> Token:
+    """The clause that a reason or purpose clause ``sub`` explains: the one said just before it.
+
+    Late closure: not the verb that frames that clause. "Note that there is a gap, so data might be
+    lost" (a "that" clause, ``ccomp``); "Don't forget to change your PATH so that tox knows" (a
+    to-infinitive, ``xcomp``); "created by using the sequences to terminate lines" (a "by doing").
+    """
+    for child in sorted(verb.children, key=lambda c: -c.i):
+        if verb.i < child.i < sub.i:
+            if child.dep_ in deps:
+                return child
+            if by_doing and child.dep_ in ("prep", "agent") and child.lower_ == "by":
+                gerund = next((g for g in child.children if g.dep_ == "pcomp" and g.tag_ == "VBG"), None)
+                if gerund is not None:
+                    return gerund
+    return verb
 
 
 def _clause_adjunct(roles: _Roles, verb: Token, sub: Token) -> None:
@@ -340,16 +411,18 @@ def _clause_adjunct(roles: _Roles, verb: Token, sub: Token) -> None:
     text = clause(sub)
     if "since" in marks and any(c.dep_ == "aux" and c.lemma_ == "have" for c in verb.children):
         marks = marks - {"since"} | {"after"}  # "has been set up since they became available": time
-    # the clause said just before it, not the verb that frames that clause ("Note that there is a gap, so …")
-    near = next((c for c in verb.children if c.dep_ == "ccomp" and verb.i < c.i < sub.i), verb)
+    linkable = sub.text[:1].isalpha()  # "for it's respective column" holds no verb
     # "for bacteria to pass" is no reason, nor "as Heald told the Post"
     if marks & CAUSAL_MARKS - {"as", "for"} or ("for" in marks and not to_inf) \
             or ("as" in marks and has_subject(sub) and not marks & TIME_MARKS and not cites_or_compares(sub)):
         roles.adjunct("CAUSE", text)
-        roles.links.append({"from": sub.i, "to": near.i, "kind": "reason"})
+        if linkable and not any(c.lower_ == "otherwise" for c in sub.children):  # "because otherwise X": not X
+            roles.links.append({"from": sub.i, "to": _said_before(verb, sub, ("ccomp",)).i, "kind": "reason"})
     elif marks & PURPOSE_MARKS or (to_inf and not marks and not _degree(verb) and not noun_complement(sub)):
         roles.adjunct("PURPOSE", text)
-        roles.links.append({"from": near.i, "to": sub.i, "kind": "purpose"})
+        served = _said_before(verb, sub, ("ccomp", "xcomp"), by_doing=True)
+        if linkable and (not to_inf or marks or serves(served, sub)):
+            roles.links.append({"from": served.i, "to": sub.i, "kind": "purpose"})
     elif marks & TIME_MARKS:
         roles.adjunct("TIME", text)
     elif "where" in marks:
