@@ -216,6 +216,10 @@ NO_LINK = [
     ("This increases robustness to packet loss by removing the dependency.", "purpose"),
     # "because otherwise X" says X would follow without the action
     ("The delay must be small enough because otherwise the filter is inefficient.", None),
+    # the first part of a hyphenated word is no verb; a main verb with its own "that" is a clause left unattached
+    ("The server keeps the pending writes so that we never re-run the finished nodes.", None),
+    ("To give a common template, that all the implementations should follow, so that users can rely on one "
+     "behaviour.", None),
 ]
 
 

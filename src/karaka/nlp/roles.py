@@ -405,13 +405,27 @@ def _said_before(verb: Token, sub: Token, deps: tuple[str, ...], by_doing: bool 
     return verb
 
 
+def _linkable(verb: Token, sub: Token) -> bool:
+    """Whether the parse of a reason or purpose clause and its verb is sound enough to link them.
+
+    The clause's head must be a word ("for it's respective column" holds none) and not the first
+    part of a hyphenated word ("we don't re-run": "re"). A main verb with a "that" of its own is a
+    clause the parse could not attach ("To produce a template, that implementations should
+    follow, so that …" has no main verb): what it explains is not said.
+    """
+    doc = sub.doc
+    if not sub.text[:1].isalpha() or (not sub.whitespace_ and sub.i + 1 < len(doc) and doc[sub.i + 1].text == "-"):
+        return False
+    return not (verb.dep_ == "ROOT" and any(c.dep_ == "mark" for c in verb.children))
+
+
 def _clause_adjunct(roles: _Roles, verb: Token, sub: Token) -> None:
     marks = {c.lower_ for c in sub.children if c.dep_ in ("mark", "advmod") and c.i < sub.i}
     to_inf = any(c.dep_ == "aux" and c.tag_ == "TO" for c in sub.children)
     text = clause(sub)
     if "since" in marks and any(c.dep_ == "aux" and c.lemma_ == "have" for c in verb.children):
         marks = marks - {"since"} | {"after"}  # "has been set up since they became available": time
-    linkable = sub.text[:1].isalpha()  # "for it's respective column" holds no verb
+    linkable = _linkable(verb, sub)
     # "for bacteria to pass" is no reason, nor "as Heald told the Post"
     if marks & CAUSAL_MARKS - {"as", "for"} or ("for" in marks and not to_inf) \
             or ("as" in marks and has_subject(sub) and not marks & TIME_MARKS and not cites_or_compares(sub)):
