@@ -244,3 +244,19 @@ def test_a_to_infinitive_said_before_its_verb_is_its_purpose_only_where_it_opens
                 "hotplug events for them, and to retrieve configuration parameters for them.")
     assert ("receive", "discover") not in parser_links(sentence)  # the parse hangs "to discover" on "receive"
 
+
+
+def test_a_parse_that_came_through_docbin_links_as_a_fresh_parse_does():
+    # the parse-ahead process sends parses as DocBin bytes, which keep no vectors for the tagger's scores
+    from spacy.tokens import DocBin
+
+    from karaka.nlp import nlp
+    from karaka.nlp.roles import analyze_doc
+
+    sentence = "This increases robustness to packet loss by removing the dependency."
+    sent = DocBin(store_user_data=False)
+    sent.add(nlp()(sentence))
+    doc = next(DocBin().from_bytes(sent.to_bytes()).get_docs(nlp().vocab))
+    assert not doc.tensor.size
+    assert [k.get("links") for k in analyze_doc(doc)] == [k.get("links") for k in analyze_doc(nlp()(sentence))]
+    assert not any(k.get("links") for k in analyze_doc(doc))

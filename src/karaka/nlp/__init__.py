@@ -144,14 +144,15 @@ def verb_margin(token: Any) -> float:
 
     The tagger's own scores, read again from the parse's stored vectors (no second parse): "to
     packet loss" and "to discrete ranks" are tagged VB by a hair, "to keep edges short" by a wide
-    margin. A parse without vectors (pre-tokenised text) gives infinity: no doubt can be read.
+    margin. A parse that lost its vectors on the way (``DocBin`` from the parse-ahead process
+    keeps none) has them computed again, so a long run links as a short one does.
     """
     doc = token.doc
-    if doc.tensor is None or not doc.tensor.size:
-        return float("inf")
     scores = doc.user_data.get("tag_scores")
     if scores is None:
         with _lock:
+            if doc.tensor is None or not doc.tensor.size:
+                nlp().get_pipe("tok2vec")(doc)
             tagger: Any = nlp().get_pipe("tagger")
             scores = (tagger.model.predict([doc])[0], tagger.labels)
         doc.user_data["tag_scores"] = scores
