@@ -106,6 +106,25 @@ def test_a_purpose_to_needs_the_parse_to_hang_it_on_a_verb_not_on_a_noun():
         assert _cue(sentence, kriyas[first], kriyas[second]) == way, (sentence, kriyas)
 
 
+@pytest.mark.parametrize(("sentence", "pair", "way"), [
+    # the to-infinitive completes another word than the first verb
+    ("The new layout makes it easy to find the settings.", ("make", "find"), 0),
+    ("The parser knows how to handle broken files.", ("know", "handle"), 0),
+    # a verb's complement tells no purpose ...
+    ("The board voted on Monday to close the old office.", ("vote", "close"), 0),
+    ("The rules forbid members to share their passwords.", ("forbid", "share"), 0),
+    # ... but after a causative with its object, what the first action brought about
+    ("The heavy rain caused the river to flood the valley.", ("cause", "flood"), 1),
+    ("The manager was persuaded by the staff to extend the deadline.", ("persuade", "extend"), 1),
+])
+def test_a_purpose_to_is_put_to_the_judge_only_where_the_parse_hangs_it_on_the_first_verb(sentence, pair, way):
+    from karaka.kg.postprocess import _cue
+    from karaka.nlp.roles import analyze
+
+    kriyas = {k["verb"]: k for k in analyze(sentence)}
+    assert _cue(sentence, kriyas[pair[0]], kriyas[pair[1]]) == way, (sentence, kriyas)
+
+
 def test_a_reason_as_needs_a_clause_subject_and_a_purpose_to_no_degree():
     from karaka.nlp.roles import analyze
 
@@ -214,6 +233,7 @@ NO_LINK = [
     ("The payload type is defined in this profile to be mapped to the codec.", "purpose"),
     ("The change moves the end of the period to be one week from the vote.", "purpose"),
     ("This increases robustness to packet loss by removing the dependency.", "purpose"),
+    ("The board voted on Monday to close the old office.", "purpose"),  # what was voted, not what for
     # "because otherwise X" says X would follow without the action
     ("The delay must be small enough because otherwise the filter is inefficient.", None),
     # the first part of a hyphenated word is no verb; a main verb with its own "that" is a clause left unattached
@@ -233,6 +253,7 @@ def test_no_parser_link_where_the_clause_gives_no_reason_or_purpose(sentence, ki
     ("The frames are buffered so they can be sent to be decoded by the receiver.", ("send", "decode")),
     ("To tune a drawing, the user can set the angle attributes.", ("set", "tune")),
     ("The payload must be padded to provide a whole number of octets.", ("pad", "provide")),
+    ("Each name may begin with a slash to make it absolute.", ("begin", "make")),  # "begin to" only after a time
 ])
 def test_a_reason_or_purpose_the_rules_leave_alone_is_still_linked(sentence, link):
     assert link in parser_links(sentence)

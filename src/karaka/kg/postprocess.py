@@ -22,10 +22,12 @@ from karaka.kg.write import NER_TYPES
 from karaka.models.call import LLMCallError
 from karaka.nlp import parse, parse_many
 from karaka.nlp.roles import (
+    CAUSATIVE,
     CLAUSE,
     GROUP,
     NOT_A_PERSON,
     PLURAL,
+    TAKES_TO,
     cites_or_compares,
     has_subject,
     serves,
@@ -53,12 +55,6 @@ _FRONTED_CUE = re.compile(r"^\W*(because|since|as(?! a result)|due to)\b", re.IG
 """A cue that opens a sentence and holds the cause in its clause; "As a result, …" points back to the sentence before."""
 _PURPOSE = re.compile(r"(?<!\bdue )\b(in order )?to\s+$", re.IGNORECASE)
 """A purpose "to" that ends the text before a verb; "due to start" is a schedule."""
-_TAKES_TO = frozenset("be have want need try plan hope seem appear indicate expect ask tell decide agree begin start continue "
-                      "fail refuse consider believe like love hate prefer promise threaten intend manage learn "
-                      "choose offer order allow force urge report say claim".split())
-"""Verbs whose "to" + verb is what is wanted, said, tried or owed, not a purpose ("wanted to go", "has to grow")."""
-_RIGHT_AFTER = re.compile(r"\s+(\w+ly\s+)?to\s+", re.IGNORECASE)
-"""A "to" right after the first verb: with the parse's ``xcomp`` the verb's complement ("struggle to filter")."""
 _WORD_END = re.compile(r"\S*")
 _SINCE_TIME_BEFORE = re.compile(r"\b(has|have|had|ever|long)\s+$", re.IGNORECASE)
 _SINCE_TIME_AFTER = re.compile(r"\s+(\d|then\b|been\b|(?!(?:no|some|any|every)thing\b)\w{2,}ing\b|the (early|late|beginning|start|end)\b)", re.IGNORECASE)
@@ -411,9 +407,8 @@ def _cue(text: str, first: dict[str, Any], second: dict[str, Any]) -> int:
     fronted = _FRONTED_CUE.match(text[:lo])
     if fronted and "," in text[lo:hi] and _introduces(text, fronted.start(1), lo, hi):
         return 1
-    purpose = (_PURPOSE.search(text[:hi]) is not None and second.get("verb") != "be" and _purpose_verb(text, hi)
-               and first.get("verb") not in _TAKES_TO and second.get("dep") not in ("acl", "conj")
-               and not (second.get("dep") == "xcomp" and _RIGHT_AFTER.fullmatch(text, start, hi)))
+    purpose = (a < b and _PURPOSE.search(text[:hi]) is not None and second.get("verb") != "be"
+               and second.get("dep") not in ("acl", "conj") and _purpose_verb(text, lo, hi))
     return 1 if purpose else 0
 
 
@@ -453,14 +448,35 @@ def _introduces(text: str, cue: int, verb: int, other: int) -> bool:
     return True
 
 
-def _purpose_verb(text: str, verb: int) -> bool:
-    """Whether the verb at ``verb`` can tell a purpose.
+def _purpose_verb(text: str, verb: int, sub: int) -> bool:
+    """Whether the to-infinitive at ``sub`` tells what the verb at ``verb`` was done for, or what it made happen.
 
-    It must be a verb ("to reclining chairs" holds none), not complete a noun its head verb holds
-    ("a decision was made to emphasize") nor the verb itself ("it takes an hour to build"): see ``serves``.
+    The parse must hang it on that verb: "make it easy to tie memory" (on "easy"), "be able to
+    use", "a useful timezone to perform", "went so far as to develop" complete another word. A
+    verb's complement tells what was wanted, said or allowed, not a purpose: "wanted to go",
+    "voted on Monday to close", "forbid members to share", "knows how to handle"; after an
+    object it can ("used the bow to kill", "hired staff to handle"), and after a causative with
+    its object it says what the first action brought about ("caused the river to flood", "was
+    persuaded to extend"). Otherwise the to-infinitive must be a purpose by ``serves``: a verb
+    ("to reclining chairs" holds none), not completing a noun ("a decision was made to
+    emphasize") nor the verb itself ("it takes an hour to build"). Where the parse does not show
+    the words, no purpose is read.
     """
-    tokens = _tokens_at(text, verb)
-    return tokens is None or serves(tokens[0].head, tokens[0])
+    tokens = _tokens_at(text, verb, sub)
+    if tokens is None:
+        return False
+    head, inf = tokens
+    if inf.head != head:
+        return False
+    complement = inf.dep_ in ("xcomp", "ccomp")
+    if complement and head.lemma_ in CAUSATIVE and (any(c.dep_ in ("dobj", "nsubjpass") for c in head.children)
+                                                    or any(c.dep_ == "nsubj" for c in inf.children)):
+        return True
+    if head.lemma_ in TAKES_TO or not (complement or inf.dep_ == "advcl"):
+        return False
+    if complement and not any(c.dep_ == "dobj" and head.i < c.i < inf.i for c in head.children):
+        return False
+    return serves(head, inf)
 
 
 def _causes_path(services: Services, start: str, goal: str, limit: int = 200) -> bool:

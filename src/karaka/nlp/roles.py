@@ -360,11 +360,15 @@ def serves(verb: Token, sub: Token) -> bool:
     passive = sub.tag_ == "VBN" and any(c.dep_ == "auxpass" for c in sub.children)  # "to be decoded"
     if not (sub.tag_ == "VB" or passive) or not sub.text[:1].isalpha() or noun_complement(sub):
         return False
+    if any(c.i < sub.i and (c.tag_ in ("WRB", "WP", "WDT") or c.lower_ == "whether") for c in sub.children):
+        return False  # "knows how to take care", "decide what to do": a question, not a purpose
     if verb.lemma_ in ("take", "come") and any(c.dep_ == "nsubj" and c.lower_ == "it" for c in verb.children):
         return False
     if verb.lemma_ in _RAISING and any(c.dep_ in ("auxpass", "nsubjpass") for c in verb.children):
         return False
-    if sub.lemma_ == "be" and verb.lemma_ not in _CAUSATIVE and any(c.dep_ == "dobj" and c.i < sub.i
+    if verb.lemma_ in TAKES_TO and sub.i > verb.i and all(_says_when(c) for c in verb.children if verb.i < c.i < sub.i):
+        return False  # "voted on Monday to close the office": what was voted, not what for
+    if sub.lemma_ == "be" and verb.lemma_ not in CAUSATIVE and any(c.dep_ == "dobj" and c.i < sub.i
                                                                       for c in verb.children):
         return False  # "changes the end of the period to be one week": what it becomes
     if sub.i < verb.i and any(t.is_alpha for t in sub.doc[sub.sent.start:sub.left_edge.i]):
@@ -372,11 +376,27 @@ def serves(verb: Token, sub: Token) -> bool:
     return passive or verb_margin(sub) >= VERB_MARGIN
 
 
+def _says_when(token: Token) -> bool:
+    """Whether a word between a verb and its to-infinitive only says how or when: "voted yesterday / on Monday to"."""
+    if token.dep_ in ("advmod", "npadvmod", "neg", "punct", "aux", "auxpass"):
+        return True
+    obj = next((c for c in token.children if c.dep_ == "pobj"), None)
+    return token.dep_ == "prep" and obj is not None and is_temporal(obj)
+
+
+TAKES_TO = frozenset("be have want need try plan hope seem appear indicate expect ask tell decide agree begin start continue "
+                      "fail refuse consider believe like love hate prefer promise threaten intend manage learn "
+                      "choose offer order allow force urge report say claim forbid permit enable encourage invite "
+                      "advise instruct remind teach require warn beg oblige prohibit authorize authorise vote".split())
+"""Verbs whose "to" + verb is what is wanted, said, tried, allowed or owed, not a purpose ("wanted to go",
+"has to grow", "forbid them to share")."""
+
 _RAISING = frozenset("say know believe think consider expect suppose assume report find show deem define claim "
                      "presume allege estimate understand require rumour rumor".split())
 """Verbs whose passive takes a to-infinitive as its complement: "is defined to be mapped", "is said to have"."""
 
-_CAUSATIVE = frozenset("force cause compel make lead get drive push".split())
+CAUSATIVE = frozenset("force cause compel make lead get drive push persuade convince induce prompt".split())
+"""Verbs whose object does what follows: "forces the drawing to be bigger", "caused meltwater to enter"."""
 
 VERB_MARGIN = 4.0
 """Log-odds by which the tagger must prefer a verb to a noun before a to-infinitive tells a purpose."""
