@@ -227,6 +227,7 @@ NO_LINK = [
     ("The licence stays in force so long as the parties remain in compliance.", "reason"),
     ("Labels can be set as they would be for the top-level graph.", "reason"),
     ("People use them as though they were a new kind of shape.", "reason"),
+    ("The lights went out as the crowd was leaving the stadium.", "reason"),  # an action in progress: time
     # a to-infinitive that completes its verb, or that the tagger barely took for a verb, tells no purpose
     ("These values ignore the time it takes to encode the frames.", "purpose"),
     ("It is important to check the values when it comes to filter lengths.", "purpose"),

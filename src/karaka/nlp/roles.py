@@ -325,12 +325,15 @@ def noun_complement(sub: Token) -> bool:
 
 
 def cites_or_compares(sub: Token) -> bool:
-    """Whether an "as" clause cites, compares or sets a condition: it gives no reason.
+    """Whether an "as" clause cites, compares, sets a condition or tells time: it gives no reason.
 
     "as Heald told the Post", "as fast as he could", "so long as they comply", "as though they
-    were", "summarized as follows", and a comparison said short: "set as they would be for the graph".
+    were", "summarized as follows", a comparison said short: "set as they would be for the
+    graph", and an action in progress: "as the crowd was leaving" (while it was).
     """
     if sub.lemma_ in _REPORTING or _compares(sub):
+        return True
+    if sub.tag_ == "VBG" and any(c.dep_ == "aux" and c.lemma_ == "be" for c in sub.children):
         return True
     mark = next((c for c in sub.children if c.dep_ == "mark" and c.lower_ == "as"), None)
     if mark is not None and mark.i + 1 < len(sub.doc) and sub.doc[mark.i + 1].lower_ in ("though", "if"):
