@@ -282,3 +282,27 @@ def test_a_parse_that_came_through_docbin_links_as_a_fresh_parse_does():
     assert not doc.tensor.size
     assert [k.get("links") for k in analyze_doc(doc)] == [k.get("links") for k in analyze_doc(nlp()(sentence))]
     assert not any(k.get("links") for k in analyze_doc(doc))
+
+
+@pytest.mark.parametrize(("sentence", "link", "not_link"), [
+    ("I stopped updating the old page because the wiki does a better job of it.", ("do", "stop"), ("do", "update")),
+    ("They avoided driving at night to stay safe.", ("avoid", "stay"), ("drive", "stay")),
+])
+def test_a_reason_or_purpose_for_an_action_that_did_not_happen_explains_the_verb_that_says_so(sentence, link, not_link):
+    links = parser_links(sentence)
+    assert link in links and not_link not in links, links
+
+
+def test_a_connective_that_opens_a_sentence_links_the_main_verbs_and_thus_or_so_called_links_nothing(tmp_path):
+    from karaka.config import Context
+
+    write_doc(tmp_path / "docs", "server.txt",
+              "The team kept the old server that crashed every week.", "So the company bought a new one.",
+              "A colour can be any name that the browser knows.", "Thus, red and blue are two ways to name a colour.",
+              "Some sounds have a noisy signal.", "So called voiced sounds have a harmonic part.")
+    run_ingest(Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser"), tmp_path / "docs")
+    graph = get_services(Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")).workspace.graph
+    verbs = {(graph.node(k)["verb"], graph.node(t)["verb"]) for k in graph.nodes_of("Kriya")
+             for t in graph.neighbors(k, "CAUSES")}
+    assert ("keep", "buy") in verbs and ("crash", "buy") not in verbs  # the first sentence's main verb
+    assert not {("know", "be"), ("be", "be"), ("have", "have")} & verbs, verbs

@@ -45,7 +45,10 @@ log = logging.getLogger("karaka.postprocess")
 ENTITY_TYPES = ("Person", "Location", "Organisation", "AI", "Object", "Time", "Event", "Concept")
 ANTECEDENT_WINDOW = 12  # a pronoun's antecedent is among the nearest preceding actions
 _EPITHET = re.compile(r"^(?:[A-Z][\w'-]*\s+)+(?:of|of the)\s+(?:the\s+)?[A-Z][\w'-]*", re.UNICODE)
-_CAUSAL_NEXT = re.compile(r"^(so|therefore|thus|hence|consequently|as a result)\b", re.IGNORECASE)
+_CAUSAL_NEXT = re.compile(r"^\W*(so(?![\s-]+(called|far|much|many|few|long)\b)|therefore|hence|consequently"
+                          r"|as a result)\b", re.IGNORECASE)
+"""A connective that opens a sentence and links it to the one before ("So called fricatives" does not). Not
+"Thus,": in manuals it shows how as often as it says why ("Thus, the values … are three ways to specify")."""
 _CONNECTIVES = r"because|since|so|therefore|thus|hence|consequently|as a result|due to|in order to|so that"
 _CONNECTIVE = re.compile(rf"\b({_CONNECTIVES})\b", re.IGNORECASE)
 """A connective that can carry cause between two actions of a sentence."""
@@ -338,7 +341,7 @@ def _type_questions(services: Services, doc_id: str) -> list[Question]:
 
 
 def _cause_pairs(services: Services, doc_id: str) -> list[tuple[str, str]]:
-    """Consecutive Kriyās of one sentence, or of adjacent ones the second of which opens with a connective.
+    """Consecutive Kriyās of one sentence, or the main verbs of adjacent ones the second of which opens with a connective.
 
     Only pairs whose text holds a causal cue are asked about, and none that are linked either way.
     Each pair is (cause, effect) as the cue orders them: "flooded because the dam broke" asks
@@ -346,15 +349,25 @@ def _cause_pairs(services: Services, doc_id: str) -> list[tuple[str, str]]:
     """
     graph = services.workspace.graph
     order = graph.kriyas_of(doc_id)
+    opening: dict[int, str] = {}  # a line's first and last main verbs: what a connective that opens a line links
+    closing: dict[int, str] = {}
+    for kriya in order:
+        node = graph.node(kriya) or {}
+        if node.get("dep") == "ROOT":
+            opening.setdefault(node["seq"], kriya)
+            closing[node["seq"]] = kriya
     pairs = []
     for first, second in zip(order, order[1:], strict=False):
         a, b = graph.node(first) or {}, graph.node(second) or {}
-        if b["seq"] - a["seq"] > 1 or second in graph.neighbors(first, "CAUSES") \
-                or first in graph.neighbors(second, "CAUSES"):
+        if b["seq"] - a["seq"] > 1:
             continue
-        t2 = _text_of(services, second)
-        if b["seq"] == a["seq"] + 1 and not _CAUSAL_NEXT.match(t2):
-            continue  # adjacent sentences: a connective must link them
+        if b["seq"] == a["seq"] + 1:  # adjacent sentences: a connective must link them, main verb to main verb
+            if not _CAUSAL_NEXT.match(_text_of(services, second)):
+                continue
+            first, second = closing.get(a["seq"], first), opening.get(b["seq"], second)
+            a, b = graph.node(first) or {}, graph.node(second) or {}
+        if second in graph.neighbors(first, "CAUSES") or first in graph.neighbors(second, "CAUSES"):
+            continue
         way = _cue(_text_of(services, first), a, b) if a["seq"] == b["seq"] else 1
         if way == 0:
             continue

@@ -241,7 +241,7 @@ def _in_order_to(roles: _Roles, prep: Token, order: Token) -> None:
     if purpose is None:
         return
     served = next((c for c in prep.head.children if c.dep_ == "xcomp" and c.i < prep.i), prep.head)
-    roles.links.append({"from": served.i, "to": purpose.i, "kind": "purpose"})
+    roles.links.append({"from": undone(served).i, "to": purpose.i, "kind": "purpose"})
 
 
 def _prep_phrase(roles: _Roles, prep: Token) -> None:
@@ -420,12 +420,25 @@ def _said_before(verb: Token, sub: Token, deps: tuple[str, ...], by_doing: bool 
     for child in sorted(verb.children, key=lambda c: -c.i):
         if verb.i < child.i < sub.i:
             if child.dep_ in deps:
-                return child
+                return undone(child)
             if by_doing and child.dep_ in ("prep", "agent") and child.lower_ == "by":
                 gerund = next((g for g in child.children if g.dep_ == "pcomp" and g.tag_ == "VBG"), None)
                 if gerund is not None:
                     return gerund
-    return verb
+    return undone(verb)
+
+
+_UNDOING = frozenset("stop quit cease refuse fail avoid decline abandon".split())
+"""Verbs that say their complement did not happen: "stopped updating", "refused to pay"."""
+
+
+def undone(verb: Token) -> Token:
+    """The verb a reason or purpose explains, where ``verb`` is an action another verb says did not happen.
+
+    "I stopped updating this list because Github does it better" explains the stopping: there is
+    no updating for the reason to explain.
+    """
+    return verb.head if verb.dep_ == "xcomp" and verb.head.lemma_ in _UNDOING else verb
 
 
 def _linkable(verb: Token, sub: Token) -> bool:
