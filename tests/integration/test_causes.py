@@ -306,3 +306,12 @@ def test_a_connective_that_opens_a_sentence_links_the_main_verbs_and_thus_or_so_
              for t in graph.neighbors(k, "CAUSES")}
     assert ("keep", "buy") in verbs and ("crash", "buy") not in verbs  # the first sentence's main verb
     assert not {("know", "be"), ("be", "be"), ("have", "have")} & verbs, verbs
+
+
+@pytest.mark.parametrize(("sentence", "link", "not_link"), [
+    ("In order to run the tests, you will usually want to clone the repository.", ("clone", "run"), ("want", "run")),
+    ("To build the docs, you need to install the theme first.", ("install", "build"), ("need", "build")),
+])
+def test_a_purpose_serves_the_action_a_verb_wants_or_needs_not_the_wanting(sentence, link, not_link):
+    links = parser_links(sentence)
+    assert link in links and not_link not in links, links

@@ -241,7 +241,7 @@ def _in_order_to(roles: _Roles, prep: Token, order: Token) -> None:
     if purpose is None:
         return
     served = next((c for c in prep.head.children if c.dep_ == "xcomp" and c.i < prep.i), prep.head)
-    roles.links.append({"from": undone(served).i, "to": purpose.i, "kind": "purpose"})
+    roles.links.append({"from": wanted(undone(served)).i, "to": purpose.i, "kind": "purpose"})
 
 
 def _prep_phrase(roles: _Roles, prep: Token) -> None:
@@ -432,6 +432,20 @@ _UNDOING = frozenset("stop quit cease refuse fail avoid decline abandon".split()
 """Verbs that say their complement did not happen: "stopped updating", "refused to pay"."""
 
 
+_WANTING = frozenset("want need have try wish hope plan intend".split())
+"""Verbs whose to-infinitive is the action itself: "you'll want to clone", "you need to go through"."""
+
+
+def wanted(verb: Token) -> Token:
+    """The action a purpose serves, where ``verb`` only wants, needs or tries it.
+
+    "In order to run the tests, you'll want to clone the repository": the cloning is for running
+    them, not the wanting.
+    """
+    action = next((c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VB"), None)
+    return action if verb.lemma_ in _WANTING and action is not None else verb
+
+
 def undone(verb: Token) -> Token:
     """The verb a reason or purpose explains, where ``verb`` is an action another verb says did not happen.
 
@@ -470,7 +484,7 @@ def _clause_adjunct(roles: _Roles, verb: Token, sub: Token) -> None:
             roles.links.append({"from": sub.i, "to": _said_before(verb, sub, ("ccomp",)).i, "kind": "reason"})
     elif marks & PURPOSE_MARKS or (to_inf and not marks and not _degree(verb) and not noun_complement(sub)):
         roles.adjunct("PURPOSE", text)
-        served = _said_before(verb, sub, ("ccomp", "xcomp"), by_doing=True)
+        served = wanted(_said_before(verb, sub, ("ccomp", "xcomp"), by_doing=True))
         if linkable and (not to_inf or marks or serves(served, sub)):
             roles.links.append({"from": served.i, "to": sub.i, "kind": "purpose"})
     elif marks & TIME_MARKS:
