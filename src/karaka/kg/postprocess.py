@@ -349,23 +349,23 @@ def _cause_pairs(services: Services, doc_id: str) -> list[tuple[str, str]]:
     """
     graph = services.workspace.graph
     order = graph.kriyas_of(doc_id)
+    nodes = {kriya: graph.node(kriya) or {} for kriya in order}
     opening: dict[int, str] = {}  # a line's first and last main verbs: what a connective that opens a line links
     closing: dict[int, str] = {}
-    for kriya in order:
-        node = graph.node(kriya) or {}
+    for kriya, node in nodes.items():
         if node.get("dep") == "ROOT":
             opening.setdefault(node["seq"], kriya)
             closing[node["seq"]] = kriya
     pairs = []
     for first, second in zip(order, order[1:], strict=False):
-        a, b = graph.node(first) or {}, graph.node(second) or {}
+        a, b = nodes[first], nodes[second]
         if b["seq"] - a["seq"] > 1:
             continue
         if b["seq"] == a["seq"] + 1:  # adjacent sentences: a connective must link them, main verb to main verb
             if not _CAUSAL_NEXT.match(_text_of(services, second)):
                 continue
             first, second = closing.get(a["seq"], first), opening.get(b["seq"], second)
-            a, b = graph.node(first) or {}, graph.node(second) or {}
+            a, b = nodes[first], nodes[second]
         if second in graph.neighbors(first, "CAUSES") or first in graph.neighbors(second, "CAUSES"):
             continue
         way = _cue(_text_of(services, first), a, b) if a["seq"] == b["seq"] else 1

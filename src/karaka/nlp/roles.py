@@ -240,8 +240,8 @@ def _in_order_to(roles: _Roles, prep: Token, order: Token) -> None:
     purpose = next((c for c in order.children if c.dep_ == "acl" and c.pos_ == "VERB"), None)
     if purpose is None:
         return
-    served = next((c for c in prep.head.children if c.dep_ == "xcomp" and c.i < prep.i), prep.head)
-    roles.links.append({"from": wanted(undone(served)).i, "to": purpose.i, "kind": "purpose"})
+    served = wanted(_said_before(prep.head, prep, ("xcomp",)))
+    roles.links.append({"from": served.i, "to": purpose.i, "kind": "purpose"})
 
 
 def _prep_phrase(roles: _Roles, prep: Token) -> None:
