@@ -52,7 +52,8 @@ def test_a_judge_that_says_yes_both_ways_links_nothing(tmp_path):
     services, links, verbs = _ingest_with_judge(tmp_path, judge)
     graph = services.workspace.graph
     judged = [e for k in graph.nodes_of("Kriya") for e in graph.edges_out(k, "CAUSES") if e.attrs.get("method") == "llm"]
-    assert [q.split("\n")[2] for q in asked] == ["First: leave (line 2)", "First: empty (line 3)"]
+    assert [q.split("\n")[2] for q in asked] == ['First: leave (line 2): "The farmers left the valley"',
+                                                 'First: empty (line 3): "the village emptied"']
     assert not judged and verbs == {("break", "flood")}  # only the parse's own "because" link
 
 
@@ -228,6 +229,7 @@ NO_LINK = [
     ("Labels can be set as they would be for the top-level graph.", "reason"),
     ("People use them as though they were a new kind of shape.", "reason"),
     ("The lights went out as the crowd was leaving the stadium.", "reason"),  # an action in progress: time
+    ("It ensures individuals who act as security stewards have the recognition from their employer.", "reason"),  # a role
     # a to-infinitive that completes its verb, or that the tagger barely took for a verb, tells no purpose
     ("These values ignore the time it takes to encode the frames.", "purpose"),
     ("It is important to check the values when it comes to filter lengths.", "purpose"),
@@ -311,3 +313,59 @@ def test_a_connective_that_opens_a_sentence_links_the_main_verbs_and_thus_or_so_
     assert ("keep", "buy") in verbs and ("crash", "buy") not in verbs  # the first sentence's main verb
     assert not {("know", "be"), ("be", "be"), ("have", "have")} & verbs, verbs
 
+
+
+@pytest.mark.parametrize(("text", "verb", "other", "clause"), [
+    ("The river flooded the valley because the dam broke.", "flooded", "broke", "The river flooded the valley"),
+    ("The river flooded the valley because the dam broke.", "broke", "flooded", "the dam broke"),
+    ('For instance, "ing" is a common subword, so BPE encodings will often split words.', "is", "split",
+     '"ing" is a common subword'),
+    ("Our code doesn't currently handle gaps, so it will raise an exception.", "raise", "handle",
+     "it will raise an exception"),
+    ("So, the village emptied.", "emptied", None, "the village emptied"),
+])
+def test_the_judge_is_shown_each_action_as_its_own_clause(text, verb, other, clause):
+    from karaka.kg.postprocess import _clause
+
+    assert _clause(text, text.index(verb), None if other is None else text.index(other)) == clause
+
+
+@pytest.mark.parametrize(("sentence", "link"), [
+    # the parse hangs the first clause on the second, or makes the second a conjunct
+    ("Our code doesn't currently handle gaps, so it will raise an exception.", ("handle", "raise")),
+    ("This request does not check the value of the field, so applications must be careful.", ("check", "be")),
+    # the clause the words before the comma belong to, not a verb inside its subject nor a clause of time
+    ("The value you want to change is stored deep in the stack, so you need to pass it through the API.",
+     ("store", "need")),
+    ("The library tries to defer imports until they are actually needed, so there should be no startup overhead.",
+     ("defer", "be")),
+])
+def test_what_comes_before_a_comma_and_so_brings_about_what_follows(sentence, link):
+    assert link in parser_links(sentence, "result")
+
+
+@pytest.mark.parametrize("sentence", [
+    "Valgrind can handle generated code, so long as none of the generated code is later overwritten.",
+    "The site has grown by a third, so far without any new servers.",
+    "The tool keeps every line, so as to let the reader check the source.",
+])
+def test_a_so_that_is_no_connective_links_nothing(sentence):
+    assert not parser_links(sentence, "result")
+
+
+def test_a_pair_the_parse_already_explains_is_not_put_to_the_judge(tmp_path):
+    asked: list[str] = []
+
+    def judge(user, n):
+        asked.append(user)
+        return '{"answer": "yes"}'
+
+    write_doc(tmp_path / "docs", "lazy.txt",
+              "The library tries to defer imports until they are actually needed, so there should be no startup overhead.")
+    ctx, _ = fake_context(tmp_path / "ws", ScriptedChatModel(script(causality_prompt=judge)))
+    run_ingest(ctx, tmp_path / "docs")
+    graph = get_services(ctx).workspace.graph
+    links = {(graph.node(k)["verb"], graph.node(t)["verb"], e.attrs.get("method"))
+             for k in graph.nodes_of("Kriya") for e in graph.edges_out(k, "CAUSES") for t in [e.target]}
+    assert links == {("defer", "be", "parser")}  # not also "needed" → "be" from the judge
+    assert not asked

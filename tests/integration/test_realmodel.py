@@ -126,7 +126,8 @@ def test_smollm2_judges_types_causes_and_pronouns_on_the_parsers_graph(tmp_path)
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "story.txt").write_text("Rama met the king in Ayodhya.\n"
-                                    "The river flooded the fields, so the farmers left the valley.\n"
+                                    "The river flooded the fields.\n"  # the parser links a ", so" itself: the judge
+                                    "So the farmers left the valley.\n"  # is asked about a sentence that opens with one
                                     "He thanked the farmers.\n", encoding="utf-8")
     ctx = Context(workspace=str(tmp_path / "ws"), llm="llamacpp:smollm2", extractor="parser", coreference_llm=True,
                   max_tokens=160)

@@ -66,6 +66,14 @@ def test_analyzer_voice_clauses_roles():
     assert analyze("She took the water from the well.")[0]["karakas"]["APADANA"] == "from the well"
 
 
+def test_a_span_keeps_apart_words_that_a_left_out_part_separated():
+    # the parse leaves out the coordination between "None," and "after": the words must not fuse
+    line = "If the property does not exist, then the return type is None, the format and bytes-after are zero."
+    agents = [k["karakas"].get("KARTA") for k in analyze(line) if k["verb"] == "be"]
+    names = [a for found in agents for a in ([found] if isinstance(found, str) else found or [])]
+    assert "Noneafter" not in names and "None after" in names
+
+
 @pytest.mark.parametrize(("sentence", "verb", "agent"), [
     ("It is clear that he left.", "be", None),
     ("It seems that they won.", "seem", None),

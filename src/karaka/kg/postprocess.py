@@ -371,7 +371,11 @@ def _cause_pairs(services: Services, doc_id: str) -> list[tuple[str, str]]:
         way = _cue(_text_of(services, first), a, b) if a["seq"] == b["seq"] else 1
         if way == 0:
             continue
-        pairs.append((first, second) if way > 0 else (second, first))
+        cause, effect = (first, second) if way > 0 else (second, first)
+        if any(edge.attrs.get("method") == "parser" and nodes.get(edge.source, {}).get("seq") == nodes[effect]["seq"]
+               for edge in graph.edges_in(effect, "CAUSES")):
+            continue  # the parse already says what in this sentence brought it about
+        pairs.append((cause, effect))
     return pairs
 
 
@@ -507,13 +511,58 @@ def _causes_path(services: Services, start: str, goal: str, limit: int = 200) ->
     return False
 
 
+_CLAUSE_WORDS = 24
+_LEADING = frozenset({"mark", "cc", "punct"})
+_CONNECTIVE_WORDS = frozenset({"so", "therefore", "hence", "thus", "consequently"})
+_OPENER = 3  # words of a discourse opener a comma closes
+
+
+def _clause(text: str, verb: int, other: int | None) -> str:
+    """The words of the action at ``verb``'s clause: its subtree, less the branch that holds the verb at ``other``.
+
+    "The river flooded the valley because the dam broke": the flooding is "The river flooded the
+    valley", the breaking "the dam broke". A judge shown two clauses need not guess which of the
+    sentence's words a bare verb ("be", "have") stands for. Connectives and punctuation that open
+    the clause are dropped, a long clause keeps the words nearest its verb, and where the parse
+    does not show the verb the sentence stands.
+    """
+    found = _tokens_at(text, verb) if other is None else _tokens_at(text, verb, other)
+    if found is None:
+        return text.strip()
+    head = found[0]
+    skip: set[int] = set()
+    if other is not None and head.is_ancestor(found[1]):
+        branch = next(c for c in head.children if c == found[1] or c.is_ancestor(found[1]))
+        skip = {t.i for t in branch.subtree}
+    words = [t for t in head.subtree if t.i not in skip]
+    while words and words[0] != head:
+        comma = next((n for n, t in enumerate(words[:_OPENER + 1]) if t.text == "," and head not in words[:n]), None)
+        if comma is not None:
+            del words[:comma + 1]  # "For instance,", "However,", "So,"
+        elif (words[0].dep_ in _LEADING and not words[0].is_quote) or words[0].lower_ in _CONNECTIVE_WORDS:
+            words.pop(0)
+        else:
+            break
+    while words and words[-1] != head and words[-1].is_punct:
+        words.pop()
+    if len(words) > _CLAUSE_WORDS:
+        at = words.index(head)
+        lo = max(0, min(at - _CLAUSE_WORDS // 2, len(words) - _CLAUSE_WORDS))
+        words = words[lo:lo + _CLAUSE_WORDS]
+    return " ".join("".join(t.text_with_ws for t in words).split())
+
+
 def _cause_question(services: Services, first: str, second: str) -> Question:
     graph = services.workspace.graph
     a, b = graph.node(first) or {}, graph.node(second) or {}
     t1, t2 = _text_of(services, first), _text_of(services, second)
-    return Question((first, second), _key("cause", first, second, t1, t2), "causality_prompt",
-                    {"first": f"{a['verb']} (line {a['line_number']})", "second": f"{b['verb']} (line {b['line_number']})",
-                     "context": t1 if a["seq"] == b["seq"] else f"{t1}\n{t2}"})
+    same = a["seq"] == b["seq"]
+    actions = []
+    for node, text, other in ((a, t1, b), (b, t2, a)):
+        clause = _clause(text, node["char"], other.get("char") if same else None) if node.get("char") is not None else text
+        actions.append(f'{node["verb"]} (line {node["line_number"]}): "{clause}"')
+    return Question((first, second), _key("cause", first, second, t1, t2, actions), "causality_prompt",
+                    {"first": actions[0], "second": actions[1], "context": t1 if same else f"{t1}\n{t2}"})
 
 
 def decide_ahead(services: Services, doc_id: str, run_id: str) -> int:

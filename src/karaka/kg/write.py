@@ -108,7 +108,7 @@ def write_document(store: Store, doc_id: str, window: int) -> tuple[list[dict[st
     _drop_stale(store, before, written, touched)
     for seq, link in links:
         source, target = by_token.get((seq, link.get("from", -1))), by_token.get((seq, link.get("to", -1)))
-        if source and target and source != target:
+        if source and target and source != target and source not in graph.neighbors(target, "CAUSES"):
             graph.add_edge(source, target, "CAUSES", method="parser", kind=str(link.get("kind", "reason")))
     return failures, missing
 

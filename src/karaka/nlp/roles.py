@@ -120,7 +120,12 @@ def is_animate(token: Token) -> bool:
 
 
 def _text(tokens: list[Token]) -> str:
-    text = "".join(t.text_with_ws for t in tokens).strip()
+    """The tokens' words as written, with words that did not follow each other kept apart.
+
+    "None, the format and bytes-after" less its coordination is "None after", not "Noneafter".
+    """
+    gaps = [" " if not t.whitespace_ and nxt.i != t.i + 1 else "" for t, nxt in zip(tokens, tokens[1:], strict=False)]
+    text = "".join(t.text_with_ws + gap for t, gap in zip(tokens, [*gaps, ""], strict=True)).strip()
     return _SPAN_EDGE.sub("", text)
 
 
@@ -329,7 +334,9 @@ def cites_or_compares(sub: Token) -> bool:
 
     "as Heald told the Post", "as fast as he could", "so long as they comply", "as though they
     were", "summarized as follows", a comparison said short: "set as they would be for the
-    graph", and an action in progress: "as the crowd was leaving" (while it was).
+    graph", an action in progress: "as the crowd was leaving" (while it was), and the role
+    after a verb that takes one, where the parse reads the role's noun as a subject: "who act as
+    stewards have the support".
     """
     if sub.lemma_ in _REPORTING or _compares(sub):
         return True
@@ -338,12 +345,18 @@ def cites_or_compares(sub: Token) -> bool:
     mark = next((c for c in sub.children if c.dep_ == "mark" and c.lower_ == "as"), None)
     if mark is not None and mark.i + 1 < len(sub.doc) and sub.doc[mark.i + 1].lower_ in ("though", "if"):
         return True
+    if mark is not None and mark.i == sub.head.i + 1 and sub.head.lemma_ in _AS_ROLE:
+        return True  # "individuals who act as security stewards have the support": a role, misparsed as a clause
     if sub.lemma_ == "follow" and not any(c.dep_ in ("dobj", "ccomp") for c in sub.children):
         return True
     if sub.lemma_ in _AS_ONE_LIKES:
         return True
     return sub.lemma_ in ("be", "do") and not any(c.dep_ in _COMPLEMENTS for c in sub.children)
 
+
+_AS_ROLE = frozenset("act serve work function double pose masquerade qualify rank count use know regard describe "
+                     "treat define refer view".split())
+"""Verbs an "as" right after gives a role: "act as a steward", "is used as a key", "known as Ram"."""
 
 _AS_ONE_LIKES = frozenset("see wish like please choose want stand".split())
 """Verbs of an "as" that tells a manner: "as they see fit", "as you wish", "as it currently stands"."""
@@ -542,8 +555,52 @@ def _roles_of(verb: Token) -> _Roles:
             roles.adjunct("MANNER", _text([*child.subtree, *(list(tail[0].subtree) if tail else [])]))
         elif dep == "acomp":
             roles.adjunct("MANNER", span(child, skip=SPAN_SKIP | {"prep"}))
+    _so_result(roles, verb)
     _nested(roles, verb)
     return roles
+
+
+_CLAUSE_DEPS = frozenset({"ROOT", "advcl", "conj", "ccomp", "xcomp", "parataxis"})
+_SO_NOT_RESULT = frozenset("far long much many few called as".split())
+"""Words after "so" that make it no connective: "so far", "so long as", "so called", "so as to"."""
+
+
+def _tells_when(clause_verb: Token) -> bool:
+    """Whether a clause only says when its verb's action holds: "defer imports until they are needed"."""
+    return clause_verb.dep_ == "advcl" and any(c.dep_ in ("mark", "advmod") and c.lower_ in TIME_MARKS
+                                               for c in clause_verb.children if c.i < clause_verb.i)
+
+
+def _so_result(roles: _Roles, verb: Token) -> None:
+    """Link the clause said before ", so" to the verb the "so" opens: "X, so Y" says X brought Y about.
+
+    The parse often hangs the first clause on the second ("This request does not check the
+    field, so applications must be careful": "check" an adverbial clause of "be"), or makes the
+    second a conjunct ("…, so it was not easy to extend"), where the adverbial-clause rules see no
+    "so". The cause is the clause verb that makes a Kriyā and that the words just before the
+    comma belong to (late closure: "The value you want to change is stored deep in the stack, so
+    you need to pass it" is the storing, not the wanting or changing; not a clause that only
+    tells when: "defer imports until they are needed, so there is no overhead" is the
+    deferring), or the action it says did not happen.
+    """
+    doc = verb.doc
+    for so in verb.children:
+        if so.lower_ != "so" or so.dep_ not in ("mark", "cc", "advmod") or so.i < 2 or doc[so.i - 1].text != ",":
+            continue
+        if so.i + 1 < len(doc) and doc[so.i + 1].lower_ in _SO_NOT_RESULT:
+            continue
+        if so.dep_ == "cc":
+            effect = next((c for c in verb.children if c.dep_ == "conj" and c.i > so.i and c.pos_ in ("VERB", "AUX")), None)
+        else:
+            effect = verb if so.i < verb.i and verb.dep_ != "advcl" else None  # an adverbial clause: _clause_adjunct
+        cause = doc[so.i - 2]
+        while not (_is_predicate(cause) and cause.dep_ in _CLAUSE_DEPS and not _tells_when(cause)) \
+                and cause.head != cause:
+            cause = cause.head
+        if effect is None or not _is_predicate(cause) or not cause.i < so.i < effect.i:
+            continue
+        if _linkable(cause, effect):
+            roles.links.append({"from": undone(cause).i, "to": effect.i, "kind": "result"})
 
 
 def _nested(roles: _Roles, verb: Token) -> None:
