@@ -369,3 +369,20 @@ def test_a_pair_the_parse_already_explains_is_not_put_to_the_judge(tmp_path):
              for k in graph.nodes_of("Kriya") for e in graph.edges_out(k, "CAUSES") for t in [e.target]}
     assert links == {("defer", "be", "parser")}  # not also "needed" → "be" from the judge
     assert not asked
+
+
+@pytest.mark.parametrize(("sentence", "link"), [
+    ("This causes the echo canceller to automatically save the signals to files.", ("cause", "save")),
+    ("A local attacker could cause the daemon to run out of file descriptors.", ("cause", "run")),
+    ("Make the encoder use the psycho-acoustic model.", ("make", "use")),
+])
+def test_a_causative_brings_about_what_its_object_does(sentence, link):
+    assert link in parser_links(sentence, "result")
+
+
+@pytest.mark.parametrize("sentence", [
+    "Development snapshots make no stability guarantees for new interfaces introduced since the last release.",
+    "Once a decision has been delegated and made the Leader may not withdraw that delegation.",
+])
+def test_a_causative_without_an_action_it_brings_about_links_nothing(sentence):
+    assert not parser_links(sentence, "result")

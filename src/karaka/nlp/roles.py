@@ -556,6 +556,7 @@ def _roles_of(verb: Token) -> _Roles:
         elif dep == "acomp":
             roles.adjunct("MANNER", span(child, skip=SPAN_SKIP | {"prep"}))
     _so_result(roles, verb)
+    _brought_about(roles, verb)
     _nested(roles, verb)
     return roles
 
@@ -563,6 +564,23 @@ def _roles_of(verb: Token) -> _Roles:
 _CLAUSE_DEPS = frozenset({"ROOT", "advcl", "conj", "ccomp", "xcomp", "parataxis"})
 _SO_NOT_RESULT = frozenset("far long much many few called as".split())
 """Words after "so" that make it no connective: "so far", "so long as", "so called", "so as to"."""
+
+
+def _brought_about(roles: _Roles, verb: Token) -> None:
+    """Link a causative to what its object was made to do: "caused the river to flood", "was persuaded to extend"."""
+    if verb.lemma_ not in CAUSATIVE:
+        return
+    for sub in verb.children:
+        if sub.dep_ not in ("xcomp", "ccomp") or sub.i < verb.i or not _is_predicate(sub) or sub.tag_ != "VB":
+            continue
+        if any(c.tag_ == "MD" for c in sub.children):
+            continue  # "made the Leader may not withdraw": a clause of its own, not what the object was made to do
+        if any(c.tag_ == "TO" for c in sub.children) and verb_margin(sub) < VERB_MARGIN:
+            continue  # "makes edges from main to parse": a noun after "to"
+        doer = any(c.dep_ in ("dobj", "nsubjpass") and c.i < sub.i for c in verb.children) \
+            or any(c.dep_ == "nsubj" and c.i < sub.i for c in sub.children)
+        if doer and _linkable(verb, sub):
+            roles.links.append({"from": verb.i, "to": sub.i, "kind": "result"})
 
 
 def _tells_when(clause_verb: Token) -> bool:
