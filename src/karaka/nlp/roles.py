@@ -576,7 +576,7 @@ def _brought_about(roles: _Roles, verb: Token) -> None:
         if any(c.tag_ == "MD" for c in sub.children):
             continue  # "made the Leader may not withdraw": a clause of its own, not what the object was made to do
         if any(c.tag_ == "TO" for c in sub.children) and verb_margin(sub) < VERB_MARGIN:
-            continue  # a "to" the tagger barely takes for a verb ("causes a drift to zero"): a noun after it
+            continue  # after "to", a word the tagger barely takes for a verb is likely a noun
         doer = any(c.dep_ in ("dobj", "nsubjpass") and c.i < sub.i for c in verb.children) \
             or any(c.dep_ == "nsubj" and c.i < sub.i for c in sub.children)
         if doer and _linkable(verb, sub):
