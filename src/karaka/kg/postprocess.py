@@ -18,11 +18,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from karaka.jsonparse import JSONRecoveryError, recover_json
 from karaka.kg.calls import Loop, ask, run_loop
-from karaka.kg.write import NER_TYPES
+from karaka.kg.write import NER_TYPES, causes_path
 from karaka.models.call import LLMCallError
 from karaka.nlp import parse, parse_many
 from karaka.nlp.roles import (
-    CAUSATIVE,
     CLAUSE,
     GROUP,
     NOT_A_PERSON,
@@ -30,6 +29,7 @@ from karaka.nlp.roles import (
     TAKES_TO,
     cites_or_compares,
     has_subject,
+    made_to_do,
     serves,
     shape_of,
 )
@@ -114,7 +114,7 @@ def _text_of(services: Services, kriya: str) -> str:
 
 
 def _link(services: Services, source: str, target: str, relation: str, **attrs: Any) -> bool:
-    if relation == "CAUSES" and (source == target or _causes_path(services, target, source)):
+    if relation == "CAUSES" and (source == target or causes_path(services.workspace.graph, target, source)):
         log.info("CAUSES %s -> %s left out: it would close a cycle", source, target)
         return False  # cause is asymmetric and acyclic
     try:
@@ -486,29 +486,13 @@ def _purpose_verb(text: str, verb: int, sub: int) -> bool:
     if inf.head != head:
         return False
     complement = inf.dep_ in ("xcomp", "ccomp")
-    if complement and head.lemma_ in CAUSATIVE and (any(c.dep_ in ("dobj", "nsubjpass") for c in head.children)
-                                                    or any(c.dep_ == "nsubj" for c in inf.children)):
+    if made_to_do(head, inf):
         return True
     if head.lemma_ in TAKES_TO or not (complement or inf.dep_ == "advcl"):
         return False
     if complement and not any(c.dep_ == "dobj" and head.i < c.i < inf.i for c in head.children):
         return False
     return serves(head, inf)
-
-
-def _causes_path(services: Services, start: str, goal: str, limit: int = 200) -> bool:
-    """Whether CAUSES edges already lead from ``start`` to ``goal`` (so the reverse would close a cycle)."""
-    graph = services.workspace.graph
-    seen, frontier = {start}, [start]
-    while frontier and len(seen) < limit:
-        node = frontier.pop()
-        for nxt in graph.neighbors(node, "CAUSES"):
-            if nxt == goal:
-                return True
-            if nxt not in seen:
-                seen.add(nxt)
-                frontier.append(nxt)
-    return False
 
 
 _CLAUSE_WORDS = 24

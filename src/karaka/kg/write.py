@@ -108,9 +108,23 @@ def write_document(store: Store, doc_id: str, window: int) -> tuple[list[dict[st
     _drop_stale(store, before, written, touched)
     for seq, link in links:
         source, target = by_token.get((seq, link.get("from", -1))), by_token.get((seq, link.get("to", -1)))
-        if source and target and source != target and source not in graph.neighbors(target, "CAUSES"):
+        if source and target and source != target and not causes_path(graph, target, source):
             graph.add_edge(source, target, "CAUSES", method="parser", kind=str(link.get("kind", "reason")))
     return failures, missing
+
+
+def causes_path(graph: Any, start: str, goal: str, limit: int = 200) -> bool:
+    """Whether CAUSES edges already lead from ``start`` to ``goal`` (so the reverse would close a cycle)."""
+    seen, frontier = {start}, [start]
+    while frontier and len(seen) < limit:
+        node = frontier.pop()
+        for nxt in graph.neighbors(node, "CAUSES"):
+            if nxt == goal:
+                return True
+            if nxt not in seen:
+                seen.add(nxt)
+                frontier.append(nxt)
+    return False
 
 
 def _drop_stale(store: Store, before: set[str], written: dict[str, set[tuple[str, str]]], touched: set[str]) -> None:

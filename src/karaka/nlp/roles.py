@@ -566,6 +566,17 @@ _SO_NOT_RESULT = frozenset("far long much many few called as".split())
 """Words after "so" that make it no connective: "so far", "so long as", "so called", "so as to"."""
 
 
+def made_to_do(verb: Token, sub: Token) -> bool:
+    """Whether a causative's complement is what its object was made to do.
+
+    "caused the river to flood", "was persuaded by the staff to extend": the object, or the
+    complement's own subject, comes before the complement.
+    """
+    return verb.lemma_ in CAUSATIVE and sub.dep_ in ("xcomp", "ccomp") and (
+        any(c.dep_ in ("dobj", "nsubjpass") and c.i < sub.i for c in verb.children)
+        or any(c.dep_ == "nsubj" and c.i < sub.i for c in sub.children))
+
+
 def _brought_about(roles: _Roles, verb: Token) -> None:
     """Link a causative to what its object was made to do: "caused the river to flood", "was persuaded to extend"."""
     if verb.lemma_ not in CAUSATIVE:
@@ -577,9 +588,7 @@ def _brought_about(roles: _Roles, verb: Token) -> None:
             continue  # "made the Leader may not withdraw": a clause of its own, not what the object was made to do
         if any(c.tag_ == "TO" for c in sub.children) and verb_margin(sub) < VERB_MARGIN:
             continue  # after "to", a word the tagger barely takes for a verb is likely a noun
-        doer = any(c.dep_ in ("dobj", "nsubjpass") and c.i < sub.i for c in verb.children) \
-            or any(c.dep_ == "nsubj" and c.i < sub.i for c in sub.children)
-        if doer and _linkable(verb, sub):
+        if made_to_do(verb, sub) and _linkable(verb, sub):
             roles.links.append({"from": verb.i, "to": sub.i, "kind": "result"})
 
 
