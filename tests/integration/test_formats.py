@@ -69,6 +69,35 @@ def test_two_column_page_reads_column_by_column(tmp_path):
     assert texts[10:] == [f"Right column line {i} says beta." for i in range(10)]
 
 
+def test_a_table_of_options_reads_row_by_row_not_as_two_columns(tmp_path):
+    options = ["-a", "-b", "-q", "-Werror", "-x", "-z", "--dry", "-k", "-n", "-v"]
+    rows = [(72, 700 - 14 * i, option) for i, option in enumerate(options)]
+    rows += [(200, 700 - 14 * i, f"Describe what option number {i} does to every file it reads.")
+             for i in range(10)]
+    rows.sort(key=lambda r: (-r[1], r[0]))
+    path = tmp_path / "options.pdf"
+    path.write_bytes(text_pdf([rows]))
+    texts = [s.text for s in load_file(path, 1000, [])]
+    assert texts[3] == "-Werror Describe what option number 3 does to every file it reads."
+    assert all(t.startswith(option + " ") for t, option in zip(texts, options, strict=True))
+
+
+def test_html_keeps_what_either_of_trafilatura_s_settings_finds(tmp_path, monkeypatch):
+    import trafilatura
+
+    real = trafilatura.extract
+    page = "<html><body>" + "".join(f"<p>Paragraph {i} tells how tool {i} reads its own file.</p>" for i in range(40))
+    page += "</body></html>"
+
+    def partial(html, **kwargs):  # as on a long docutils manual: the recall setting keeps a tenth
+        text = real(html, **kwargs) or ""
+        return "\n".join(text.splitlines()[:4]) if kwargs.get("favor_recall") else text
+
+    monkeypatch.setattr(trafilatura, "extract", partial)
+    (tmp_path / "manual.html").write_text(page)
+    assert len(load_file(tmp_path / "manual.html", 1000, [])) == 40
+
+
 def test_a_scanned_pdf_is_read_by_ocr_with_its_page(tmp_path):
     docs = tmp_path / "docs"
     docs.mkdir()

@@ -24,12 +24,17 @@ def _squash(text: str) -> str:
 
 
 def _main_text(html: str) -> str:
-    """The main text as trafilatura finds it, squashed for comparison ("" when it finds none)."""
+    """The main text as trafilatura finds it, squashed for comparison ("" when it finds none).
+
+    Both of trafilatura's settings, joined: on a long single-page manual its recall setting keeps
+    a tenth of what its default keeps (a 400 KB docutils manual: 21 KB against 205 KB), and on a
+    page with a site menu the default keeps a little less.
+    """
     import trafilatura
 
-    found = trafilatura.extract(html, include_tables=True, include_comments=False, favor_recall=True,
-                                deduplicate=False)
-    return _squash(found or "")
+    found = [trafilatura.extract(html, include_tables=True, include_comments=False, favor_recall=recall,
+                                 deduplicate=False) for recall in (True, False)]
+    return "\n".join(_squash(text) for text in found if text)
 
 
 def _own_text(element: Any) -> str:
