@@ -97,7 +97,7 @@ def _columns(lines: list[Line], width: float) -> list[Line]:
         crossing = sum(1 for ln in lines if any(a < x < b for a, b, _ in ln.runs))
         if crossing <= 0.15 * len(lines) and split > best:
             best, best_x = split, x
-    if best < 0.4 * len(lines):
+    if best < 0.4 * len(lines) or _table(lines, best_x):
         return lines
     head: list[Line] = []
     left: list[Line] = []
@@ -111,6 +111,21 @@ def _columns(lines: list[Line], width: float) -> list[Line]:
             if runs:
                 side.append(Line(min(r[0] for r in runs), ln.bottom, max(r[1] for r in runs), ln.top, runs))
     return head + left + right
+
+
+def _table(lines: list[Line], x: float) -> bool:
+    """Whether the text each side of a gutter is a table's key column and its descriptions, not two columns.
+
+    Two columns of prose or of names are alike in width; a table's first column holds short
+    entries ("-P", "-Werror") beside much longer cells that describe them, one row a line. Read
+    as two columns, every option would be cut from its description.
+    """
+    split = [ln for ln in lines if _gap_at(ln, x)]
+    left = [max(r[1] for r in runs) - min(r[0] for r in runs) for ln in split
+            if (runs := [r for r in ln.runs if r[1] <= x])]
+    right = [max(r[1] for r in runs) - min(r[0] for r in runs) for ln in split
+             if (runs := [r for r in ln.runs if r[0] >= x])]
+    return bool(left and right) and statistics.median(left) < 0.5 * statistics.median(right)
 
 
 def _gap_at(line: Line, x: float) -> bool:
