@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from qa import DATA, bm25_rank, calibration, contains, pct, shown_answer  # noqa: E402
+from qa import DATA, answer_figures, bm25_rank, contains, pct, shown_answer  # noqa: E402
 
 LIGATURES = re.compile("[\ufb00-\ufb06]")
 REFUSAL = re.compile(r"\b(no answer|not found|cannot answer|could not find|do(es)? not (say|contain|mention))\b",
@@ -46,8 +46,8 @@ def squash(text: str) -> str:
 
 
 def refused(result: dict[str, Any]) -> bool:
-    """The system says it found no answer: no span and no generated answer, or words that say so."""
-    if result["status"] in ("NO_MATCH", "NO_ANSWER", "ERROR"):
+    """The system gives no answer it stands by: anything but GROUNDED, or words that say it found none."""
+    if result["status"] != "GROUNDED":
         return True
     return bool(REFUSAL.search(result.get("answer", ""))) and not result.get("answers")
 
@@ -201,6 +201,9 @@ def docs_set(args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, A
             right = (not refused(result) and bool(contains(shown, q["gold"]))) if answerable else refused(result)
             cites = [citation_right(c, q) for c in result["citations"]]
             rows.append({"id": q["id"], "kind": q["kind"], "answerable": answerable, "right": right,
+                         "contains": bool(contains(shown, q["gold"])),
+                         "features": (result.get("evidence") or {}).get("features") or {},
+                         "why": (result.get("evidence") or {}).get("why", ""),
                          "cited": any(cites), "cited_first": bool(cites and cites[0]), "status": result["status"],
                          "confidence": result.get("confidence", 0.0), "llm_calls": result["llm_calls"],
                          "seconds": round(latency[-1], 1), "mode": result.get("answer_mode"),
@@ -224,7 +227,7 @@ def docs_set(args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, A
         "cited_first": pct([r["cited_first"] for r in answerable_rows]),
         "bm25_top_line_holds_answer": pct([r["bm25_top_right"] for r in answerable_rows]),
         "by_kind": {k: pct([r["right"] for r in rows if r["kind"] == k]) for k in sorted({r["kind"] for r in rows})},
-        "calibration": calibration(rows),
+        **{k: v for k, v in answer_figures(rows).items() if k != "right"},
         **page_check([c for r in rows for c in r["citations"]], args.corpus),
         **units,
         "query_s_median": round(statistics.median(latency), 2), "query_s_max": round(max(latency), 1),

@@ -59,10 +59,32 @@ def f1(answer: str, golds: list[str]) -> float:
 
 
 def shown_answer(result: dict[str, Any]) -> str:
-    """The answer text a user sees: the extracted spans for extractive answers."""
-    if result.get("answer_mode") == "extractive":
-        return "; ".join(result.get("answers") or [])
-    return str(result.get("answer", ""))
+    """The answer a user sees: the spans (proved, or the candidate of an UNCERTAIN result), else the answer text."""
+    if result.get("answers"):
+        return "; ".join(result["answers"])
+    return str(result.get("answer", "")) if result.get("status") == "GROUNDED" else ""
+
+
+def answer_figures(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """What every set reports alike: right (GROUNDED and holding the gold), GROUNDED precision, the statuses.
+
+    A row needs ``status``, ``contains`` (the answer shown holds the gold), ``answerable`` and
+    ``confidence``. The calibration is that of the answers shown (GROUNDED or UNCERTAIN): the
+    chance stated against how often the answer shown held the gold.
+    """
+    grounded = [x for x in rows if x["status"] == "GROUNDED"]
+    right = [x for x in grounded if x["contains"] and x.get("answerable", True)]
+    uncertain = [x for x in rows if x["status"] == "UNCERTAIN"]
+    shown = [{**x, "right": bool(x["contains"])} for x in rows if x["status"] in ("GROUNDED", "UNCERTAIN")]
+    answerable = [x for x in rows if x.get("answerable", True)]
+    return {"right": pct([float(x in right) for x in answerable]), "right_n": len(right), "answerable": len(answerable),
+            "grounded": len(grounded), "grounded_wrong": len(grounded) - len(right),
+            "grounded_precision": pct([float(x in right) for x in grounded]),
+            "uncertain": len(uncertain), "uncertain_candidate_right": sum(bool(x["contains"]) for x in uncertain),
+            "refused_unanswerable": sum(x["status"] != "GROUNDED" for x in rows if not x.get("answerable", True)),
+            "unanswerable": sum(not x.get("answerable", True) for x in rows),
+            "status": {st: sum(x["status"] == st for x in rows) for st in sorted({x["status"] for x in rows})},
+            "calibration": calibration(shown)}
 
 
 def calibration(rows: list[dict[str, Any]], bins: int = 5) -> dict[str, Any]:
@@ -176,7 +198,9 @@ def action_set(args: argparse.Namespace, root: Path) -> dict[str, Any]:
         answer = shown_answer(result)
         rows.append({
             "qid": q["qid"], "wh": q["wh"], "status": result.get("status"), "retrieval": result.get("retrieval"),
-            "confidence": result.get("confidence", 0.0),
+            "confidence": result.get("confidence", 0.0), "question": q["question"],
+            "features": (result.get("evidence") or {}).get("features") or {},
+            "why": (result.get("evidence") or {}).get("why", ""),
             "answer": answer, "gold": q["gold"], "contains": contains(answer, q["gold"]),
             "em": exact(answer, q["gold"]), "f1": f1(answer, q["gold"]),
             "cited": float(q["qasrl_id"] in cited), "cited_first": float(bool(cited) and cited[0] == q["qasrl_id"]),
@@ -190,15 +214,13 @@ def action_set(args: argparse.Namespace, root: Path) -> dict[str, Any]:
     graph_rows = [x for x in rows if x["retrieval"] == "graph" and x["status"] == "GROUNDED"]
     return {
         "set": "action", "questions": len(rows), "ingest_ms_per_line": round(1000 * ingest_seconds / max(lines, 1), 2),
-        "karaka": {"contains": pct([x["contains"] for x in rows]), "em": pct([x["em"] for x in rows]),
+        "karaka": {**answer_figures(rows), "contains": pct([x["contains"] for x in rows]),
+                   "em": pct([x["em"] for x in rows]),
                    "f1": pct([x["f1"] for x in rows]), "gold_line_cited": pct([x["cited"] for x in rows]),
                    "gold_line_cited_first": pct([x["cited_first"] for x in rows]),
                    "mean_cited_lines": round(statistics.mean(x["n_cited"] for x in rows), 2),
                    "median_cited_lines_graph_answers": statistics.median([x["n_cited"] for x in graph_rows] or [0]),
                    "graph_answers": len(graph_rows), "fallback": sum(x["retrieval"] == "hybrid" for x in rows),
-                   "status": {s: sum(x["status"] == s for x in rows) for s in sorted({x["status"] for x in rows})},
-                   "calibration": calibration([{**x, "right": bool(x["contains"]) and x["status"] == "GROUNDED"}
-                                               for x in rows]),
                    "latency_ms_p50": percentile(latency, 0.5), "latency_ms_p95": percentile(latency, 0.95),
                    **(llm_figures(results, latency) if args.llm else {})},
         "bm25": {"top1_line_contains": pct([x["bm25_contains"] for x in rows]),
@@ -229,7 +251,9 @@ def multihop_set(args: argparse.Namespace, root: Path) -> dict[str, Any]:
         bm25_titles = [passages[i]["title"] for i in ranked]
         rows.append({
             "id": q["id"], "type": q["type"], "answer": answer, "gold": q["answer"], "status": result.get("status"),
-            "confidence": result.get("confidence", 0.0),
+            "confidence": result.get("confidence", 0.0), "question": q["question"],
+            "features": (result.get("evidence") or {}).get("features") or {},
+            "why": (result.get("evidence") or {}).get("why", ""),
             "contains": contains(answer, [q["answer"]]), "em": exact(answer, [q["answer"]]), "f1": f1(answer, [q["answer"]]),
             "recall2": len(gold & set(titles[:2])) / len(gold), "recall5": len(gold & set(titles[:5])) / len(gold),
             "bm25_recall2": len(gold & set(bm25_titles[:2])) / len(gold),
@@ -240,13 +264,12 @@ def multihop_set(args: argparse.Namespace, root: Path) -> dict[str, Any]:
                for t in sorted({x["type"] for x in rows}) if (r := [x for x in rows if x["type"] == t])}
     return {
         "set": "multihop", "questions": len(rows), "ingest_ms_per_line": round(1000 * ingest_seconds / max(lines, 1), 2),
-        "karaka": {"contains": pct([x["contains"] for x in rows]), "em": pct([x["em"] for x in rows]),
+        "karaka": {**answer_figures(rows), "contains": pct([x["contains"] for x in rows]),
+                   "em": pct([x["em"] for x in rows]),
                    "f1": pct([x["f1"] for x in rows]), "recall@2": pct([x["recall2"] for x in rows]),
                    "recall@5": pct([x["recall5"] for x in rows]),
                    "mean_cited_lines": round(statistics.mean(x["n_cited"] for x in rows), 2),
                    "latency_ms_p50": percentile(latency, 0.5), "latency_ms_p95": percentile(latency, 0.95),
-                   "calibration": calibration([{**x, "right": bool(x["contains"]) and x["status"] == "GROUNDED"}
-                                               for x in rows]),
                    **(llm_figures(results, latency) if args.llm else {})},
         "bm25": {"recall@2": pct([x["bm25_recall2"] for x in rows]), "recall@5": pct([x["bm25_recall5"] for x in rows])},
         "by_type": by_type, "rows": rows,
@@ -271,17 +294,69 @@ def main() -> None:
                         help="also ingest with the LLM (GSV); by default the parser ingests and the LLM only answers")
     parser.add_argument("--data", type=Path, default=DATA, help="the shared data folder")
     parser.add_argument("--json", type=Path, help="also write every row to this JSON file")
+    parser.add_argument("--folds", action="store_true",
+                        help="fit the confidence on two set families, measure on the third, all three ways; "
+                             "with --fit also write the weights fitted on all three to answering/calibration.json")
+    parser.add_argument("--fit", action="store_true", help="with --folds: write answering/calibration.json")
+    parser.add_argument("--rows", type=Path, help="with --folds: read the rows of an earlier --json run instead")
     args = parser.parse_args()
     out = []
-    for name, run in (("action", action_set), ("multihop", multihop_set), ("docs", docs_summary)):
-        if args.set == name or args.set == "all" or (args.set == "both" and name != "docs"):
-            with tempfile.TemporaryDirectory() as tmp:
-                result = run(args, Path(tmp))
-            out.append(result)
-            print(json.dumps({k: v for k, v in result.items() if k != "rows"}, indent=1))
+    if args.rows:
+        out = json.loads(args.rows.read_text())
+    else:
+        for name, run in (("action", action_set), ("multihop", multihop_set), ("docs", docs_summary)):
+            if args.set == name or args.set == "all" or args.folds or (args.set == "both" and name != "docs"):
+                with tempfile.TemporaryDirectory() as tmp:
+                    result = run(args, Path(tmp))
+                out.append(result)
+                print(json.dumps({k: v for k, v in result.items() if k != "rows"}, indent=1))
     if args.json:
         args.json.write_text(json.dumps(out, indent=1, ensure_ascii=False))
+    if args.folds:
+        print(json.dumps(folds(out, write=args.fit), indent=1))
     sys.exit(0)
+
+
+def fit_rows(result: dict[str, Any]) -> list[tuple[dict[str, float], bool]]:
+    """(features, right) of every question of a set: an answer shown is right when it holds the gold; a refusal
+    (no features) when the question had no answer."""
+    out = []
+    for row in result["rows"]:
+        shown = row["status"] in ("GROUNDED", "UNCERTAIN")
+        out.append((row.get("features") or {} if shown else {},
+                    bool(row["contains"]) if shown else not row.get("answerable", True)))
+    return out
+
+
+def folds(results: list[dict[str, Any]], write: bool = False) -> dict[str, Any]:
+    """Out-of-fold calibration: for each set family, the weights fitted on the other two, measured on it."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+    from karaka.answering import confidence
+
+    by_set = {r["set"]: fit_rows(r) for r in results}
+    report: dict[str, Any] = {}
+    for held in by_set:
+        train = [row for name, rows in by_set.items() if name != held for row in rows]
+        weights = confidence.fit([row for row in train if row[0]])
+        refusals = [ok for features, ok in train if not features]
+        no_answer = sum(refusals) / len(refusals) if refusals else 0.1
+        scored = [{"confidence": confidence.predict(weights, f), "right": ok} for f, ok in by_set[held] if f]
+        refused = [ok for f, ok in by_set[held] if not f]
+        report[held] = {"fitted_on": sorted(set(by_set) - {held}), **calibration(scored),
+                        "refusals": len(refused), "refusals_right_stated": round(no_answer, 3),
+                        "refusals_right": round(sum(refused) / len(refused), 3) if refused else None}
+    report["out_of_fold_ece"] = {name: report[name]["ece"] for name in by_set}
+    if write:
+        everything = [row for rows in by_set.values() for row in rows]
+        weights = confidence.fit([row for row in everything if row[0]])
+        refusals = [ok for features, ok in everything if not features]
+        table = {"features": list(confidence.FEATURES), "weights": weights,
+                 "no_answer_right": round(sum(refusals) / len(refusals), 3) if refusals else 0.1,
+                 "fitted_on": sorted(by_set), "out_of_fold_ece": report["out_of_fold_ece"]}
+        path = Path(__file__).resolve().parents[1] / "src" / "karaka" / "answering" / "calibration.json"
+        path.write_text(json.dumps(table, indent=1) + "\n", encoding="utf-8")
+        report["written"] = str(path)
+    return report
 
 
 if __name__ == "__main__":

@@ -56,12 +56,15 @@ def plan_for(user: str, n: int) -> str:
     return json.dumps({"steps": [step], "reasoning": "fake"})
 
 
-def choose_first(user: str, n: int) -> str:
-    """The first candidate, stated with its citation."""
-    first = re.search(r"^1\. (.*) \(from (\[[^\]]+\])\)$", user, re.MULTILINE)
+def read_first(user: str, n: int) -> str:
+    """The reader's first guess when it gave one, else the first line: its words as the quote and the answer."""
+    hint = re.search(r'^- "(.*)" \(line (\d+)\)', user, re.MULTILINE)
+    if hint:
+        return json.dumps({"line": int(hint.group(2)), "quote": hint.group(1), "answer": hint.group(1)})
+    first = re.search(r"^1\. \[[^\]]+\] (.*)$", user, re.MULTILINE)
     if first is None:
-        return json.dumps({"choice": 0, "answer": "The documents do not say."})
-    return json.dumps({"choice": 1, "answer": f"The answer is {first.group(1)} {first.group(2)}."})
+        return json.dumps({"line": 0, "quote": "", "answer": ""})
+    return json.dumps({"line": 1, "quote": first.group(1), "answer": first.group(1)})
 
 
 def script(**overrides: Any) -> dict[str, Any]:
@@ -79,9 +82,7 @@ def script(**overrides: Any) -> dict[str, Any]:
         "query_decomposition_prompt": plan_for,
         "query_scoring_prompt": ['{"reasoning": "ok", "score": 97}'],
         "query_verification_prompt": ['{"choice": "Candidate_A", "reasoning": "ok"}'],
-        "answer_prompt": lambda user, n: "The answer, from [test_doc_1, Line 1].",
-        "answer_support_prompt": ['{"answer": "yes"}'],
-        "answer_choice_prompt": choose_first,
+        "answer_read_prompt": read_first,
         "kriya_batch_validation_prompt": ['{"invalid_lines": [], "reasoning": "ok"}'],
     }
     base.update(overrides)

@@ -1,6 +1,6 @@
 """The ``karaka`` command line.
 
-Exit codes: 0 success, 1 no answer (NO_MATCH or NO_ANSWER), 2 usage or user error, 3 a run finished
+Exit codes: 0 success, 1 no proved answer (UNCERTAIN, NO_ANSWER or NO_MATCH), 2 usage or user error, 3 a run finished
 with failures (or a question got no verified plan).
 """
 
@@ -192,8 +192,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
         print(json.dumps(result, indent=2, ensure_ascii=False))
     else:
         print_answer(result, trace=args.trace)
-    if result["status"] in ("NO_MATCH", "NO_ANSWER"):
-        return EXIT_NO_MATCH
+    if result["status"] in ("NO_MATCH", "NO_ANSWER", "UNCERTAIN"):
+        return EXIT_NO_MATCH  # no answer a line proves
     return EXIT_FAILURES if result["status"] == "ERROR" else EXIT_OK
 
 

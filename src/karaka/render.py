@@ -114,7 +114,8 @@ def print_answer(result: dict[str, Any], trace: bool) -> None:
     print(result["answer"])
     for i, c in enumerate(result.get("citations", []), 1):
         print(f"  [{i}] {cite_of(c)} {c['text']}")
-    print(f"status: {result['status']} · retrieval: {result['retrieval']} · LLM calls: {result['llm_calls']}")
+    print(f"status: {result['status']} · confidence {result.get('confidence', 0):.2f} · retrieval: "
+          f"{result['retrieval']} · LLM calls: {result['llm_calls']}")
     for warning in result.get("warnings", []):
         print(f"⚠️  {warning}")
     if trace:

@@ -1,5 +1,6 @@
 """Answers without an LLM: each class of question the parser route once got wrong, on a small corpus."""
 
+import json
 import subprocess
 import sys
 
@@ -88,7 +89,8 @@ def test_citations_are_few_and_the_supporting_line_comes_first(ctx):
 
 def test_no_span_is_said_honestly(ctx):
     result = run_query(ctx, "Which colour did the volunteers wear?")
-    assert result["status"] in ("NO_ANSWER", "NO_MATCH") and result["answers"] == []
+    assert result["status"] != "GROUNDED"
+    assert result["status"] in ("NO_ANSWER", "NO_MATCH") or result["answer"].startswith("Not proved")
 
 
 QUESTIONS = [  # graph, passive, two hops, comparison, hybrid fallback, find, nothing, empty-ish
@@ -114,21 +116,25 @@ def test_cli_ask_answers_without_importing_langgraph(ctx):
     assert "Herman Melville" in out.stdout and "langgraph loaded: False False" in out.stdout
 
 
-def test_with_a_model_a_multi_hop_answer_is_chosen_among_the_facts_not_written_freely(ctx, tmp_path):
-    import json
-
+def test_with_a_model_a_multi_hop_answer_read_off_facts_is_checked_like_any_other(ctx, tmp_path):
     from karaka.models import register
     from tests.fakes import script
     from tests.scripted import ScriptedChatModel
 
-    def pick(reply):
-        model = ScriptedChatModel(script(answer_choice_prompt=[json.dumps(reply)]))
-        spec = register(f"fake-facts-{reply['choice']}", model)
+    def ask_with(reply):
+        model = ScriptedChatModel(script(answer_read_prompt=reply))
+        spec = register(f"fake-facts-{len(reply.__name__)}-{id(model)}", model)
         return run_query(Context(**{**ctx.__dict__, "llm": spec}), "What nationality is the director of film Blood "
-                                                                      "Street?"), model
+                                                                    "Street?"), model
 
-    agreed, model = pick({"choice": 1, "answer": "The director of Blood Street is Cuban [leon_ichaso, Line 2]."})
-    assert agreed["answer_mode"] == "chosen" and agreed["status"] == "GROUNDED" and "Cuban" in agreed["answer"]
-    assert agreed["llm_calls"] == 1 and model.count("answer_prompt") == 0  # never free prose over the facts
-    refused, _ = pick({"choice": 0, "answer": "The documents do not say."})
-    assert refused["status"] == "GROUNDED" and "Cuban" in refused["answer"]  # the facts' confident answer stands
+    def agrees(user, n):
+        line = next(int(x.split(".")[0]) for x in user.splitlines() if "Cuban" in x and x[:1].isdigit())
+        return json.dumps({"line": line, "quote": "a Cuban film director", "answer": "Cuban"})
+
+    def finds_nothing(user, n):
+        return json.dumps({"line": 0, "quote": "", "answer": ""})
+
+    agreed, model = ask_with(agrees)
+    assert agreed["status"] == "GROUNDED" and "Cuban" in agreed["answer"] and agreed["llm_calls"] == 1
+    refused, _ = ask_with(finds_nothing)
+    assert refused["status"] == "GROUNDED" and "Cuban" in refused["answer"]  # the facts' proved answer stands

@@ -15,7 +15,7 @@ def karaka(*args, cwd):
 def test_demo_then_ask_stats_export_remove(tmp_path):
     demo = karaka("demo", "--workspace", "ws", cwd=tmp_path)
     assert demo.returncode == 0, demo.stderr
-    assert "Extractive answer: He (Rama)" in demo.stdout and "[ramayana, Line 2]" in demo.stdout
+    assert "He (Rama) [ramayana, Line 2]" in demo.stdout
     assert (tmp_path / "ws" / "query_results.json").exists()
     ask = karaka("ask", "--workspace", "ws", "--llm", "none", "What did Rama give?", "--json", cwd=tmp_path)
     assert ask.returncode == 0, ask.stderr

@@ -216,4 +216,5 @@ def test_a_large_run_leaves_the_bm25_index_so_its_first_question_builds_nothing(
     built, real = [], bm25s.BM25.index
     monkeypatch.setattr(bm25s.BM25, "index", lambda self, *a, **k: built.append(1) or real(self, *a, **k))
     result = run_query(ctx, QUESTIONS[0])
-    assert result["status"] in ("GROUNDED", "NO_ANSWER") and built == [], "the saved index was read, not rebuilt"
+    assert result["status"] in ("GROUNDED", "UNCERTAIN", "NO_ANSWER") and built == [], \
+        "the saved index was read, not rebuilt"

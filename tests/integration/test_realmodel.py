@@ -64,11 +64,13 @@ def test_smollm2_through_huggingface_decodes_into_the_schema():
     assert read_score(score.text)[0] is not None, score.text
 
 
-def test_smollm2_answers_a_question_end_to_end_through_planning_answer_and_checks(tmp_path):
-    """The whole query path with a real model: every plan reply fits the plan schema, the answer is checked.
+def test_smollm2_answers_a_question_end_to_end_through_planning_and_its_reading(tmp_path):
+    """The whole query path with a real model: every plan reply fits the plan schema, the reading is checked.
 
-    A 135M model's answer is seldom verified; what must hold is that no path ends in ERROR, the
-    answer cites a line of the documents, and it is never the format's placeholder or JSON.
+    A 135M model's reading is seldom verified; what must hold is that no path ends in ERROR, a
+    question costs at most the planning loop and two reading requests, every reply is read as the
+    schema says, and the answer is GROUNDED only when the model's reading passed the checks or the
+    reader proved it.
     """
     from karaka.runner import run_ingest, run_query
     from tests.fakes import write_doc
@@ -78,25 +80,22 @@ def test_smollm2_answers_a_question_end_to_end_through_planning_answer_and_check
     run_ingest(Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser"), docs)
     ctx = Context(workspace=str(tmp_path / "ws"), llm="llamacpp:smollm2", max_retries=1, max_tokens=200,
                   llm_plans="always")
-    result = run_query(ctx, "What did Rama give to Lakshmana?")  # planned by the GSV loop, a candidate chosen
+    result = run_query(ctx, "What did Rama give to Lakshmana?")  # planned by the GSV loop, then read
     assert result["status"] != "ERROR", result["reasoning_trace"]
     assert result["llm_calls"] >= 3 and result["citations"]
     plan_lines = [t for t in result["reasoning_trace"] if t.startswith("plan: GSV")]
     assert plan_lines and "schema" not in " ".join(result["reasoning_trace"])
-    modes = {result["answer_mode"]}
-    # chosen (the model samples at 0.7: asked up to three times until it agrees with the reader), then free
-    for question in ("What did Rama give to Lakshmana?",) * 3 + ("Why did Lakshmana kill Ravana?",):
-        if "chosen" in modes and "Rama" in question:
-            continue
+    for question in ("What did Rama give to Lakshmana?", "Why did Lakshmana kill Ravana?", "Hello"):
         result = run_query(Context(**{**ctx.__dict__, "llm_plans": "fallback"}), question)
-        assert result["status"] != "ERROR" and result["llm_calls"] <= 3, result["reasoning_trace"]
+        assert result["status"] != "ERROR" and result["llm_calls"] <= 2, result["reasoning_trace"]
         answer = result["answer"]
-        assert "doc_id" not in answer and "Line n]" not in answer and not answer.lstrip().startswith("{")
-        assert "[spec, Line" in answer or result["status"] == "NO_ANSWER", answer  # cited, or an honest "not found"
-        modes.add(result["answer_mode"])
-    assert "chosen" in modes and modes & {"generated", "extractive-fallback"}, modes
-
-
+        assert "doc_id" not in answer and not answer.lstrip().startswith("{")
+        model_line = next(t for t in result["reasoning_trace"] if t.startswith("model:")) \
+            if result["status"] != "SMALL_TALK" else ""
+        if result["status"] == "GROUNDED" and result["answer_mode"] == "generated":
+            assert "(verified)" in model_line, model_line  # a generated answer is one the checks passed
+        if result["status"] == "GROUNDED":
+            assert "[spec, Line" in answer, answer
 def test_smollm2_chooses_among_the_parsers_readings_and_writes_nothing(tmp_path):
     from karaka.nlp.roles import analyze_window, seed_candidate
     from karaka.nodes.extract import offered

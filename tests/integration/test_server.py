@@ -80,21 +80,27 @@ def test_chat_stream_sends_tokens_then_done(parser_ws):
     assert [s["line_number"] for s in done["sources"]] == [2, 1]  # the answering line first
 
 
-def test_streamed_llm_answer_and_regeneration_reset(tmp_path):
+def test_streamed_llm_answer_is_the_checked_reading(tmp_path):
     docs = tmp_path / "docs"
     write_doc(docs, "test_doc_1.txt", *SPEC)
-    replies = ["Bow, see [test_doc_1, Line 9].", "Rama gave the bow to Lakshmana to kill Ravana [test_doc_1, Line 1]."]
-    ctx, model = fake_context(tmp_path / "ws", ScriptedChatModel(script(answer_prompt=replies)))
+    seen = []
+
+    def reply(user, n):  # a quote its line lacks first: rejected, asked once more with the reason
+        seen.append(user)
+        quote = "used it to kill Ravana" if len(seen) > 1 else "used it to slay Ravana"
+        return json.dumps({"line": next(int(x[0]) for x in user.splitlines() if "He used it" in x), "quote": quote,
+                           "answer": "to kill Ravana"})
+
+    ctx, model = fake_context(tmp_path / "ws", ScriptedChatModel(script(answer_read_prompt=reply)))
     run_ingest(ctx, docs)
     with serve_in_thread(create_app(ctx)) as url, httpx.Client(base_url=url, timeout=30) as client:
-        with client.stream("POST", "/chat/stream", json={"messages": "Why did Rama give the bow?"}) as response:
+        with client.stream("POST", "/chat/stream", json={"messages": "Why did Rama use the bow?"}) as response:
             events = sse_events(response)
     names = [name for name, _ in events]
-    reset = names.index("reset")
-    after = "".join(d["text"] for n, d in events[reset:] if n == "token")
-    assert after == replies[1] == events[-1][1]["text"]
-    assert "Line 9" in "".join(d["text"] for n, d in events[:reset] if n == "token")
-    assert model.count("answer_prompt") == 2
+    assert names[-1] == "done" and "reset" not in names and model.count("answer_read_prompt") == 2
+    done = events[-1][1]
+    assert "".join(d["text"] for n, d in events if n == "token") == done["text"]
+    assert done["status"] == "GROUNDED" and "to kill Ravana" in done["text"] and "rejected" in seen[-1]
 
 
 def test_stream_reports_errors_as_an_event(tmp_path):

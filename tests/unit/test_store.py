@@ -138,13 +138,13 @@ def test_prompts_have_the_spec_keys_and_checked_fields(tmp_path):
         assert check in prompts["kriya_verification_prompt"]
     assert '"score"' in prompts["kriya_scoring_prompt"] and '"reasoning"' in prompts["kriya_scoring_prompt"]
     with pytest.raises(ValueError, match="takes"):
-        prompts.render("answer_prompt", context="c")
+        prompts.render("answer_read_prompt", lines="c")
 
 
 def test_missing_prompts_file_is_created_and_bad_placeholders_rejected(tmp_path):
     path = tmp_path / "my" / "prompts.json"
     prompts = load_prompts(path)
-    assert path.exists() and json.loads(path.read_text())["answer_prompt"] == prompts["answer_prompt"]
-    path.write_text(json.dumps({"answer_prompt": "Answer {question} from {contxt}"}))
-    with pytest.raises(ValueError, match="answer_prompt"):
+    assert path.exists() and json.loads(path.read_text())["answer_read_prompt"] == prompts["answer_read_prompt"]
+    path.write_text(json.dumps({"answer_read_prompt": "Answer {question} from {lnes} {hints}"}))
+    with pytest.raises(ValueError, match="answer_read_prompt"):
         load_prompts(path)

@@ -1,10 +1,10 @@
-"""The query graph walked without LangGraph: a cold `karaka ask` with no LLM and no thread.
+"""The query graph as one table, and its walk without LangGraph: a cold `karaka ask` with no LLM and no thread.
 
-Without an LLM the query graph is a straight walk: no GSV loop, no checkpoint, no parallel
-branch. ``run_direct`` walks the same nodes along the same routes with the same reducer
-(``karaka.walk``) and returns the same result; tests check ``QUERY`` against the compiled
-graph's edges and the answers against the graph's. Everything else (threads, an LLM, the HTTP
-API, Studio) runs the LangGraph graph.
+``QUERY`` is the query graph's only declaration: ``graphs/query.py`` compiles it for LangGraph
+(with the GSV-Retry loop inside ``plan``), and ``run_direct`` walks the same nodes along the same
+routes with the same reducers (``karaka.walk``), without importing LangGraph, when there is no LLM
+to plan with and no thread to keep. Everything else (threads, an LLM, the HTTP API, Studio) runs
+the compiled graph.
 """
 
 from __future__ import annotations
@@ -19,10 +19,11 @@ from karaka.state.query import QueryState
 from karaka.walk import END, DirectRuntime, Walk
 
 QUERY = Walk(
-    steps={"classify": q.classify, "plan": q.make_plan(None), "traverse": q.traverse_graph, "hybrid": q.hybrid,
-           "find": q.find, "answer": q.answer, "finalize": q.finalize},
-    routes={"classify": q.route_intent, "plan": q.route_plan, "traverse": q.route_found,
-            "hybrid": "answer", "find": "finalize", "answer": "finalize", "finalize": END},
+    steps={"classify": q.classify, "basic": q.basic, "plan": q.make_plan(None), "retrieve": q.retrieve,
+           "traverse": q.traverse_graph, "find": q.find, "answer": q.answer, "finalize": q.finalize},
+    routes={"classify": q.route_intent, "basic": "finalize", "plan": "retrieve", "retrieve": "traverse",
+            "traverse": "answer", "find": "finalize", "answer": "finalize", "finalize": END},
+    ends={"classify": ("plan", "find", "basic")},
     first="classify", state=QueryState,
 )
 

@@ -18,22 +18,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from karaka.store.base import Store
-from karaka.store.ids import parse_document_node
 from karaka.store.schema import KARAKA_TO_RELATION, RELATION_TO_KARAKA
 
 MAX_HOPS = 5
 MAX_VERB_SCAN = 300
-SYNONYMS = [
-    {"give", "hand", "present", "grant", "bestow", "offer", "pass", "donate"},
-    {"kill", "slay", "murder", "slaughter", "assassinate", "execute"},
-    {"take", "seize", "grab", "capture", "abduct", "kidnap", "steal"},
-    {"go", "travel", "journey", "move", "walk", "leave", "depart"},
-    {"say", "tell", "speak", "declare", "announce", "state"},
-    {"make", "build", "create", "construct", "produce"},
-    {"buy", "purchase", "acquire"}, {"see", "watch", "observe", "notice"},
-    {"defeat", "beat", "conquer", "vanquish"}, {"rescue", "save", "free"},
-    {"die", "decease", "perish"}, {"release", "publish", "premiere", "launch"},
-]
 PREFERENCES: dict[str, list[tuple[str, str]]] = {
     "KARTA": [("role", "KARTA")],
     "KARMA": [("role", "KARMA")],
@@ -99,18 +87,12 @@ def verb_lemma(verb: str) -> str:
 
 
 def similar_verbs(store: Store, verb: str) -> dict[str, float]:
-    """Verbs of the graph a step's verb may mean: itself and its lemma (1.0), synonyms (0.7)."""
-    lemma = verb_lemma(verb)
-    exact = {verb.lower(), lemma}
-    near: set[str] = set()
-    for group in SYNONYMS:
-        if exact & group:
-            near |= group
-    out: dict[str, float] = {}
-    for name in exact | near:
-        if store.graph.kriyas_by_verb(name):
-            out[name] = 1.0 if name in exact else 0.7
-    return out
+    """Verbs of the graph a step's verb names: itself and its lemma.
+
+    No synonyms: a verb the question does not use is not the question's action (a list of
+    synonyms fitted to one text made "execute" a killing).
+    """
+    return {name: 1.0 for name in {verb.lower(), verb_lemma(verb)} if store.graph.kriyas_by_verb(name)}
 
 
 def spans_of(store: Store, kriya: str) -> list[tuple[str, str, str, str | None]]:  # noqa: D417
@@ -127,7 +109,7 @@ def spans_of(store: Store, kriya: str) -> list[tuple[str, str, str, str | None]]
     return out
 
 
-def _entities(store: Store, value: str, previous: list[list[Answer]], same_as: bool) -> tuple[set[str], list[str]]:
+def entities_named(store: Store, value: str, previous: list[list[Answer]], same_as: bool) -> tuple[set[str], list[str]]:
     """Entity ids an argument may name, and the texts to match spans against."""
     match = _STEP_REF.match(value.strip())
     if match and 0 < int(match.group(1)) <= len(previous):
@@ -204,7 +186,7 @@ def run_step(store: Store, step: dict[str, Any], previous: list[list[Answer]], l
     constraints: list[tuple[str, set[str], list[str]]] = []
     for role, value in (step.get("karakas") or {}).items():
         if value and role in KARAKA_TO_RELATION:
-            ids, texts = _entities(store, str(value), previous, same_as)
+            ids, texts = entities_named(store, str(value), previous, same_as)
             constraints.append((role, ids, texts))
     verb = step.get("verb")
     verbs = similar_verbs(store, verb) if verb else {}
@@ -336,8 +318,3 @@ def referent(store: Store, answer: Answer) -> str:
     if names:
         return names[0]
     return str((store.graph.node(answer.entity) or {}).get("canonical_name", answer.text)) if answer.entity else answer.text
-
-
-def document_ref(node: str) -> tuple[str, int, int]:
-    """(doc_id, line, sentence) of a Document node."""
-    return parse_document_node(node)

@@ -77,13 +77,11 @@ class SimulatedChatModel(KeyedChatModel):
         if key == "entity_type_check_prompt":  # always the second option: never the same both ways round
             options = re.search(r'context: (\w+) or (\w+)\?', user)
             return json.dumps({"answer": options.group(2) if options else "", "reasoning": "simulated"})
-        if key == "answer_support_prompt":
-            return json.dumps({"answer": "yes", "reasoning": "simulated"})
-        if key == "answer_choice_prompt":
-            first = re.search(r"^1\. (.*) \(from (\[[^\]]+\])\)$", user, re.MULTILINE)
-            return json.dumps({"choice": 1 if first else 0,
-                               "answer": f"Simulated answer: {first.group(1)} {first.group(2)}" if first else ""})
-        if key == "answer_prompt":
-            cited = re.findall(r"^(\[[^\]]+, line \d+(?:, sentence \d+)?\])", user, re.MULTILINE | re.IGNORECASE)
-            return "Simulated answer " + " ".join(cited[:3])
+        if key == "answer_read_prompt":  # the first line, and the reader's first hint when it gave one
+            line = re.search(r"^1\. \[[^\]]+\] (.*)$", user, re.MULTILINE)
+            hint = re.search(r'^- "(.*)" \(line (\d+)\)', user, re.MULTILINE)
+            quote = " ".join(line.group(1).split()[:8]) if line else ""
+            if hint:
+                return json.dumps({"line": int(hint.group(2)), "quote": hint.group(1), "answer": hint.group(1)})
+            return json.dumps({"line": 1 if line else 0, "quote": quote, "answer": quote})
         return json.dumps({"reasoning": "simulated"})

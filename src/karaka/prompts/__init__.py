@@ -38,9 +38,7 @@ PROMPT_FIELDS: dict[str, frozenset[str]] = {
     "entity_type_prompt": frozenset({"entity", "context", "types"}),
     "entity_type_check_prompt": frozenset({"entity", "context", "first", "second"}),
     "causality_prompt": frozenset({"first", "second", "context"}),
-    "answer_prompt": frozenset({"context", "question"}),
-    "answer_support_prompt": frozenset({"context", "answer"}),
-    "answer_choice_prompt": frozenset({"candidates", "context", "question"}),
+    "answer_read_prompt": frozenset({"hints", "lines", "question"}),
 }
 
 

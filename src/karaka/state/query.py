@@ -6,9 +6,10 @@ from typing import Annotated, Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
-Status = Literal["GROUNDED", "NO_ANSWER", "NO_MATCH", "ERROR"]
-"""GROUNDED: an answer from the cited lines; NO_ANSWER: lines were found but no answer they support;
-NO_MATCH: nothing relevant; ERROR: no verified plan could be made."""
+Status = Literal["GROUNDED", "UNCERTAIN", "NO_ANSWER", "NO_MATCH", "SMALL_TALK", "ERROR"]
+"""GROUNDED: an answer a cited line proves; UNCERTAIN: a candidate answer the lines do not prove, shown as
+such with the closest lines; NO_ANSWER: lines were found but no answer they support; NO_MATCH: nothing
+relevant; SMALL_TALK: a greeting answered without the documents; ERROR: the question could not be run."""
 
 
 class Citation(TypedDict):
@@ -47,7 +48,7 @@ class QueryResult(TypedDict):
     answer: str
     """The answer text (generated, or extractive: the spans found)."""
     answers: list[str]
-    """The answer spans read off the graph ("He (Rama)" for a pronoun), best first."""
+    """The answer spans ("He (Rama)" for a pronoun), best first: proved (GROUNDED) or a candidate (UNCERTAIN)."""
     citations: list[Citation]
     """The cited lines, best first, at most ``max_citations``."""
     status: Status
@@ -55,12 +56,14 @@ class QueryResult(TypedDict):
     retry_count: int
     llm_calls: int
     retrieval: Literal["graph", "hybrid"]
-    intent: Literal["answer", "find"]
+    intent: Literal["answer", "find", "basic"]
     plan: dict[str, Any] | None
     answer_mode: Literal["generated", "extractive"]
     warnings: list[str]
     reasoning_trace: list[str]
     documents: NotRequired[list[dict[str, Any]]]
+    evidence: NotRequired[dict[str, Any]]
+    """Why: the chosen candidate's source, whether its line proves it (and if not, why not), its features."""
     error: NotRequired[str]
 
 
@@ -80,15 +83,21 @@ class QueryState(QueryInput):
 
     turns: Annotated[list[dict[str, Any]], last_turns]
     """Earlier questions and answers of this thread (for follow-ups)."""
-    intent: Literal["answer", "find"]
+    intent: Literal["answer", "find", "basic"]
     standalone: NotRequired[str]
     """The question with its thread's context, as the planner sees it."""
     plan: dict[str, Any] | None
     """The golden plan (a QueryPlan's shape: steps of verb, karakas, extract)."""
     plan_info: dict[str, Any]
     """Plan loop outcome: status, attempts, llm_calls, method, cause."""
+    hits: list[str]
+    """Retrieval's lines (Document nodes), best first: ranked once for the question."""
     kriyas: list[str]
     """Kriyā ids on the reasoning path, best first."""
+    graph_lines: list[str]
+    """The lines of those Kriyās, or of the facts a multi-hop plan read (Document nodes), best first."""
+    facts: list[dict[str, Any]]
+    """Values a multi-hop plan read hop by hop, each with its line: ``{value, line}``."""
     context: list[Citation]
     """Context lines, best first, capped."""
     answers: list[str]

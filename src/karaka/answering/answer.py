@@ -1,0 +1,237 @@
+"""The one answering path: every source's candidates, one choice, one confidence, the model as reader.
+
+``answer`` reads the question (``question.analyse``), gathers the lines (the facts' and the
+graph's first, then retrieval's, run once for the question and carried in the state), reads
+candidates off them (``reader``), adds the facts a multi-hop plan read, and chooses
+(``choose.decide``): GROUNDED only for a candidate its line proves. With a model, the model
+reads the same lines with the offline candidates as hints (``model.read``) and the checked
+answers settle it:
+- the model's answer verified and the offline one proved, the same: GROUNDED, the model's words;
+- both verified but different: the offline proof stands, the model's reading is a warning;
+- only one verified: that one stands;
+- neither: UNCERTAIN with the lines, never an unverified span.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from karaka.answering.candidate import FACTS, Candidate
+from karaka.answering.choose import Decision, decide
+from karaka.answering.confidence import chance, features
+from karaka.answering.evidence import Evidence, LineWords
+from karaka.answering.model import LINES, Reading, agrees, as_candidate, read
+from karaka.answering.question import Asked, analyse
+from karaka.answering.reader import pool, read_lines
+from karaka.answering.reader import read as read_candidates
+from karaka.kg.retrieval import index_key
+from karaka.services import Services
+from karaka.state.query import Citation, citation_of
+from karaka.store.base import Store
+from karaka.store.ids import citation_key, cite_of
+
+
+def stream_words(text: str, on_token: Callable[[str], None] | None) -> None:
+    """A text that was not generated token by token, sent to a streaming client word by word."""
+    if on_token is None:
+        return
+    for piece in re.findall(r"\S+\s*", text):
+        on_token(piece)
+
+
+def citations(store: Store, nodes: list[str], cap: int) -> list[Citation]:
+    """The citations of Document nodes, in order, each line once, at most ``cap``."""
+    out: list[Citation] = []
+    seen: set[Any] = set()
+    for node in nodes:
+        attrs = store.graph.node(node)
+        if attrs is None:
+            continue
+        citation = citation_of(attrs)
+        if citation_key(citation) in seen:
+            continue
+        seen.add(citation_key(citation))
+        out.append(citation)
+        if len(out) >= cap:
+            break
+    return out
+
+
+def answer(services: Services, question: str, plan: dict[str, Any] | None, hits: list[str], graph_lines: list[str],
+           facts: list[tuple[str, str]], on_token: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Answer ``question`` from the lines: a state update (``result``, ``context``, ``answers``, ``referents``, trace).
+
+    ``hits`` are retrieval's lines (Document nodes, best first), ``graph_lines`` the lines of the
+    actions the plan found, ``facts`` the (value, line) pairs a multi-hop plan read.
+    """
+    store = services.workspace
+    asked = analyse(question)
+    step = (plan or {}).get("steps", [None])[-1] if plan else None
+    with store.reading():
+        has = corpus_check(store)
+        missing = [w for w in asked.required if not has(w)]
+        fact_lines = [node for _, node in facts]
+        nodes = list(dict.fromkeys(fact_lines + graph_lines[:3] + hits))
+        entries = pool(store, asked, nodes)
+        lines = read_lines(store, entries)
+        candidates = _facts(facts) + read_candidates(store, asked, step if not facts else None, lines,
+                                                     rarity(store))
+        order = [node for node, _, _ in entries]
+        decision = decide(asked, candidates, order, missing)
+        if not candidates and not facts and not any(relevant(asked, line.words) for line in lines):
+            decision = Decision("NO_MATCH", why="no line holds the question's words")
+        trace = [f"asked: {asked.kind}" + (f" ({asked.focus})" if asked.focus else "")
+                 + f"; {len(entries)} lines read, {len(candidates)} candidates, "
+                 + f"{sum(c.proved for c in candidates)} proved",
+                 f"{decision.status}: {decision.why}"]
+        if services.llm is None or decision.status == "NO_MATCH":
+            cited = citations(store, decision.lines, services.ctx.max_citations)
+            return _result(decision, cited, trace, on_token, mode="extractive")
+        shown = citations(store, order, LINES)
+        shown_nodes = [_node_of(store, c) for c in shown]
+        reading = read(services, asked, shown, shown_nodes, decision.answers or candidates[:3])
+        settled, mode, warnings = settle(decision, reading, shown_nodes, asked)
+        trace.append(f"model: {reading.answer!r} from line {reading.line}"
+                     + (f" (rejected: {'; '.join(reading.problems[:2])})" if reading.problems else " (verified)")
+                     + f"; {settled.status}")
+        cited = citations(store, settled.lines, services.ctx.max_citations)
+        out = _result(settled, cited, trace, on_token, mode=mode, requests=reading.requests)
+        out["result"]["warnings"] += warnings
+        return out
+
+
+RELEVANT = 0.34
+"""The share of the question's hard terms a line must hold for the lines to be worth reading at all."""
+
+
+def relevant(asked: Asked, words: LineWords) -> bool:
+    """Whether a line holds enough of the question to be read (by the model, or offered as related)."""
+    hard = [t for t in asked.terms if t.hard] or list(asked.terms)
+    if not hard:
+        return True
+    found = sum(bool(words.find(t)) or words.in_context(t) or words.in_intro(t) for t in hard)
+    return found >= RELEVANT * len(hard)
+
+
+def _node_of(store: Store, citation: Citation) -> str:
+    from karaka.store.ids import document_node
+
+    return document_node(citation["doc_id"], citation["line_number"], citation["sentence"])
+
+
+def settle(offline: Decision, reading: Reading, nodes: list[str], asked: Asked) -> tuple[Decision, str, list[str]]:
+    """The model's checked reading against the offline decision: (the decision, the answer mode, warnings)."""
+    model = as_candidate(reading, nodes)
+    best = offline.best
+    grounded = offline.status == "GROUNDED" and best is not None
+    if model is not None and grounded and agrees(reading, best, nodes):  # type: ignore[arg-type]
+        model.agree = 2
+        return (Decision("GROUNDED", [model], list(dict.fromkeys([model.node, *offline.lines])),
+                         "the model and the reader agree", max(offline.confidence, chance(features(model, None)))),
+                "generated", [])
+    if grounded:
+        warnings = [f"the model read {reading.answer!r} (line {reading.line}); the reader's proved answer stands"] \
+            if model is not None else ([f"the model's reading was rejected: {'; '.join(reading.problems[:2])}"]
+                                       if reading.problems else [])
+        return offline, "extractive", warnings
+    if model is not None:
+        return (Decision("GROUNDED", [model], list(dict.fromkeys([model.node, *offline.lines])),
+                         "the model's answer, checked against its line", chance(features(model, None))),
+                "generated", [])
+    warnings = [f"the model's reading was rejected: {'; '.join(reading.problems[:2])}"] if reading.problems else []
+    if offline.status == "NO_ANSWER" and reading.answer and reading.line:
+        unproved = Candidate(reading.answer, "model", nodes[reading.line - 1], "model",
+                             Evidence(0.0, 0.0, [], False, why_not="; ".join(reading.problems) or "not verified"))
+        return Decision("UNCERTAIN", [unproved], [unproved.node, *offline.lines], "the model's answer is not verified",
+                        offline.confidence), "extractive", warnings
+    return offline, "extractive", warnings
+
+
+def _facts(facts: list[tuple[str, str]]) -> list[Candidate]:
+    """The values a multi-hop plan read hop by hop, each proved by the pattern that read it off its line."""
+    evidence = Evidence(cover=1.0, near=1.0, missing=[], typed=True, notes=["read hop by hop off the entity's lines"])
+    return [Candidate(value, "fact", node, FACTS, evidence, score=1.0 - 0.01 * i) for i, (value, node) in
+            enumerate(facts)]
+
+
+def _result(decision: Decision, cited: list[Citation], trace: list[str], on_token: Callable[[str], None] | None,
+            mode: str, requests: int = 0) -> dict[str, Any]:
+    """The state update of a decision: the result, its lines, the answers shown and what they refer to."""
+    cites = " ".join(cite_of(c) for c in cited[:3])
+    best = decision.best
+    if decision.status == "GROUNDED" and best is not None:
+        text = f"{'; '.join(c.shown for c in decision.answers)} {cite_of(cited[0]) if cited else ''}".strip()
+    elif decision.status == "UNCERTAIN" and best is not None:
+        text = (f"Not proved by the documents: the closest candidate is {best.shown} "
+                f"{cite_of(cited[0]) if cited else ''} ({best.evidence.why_not}). Closest lines: {cites}")
+    else:
+        text = f"No answer found in the documents ({decision.why})" + (f"; related lines: {cites}" if cites else "")
+    stream_words(text, on_token)
+    answers = [c.shown for c in decision.answers] if decision.status in ("GROUNDED", "UNCERTAIN") else []
+    refs = [c.refers_to.split(", ")[0] if c.refers_to else c.text for c in decision.answers] \
+        if decision.status == "GROUNDED" else []
+    result = {"answer": text, "status": decision.status, "confidence": decision.confidence, "mode": mode,
+              "llm_calls": requests, "warnings": [], "regenerations": 0, "evidence": evidence_of(decision)}
+    return {"result": result, "context": cited, "answers": answers, "referents": refs, "trace": trace}
+
+
+def evidence_of(decision: Decision) -> dict[str, Any]:
+    """Why the result is what it is: the chosen candidate's source, proof and features (for ``--json`` and fitting)."""
+    best = decision.best
+    if best is None:
+        return {"why": decision.why, "features": {}}
+    return {"why": decision.why, "source": best.source, "proved": best.proved,
+            "not_proved": best.evidence.why_not, "features": features(best, decision.runner_up)}
+
+
+_corpus: dict[int, tuple[tuple[int, int], str]] = {}
+_corpus_lock = threading.Lock()
+
+
+def squash(text: str) -> str:
+    """Text as required words are looked for in it: lower case, runs of other characters one space."""
+    return " ".join(re.sub(r"[^\w.=/-]+", " ", text.lower()).split())
+
+
+def _joined(store: Store) -> str:
+    """Every line of the documents with its headings and document name, squashed, one a line.
+
+    Kept until the workspace changes, like the BM25 index.
+    """
+    key = index_key(store)
+    with _corpus_lock:
+        cached = _corpus.get(id(store))
+        if cached is None or cached[0] != key:
+            texts = (squash(f"{a.get('text', '')} {a.get('section', '')} {a.get('doc_id', '')}")
+                     for d in store.graph.nodes_of("Document") if (a := store.graph.node(d) or {}))
+            cached = _corpus[id(store)] = (key, "\n".join(texts))
+        return cached[1]
+
+
+def rarity(store: Store) -> Callable[[str], float]:
+    """``rarity(word_key)``: how rare a word is among the lines (an inverse document frequency)."""
+    text = _joined(store)
+    lines = text.count("\n") + 1
+
+    @functools.lru_cache(maxsize=256)
+    def idf(word: str) -> float:
+        found = len(re.findall(rf"(?<![\w]){re.escape(word)}", text)) if word else 0
+        return math.log(1 + lines / (1 + found))
+
+    return idf
+
+
+def corpus_check(store: Store) -> Callable[[str], bool]:
+    """``has(word)``: whether any line of the documents (or their headings) holds ``word``.
+
+    The lines are joined when a question first needs them and kept until the workspace changes.
+    """
+    def has(word: str) -> bool:
+        return squash(word) in _joined(store)
+
+    return has

@@ -1,0 +1,430 @@
+"""Whether a line proves a span answers a question: the words it holds, how near, and in which relation.
+
+A span is *proved* (and its answer GROUNDED) only when its line says it for what the question
+asks:
+- it is of the kind asked for ("how many" wants a number, of the counted thing when the line
+  says what it counts; "which option" a flag; "how" a way or a command) and is none of the
+  question's own words;
+- every hard term of the question (its nouns, names, numbers, code and action) is in the line,
+  in the line it goes on from, in its heading or document name, or in the sentence just before
+  or after it, and the line itself holds at least half of them; a line without a verb (a
+  heading, a table row, a list item) need not say the action;
+- a question about a default is answered by the value the line calls the default, not by the
+  name of the thing ("--timeout" is no default timeout);
+- "who is X?" and "what is X?" are answered by what the line says X is (a copula, an apposition,
+  a heading over a bare list), and a "who" question with an action by the doer or receiver of that
+  same action (``reader``), not by whatever name stands nearest.
+Soft terms (adjectives, adverbs, the words of the thing asked about) only weigh. Anything weaker
+leaves the span a candidate the system is not sure of (UNCERTAIN).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from karaka.answering import kinds as k
+from karaka.answering.question import CODE_TOKEN, Asked, Term, key, same
+from karaka.answering.spans import UNIT, Span, code_shape
+
+SOFT_WEIGHT = 0.4
+CONTEXT_WEIGHT = 0.9
+"""A term found only in the line's heading, document name or introducing line counts nearly as much."""
+AROUND_WEIGHT = 0.75
+"""A term found only in the sentence before or after counts three quarters."""
+OWN_SHARE = 0.5
+"""The share of the hard terms' weight the line itself (or the line it goes on from) must hold."""
+MIN_COVER = 0.6
+"""The share of all the question's terms (soft ones weighed less) a proving line must hold with its surroundings."""
+OWN_WORDS = "the question's own words"
+SHAPED = (k.CODE, k.VERSION, k.QUANTITY, k.VALUE)
+"""Kinds whose answer's shape says what it is: the question's verb need not be the line's ("prints" or "dumps")."""
+_NOT_TIME_UNIT = re.compile(r"(?:[kKMGTP]i?)?(?:B|b|bit|bits|byte|bytes|bps|Hz|hz)$|%|percent", re.IGNORECASE)
+
+
+@dataclass
+class LineWords:
+    """The match keys of one line, where each stands, and the keys of what surrounds it."""
+
+    at: dict[str, list[int]] = field(default_factory=dict)
+    context: set[str] = field(default_factory=set)
+    """Keys of its heading and its document's name."""
+    intro: set[str] = field(default_factory=set)
+    """Keys of the line it goes on from ("To install it, run:" before a command)."""
+    intro_text: str = ""
+    around: set[str] = field(default_factory=set)
+    """Keys of the sentences just before and after it."""
+    text: str = ""
+    context_text: str = ""
+    around_text: str = ""
+    starts: list[int] = field(default_factory=list)
+    """Each token's first character, for a parsed line (places are then token indices)."""
+    verbless: bool = False
+    """A line with no verb: a heading, a table row, a list item, a name."""
+
+    def find(self, term: Term) -> list[int]:
+        """Where the term stands in the line ([] when it does not)."""
+        if term.role == "name" and not term.key.isalpha():
+            found = [m.start() for m in re.finditer(re.escape(term.key), self.text.lower())]
+            return [max(0, bisect_right(self.starts, at) - 1) for at in found] if self.starts else found
+        return [i for word, places in self.at.items() if same(term.key, word) for i in places]
+
+    def in_context(self, term: Term) -> bool:
+        return _holds(self.context, self.context_text, term)
+
+    def in_intro(self, term: Term) -> bool:
+        return _holds(self.intro, self.intro_text, term)
+
+    def in_around(self, term: Term) -> bool:
+        return _holds(self.around, self.around_text, term)
+
+
+def _holds(keys: set[str], text: str, term: Term) -> bool:
+    if term.role == "name" and not term.key.isalpha():
+        return term.key in text.lower()
+    return any(same(term.key, word) for word in keys)
+
+
+def _keys(text: str) -> set[str]:
+    return {key(w) for w in re.findall(r"[^\W_]+", text) if w.lower() not in k.STOP}
+
+
+def line_words(text: str, doc: Any | None, context: str, previous: str = "", following: str = "",
+               intro: str = "") -> LineWords:
+    """The keys of a line's words (by token when parsed), its context, its introducing line and neighbours.
+
+    A short line that names a piece of code and says nothing of it (a term of a definition list,
+    an option of a manual page) is read with the sentence after it, which describes it, as if that
+    sentence were its own: "-k, --keep" answers "which option keeps the input files?" from
+    "keeps the input files." below it.
+    """
+    out = LineWords(text=text, context_text=context, around_text=f"{previous} {following}", intro_text=intro)
+    if doc is not None and len(doc):
+        out.starts = [t.idx for t in doc]
+        for t in doc:
+            if t.is_punct or t.lower_ in k.STOP:
+                continue
+            for word in {key(t.lemma_), key(t.text), *(key(p) for p in re.split(r"[-_/]", t.text) if p)}:
+                if word:
+                    out.at.setdefault(word, []).append(t.i)
+        out.verbless = not any(t.pos_ in ("VERB", "AUX") for t in doc)
+    else:
+        for m in re.finditer(r"[^\W_]+", text):
+            if m.group(0).lower() not in k.STOP:
+                out.at.setdefault(key(m.group(0)), []).append(m.start())
+        out.verbless = len(text.split()) <= 6
+    for bound, pattern in k.BOUNDS.items():  # "Python 3.8 or later" says a minimum
+        for m in re.finditer(pattern, text, re.IGNORECASE):
+            out.at.setdefault(key(bound), []).append(bisect_right(out.starts, m.start()) - 1 if out.starts
+                                                     else m.start())
+    if out.verbless and len(text.split()) <= 8 and following and CODE_TOKEN.match(text.strip()):
+        out.intro_text = f"{intro} {following}".strip()
+        intro = out.intro_text
+    out.context = _keys(context)
+    out.around = _keys(out.around_text)
+    out.intro = _keys(intro)
+    return out
+
+
+def joined(asked: Asked, words: LineWords) -> dict[str, list[int]]:
+    """Question words a line writes joined or shortened, with where the line has them.
+
+    "time out" written "timeout", "network file system" written "NFS".
+    """
+    seq = [w for w in re.findall(r"[^\W\d_]+", asked.text) if w.lower() not in k.STOP]
+    out: dict[str, list[int]] = {}
+    for size in (2, 3, 4):
+        for i in range(len(seq) - size + 1):
+            run = seq[i:i + size]
+            glued = key("".join(run))
+            places = words.at.get(glued, [])
+            initials = "".join(w[0] for w in run).upper()
+            if not places and len(initials) >= 2:
+                places = [m.start() for m in re.finditer(rf"\b{initials}\b", words.text)]
+                if places and words.starts:
+                    places = [bisect_right(words.starts, p) - 1 for p in places]
+            for w in run if places else []:
+                out.setdefault(key(w), []).extend(places)
+    return out
+
+
+@dataclass
+class Evidence:
+    """What a line says for one span."""
+
+    cover: float
+    """The weighted share of the question's terms the line and its surroundings hold."""
+    near: float
+    """How close the matched words stand to the span (1: next to it)."""
+    missing: list[str]
+    """Hard terms that neither the line nor its surroundings hold."""
+    typed: bool
+    """The span is of the kind asked for."""
+    why_not: str = ""
+    """Why it is not proved ("" when it is)."""
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def proved(self) -> bool:
+        return not self.why_not
+
+
+def _tree_distance(doc: Any, a: int, b: int) -> int:
+    """Edges between two tokens of a parse."""
+    up_a = [doc[a]] + list(doc[a].ancestors)
+    up_b = {t.i: n for n, t in enumerate([doc[b]] + list(doc[b].ancestors))}
+    for n, t in enumerate(up_a):
+        if t.i in up_b:
+            return n + up_b[t.i]
+    return len(doc)
+
+
+def typed(asked: Asked, span: Span) -> tuple[bool, str]:
+    """Whether a span is of the kind asked for, and why not."""
+    kind = asked.kind
+    if kind == k.TERM:
+        return True, ""
+    if kind == k.VALUE:  # a number, a literal, a string, a name; not a call or a flag ("load(x=1)", "--quiet")
+        shaped = span.kind != k.CODE or code_shape(span.text) in ("name", "variable", "path")
+        return span.kind in (k.VALUE, k.QUANTITY, k.CODE, k.VERSION) and shaped and "(" not in span.text, \
+            "not a value"
+    if kind == k.MANNER and span.kind == k.CODE:  # "how do you install only the library?": by the command
+        return code_shape(span.text) != "path", "a path, not a way"
+    if kind == k.PLACE and span.kind == k.CODE:  # "where are the programs installed?": in a directory
+        return code_shape(span.text) == "path", "not a path"
+    if span.kind != kind:
+        return False, f"a {span.kind}, not a {kind}"
+    if kind == k.QUANTITY:
+        unit = re.sub(r"^[<>≤≥~]?\s?[\d.,\u202f\s–-]+", "", span.text).strip()
+        if re.search(r"\bhow (long|old|often|soon)\b", asked.text, re.IGNORECASE) and unit and \
+                _NOT_TIME_UNIT.search(unit):
+            return False, f"{span.text!r} measures no time"
+        counted = asked.counted or (asked.focus if asked.wh == "how many" else "")
+        if counted and unit and not same(key(unit.split()[-1]), counted) and (
+                not UNIT.fullmatch(unit) or UNIT.fullmatch(counted) or UNIT.fullmatch(counted + "s")):
+            return False, f"{span.text!r} counts {unit}, not what was asked"  # "how many meters": not "1 foot"
+    if kind == k.NAME and span.text.split() and span.text.split()[0].lower() in k.STOP:
+        return False, "a role, not a name"
+    return True, ""
+
+
+def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft: bool = False,
+          rarity: Callable[[str], float] | None = None) -> Evidence:
+    """The evidence of one line for one span (``verb_soft``: the question's verb need not be in it).
+
+    ``rarity`` weighs a term by how few lines of the documents hold it (an inverse document
+    frequency): a line may lack one common word of a long question ("begin", "ones"), never a
+    name, a number, a piece of code or a rare word.
+    """
+    soft_verb = verb_soft or words.verbless or asked.kind in SHAPED or (
+        asked.kind == k.PLACE and span.kind == k.CODE)  # "where are the files put?" answered by a path
+    hard = [t for t in asked.terms if t.hard and not (t.role == "verb" and soft_verb)]
+    soft = [t for t in asked.terms if t not in hard]
+    total = len(hard) + SOFT_WEIGHT * len(soft) or 1.0
+    got, own, missing, distances = 0.0, 0.0, [], []
+    glued = joined(asked, words)
+    for term in asked.terms:
+        weight = 1.0 if term in hard else SOFT_WEIGHT
+        where = words.find(term) or glued.get(term.key, [])
+        if where:
+            got += weight
+            own += weight if term in hard else 0.0
+            if doc is not None and span.first >= 0:
+                distances.append(min(_tree_distance(doc, span.first, i) for i in where))
+            elif span.first < 0:
+                distances.append(min(abs(i - span.start) for i in where) // 12)
+        elif words.in_intro(term):
+            got += CONTEXT_WEIGHT * weight
+            own += CONTEXT_WEIGHT * weight if term in hard else 0.0
+        elif words.in_context(term):  # a heading or the document's name: it counts, but proves nothing alone
+            got += CONTEXT_WEIGHT * weight
+        elif words.in_around(term):
+            got += AROUND_WEIGHT * weight
+        elif term in hard:
+            missing.append(term.text)
+    near = sum(1.0 / (1.0 + d / 3.0) for d in distances) / len(distances) if distances else 0.0
+    ok, why = typed(asked, span)
+    other = _other_kind(asked, words, doc)
+    evidence = Evidence(cover=round(got / total, 3), near=round(near, 3), missing=missing, typed=ok)
+    if not ok:
+        evidence.why_not = why
+    elif _in_question(asked, span, words):
+        evidence.why_not = OWN_WORDS
+    elif other:
+        evidence.why_not = f"the line speaks of the {other}"
+    elif missing and (words.verbless or asked.kind == k.NAME or not _spared(missing, hard, rarity)):
+        evidence.why_not = f"the line lacks {', '.join(missing[:3])}"
+    elif asked.lang != "en" and asked.kind in (k.TERM, k.REASON, k.MANNER, k.PLACE):
+        evidence.why_not = "in a language the parser does not read, only a number, a date, a name or code is proved"
+    elif hard and (own < OWN_SHARE * len(hard) or own == 0):
+        evidence.why_not = "most of the question's words are in the sentences around the line, not in it"
+    elif evidence.cover < MIN_COVER:
+        evidence.why_not = "the line holds too few of the question's words"
+    elif asked.default and not _said_default(span, words.text):
+        evidence.why_not = "the line does not call it the default"
+    elif _asks_identity(asked) and not identity(span, words, doc, asked) and not (
+            asked.focus and focus_near(asked, span, words, doc) and not _all_focus(asked, span)):
+        evidence.why_not = "the line does not say it is what was asked about"
+    return evidence
+
+
+def _other_kind(asked: Asked, words: LineWords, doc: Any | None) -> str:
+    """A noun of the question that the line qualifies otherwise: "north ward" for a question on the south ward.
+
+    The modifier is soft (a line may leave it out), but not contradicted.
+    """
+    if doc is None:
+        return ""
+    asked_keys = {t.key for t in asked.terms}
+    for term in asked.terms:
+        if not term.head or words.find(term):
+            continue
+        for i in [i for word, at in words.at.items() if same(term.head, word) for i in at]:
+            mods = [c for c in doc[i].children if c.dep_ in ("amod", "compound") and c.is_alpha]
+            if mods and not any(any(same(key(c.lemma_), a) for a in asked_keys) for c in mods):
+                return f"{mods[0].text} {doc[i].text}"
+    return ""
+
+
+MISSING_SHARE = 0.25
+"""The most of the hard terms' rarity a proving line may lack (and one term in four at most)."""
+
+
+def _spared(missing: list[str], hard: list[Term], rarity: Callable[[str], float] | None) -> bool:
+    """Whether the hard terms a line lacks are few and common enough to be a paraphrase, not a gap."""
+    if rarity is None or len(missing) > max(1, len(hard) // 4):
+        return False
+    lost = [t for t in hard if t.text in missing]
+    if any(t.role == "name" for t in lost):
+        return False
+    total = sum(rarity(t.key) for t in hard) or 1.0
+    return sum(rarity(t.key) for t in lost) <= MISSING_SHARE * total
+
+
+def _in_question(asked: Asked, span: Span, words: LineWords) -> bool:
+    """A span the question itself holds ("12 rooms" of "the inn with 12 rooms"), or made of its words."""
+    low = " ".join(re.findall(r"[^\W_]+", span.text.lower()))
+    question = " " + " ".join(_DIGITS.get(w, w) for w in re.findall(r"[^\W_]+", asked.text.lower())) + " "
+    if low and f" {low} " in question:
+        return True
+    if any(n and (n in span.text.lower() or span.text.lower() in n) for n in asked.named):
+        return True
+    own = [key(w) for w in re.findall(r"[^\W_]+", span.text) if w.lower() not in k.STOP]
+    if not own or span.kind in (k.QUANTITY, k.DATE, k.VERSION):
+        return False
+    if asked.focus and all(same(w, asked.focus) for w in own):
+        return True  # "the method" is no method's name
+    own = [w for w in own if not (asked.focus and same(w, asked.focus))]  # "port 7000": the focus is not repeated
+    repeated = sum(any(same(w, t.key) for t in asked.terms) for w in own)
+    if span.kind in (k.NAME, k.TERM, k.PLACE):  # "Harbour Guide Edition" names what was asked about
+        return repeated >= 0.5 * len(own)
+    return repeated == len(own)
+
+
+_DIGITS = {w: str(n) for n, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+
+
+def focus_near(asked: Asked, span: Span, words: LineWords, doc: Any | None = None) -> bool:
+    """Whether the line says the span is the kind of thing asked about ("which technique?").
+
+    The span holds the word ("the flush method"), stands right before it with only nouns and
+    adjectives between ("Rust target languages", "the -q option"), right after it ("option -q",
+    "code: 0-00-1"), or before "as" or a copula and the word ("celadon as the glaze", "oak is
+    the wood"). A word that merely stands near is not enough: "a notation into some other
+    language" does not make the notation a language.
+    """
+    if not asked.focus:
+        return True
+    own = re.findall(r"[^\W\d_]+", span.text)
+    if own and (same(key(own[-1]), asked.focus) or same(key(own[0]), asked.focus)
+                and re.search(r"\d", span.text)):
+        return True  # "the flush method", "Rooms 1 through 9"; not "the target language source files"
+    if doc is not None and span.first >= 0:
+        return _focus_in_parse(asked.focus, span, doc)
+    word = r"[^\W_]+"
+    before, after = words.text[:span.start], words.text[span.end:]
+    right_after = re.match(rf"\s*\)?\s*(?:{word}[\s-]+)?({word})", after)
+    linked = re.match(rf"\s*,?\s*(?:as|is|are|was|were)\s+(?:the\s+|a\s+|an\s+|its\s+)?(?:{word}\s+)?({word})",
+                      after)
+    preceding = re.search(rf"({word})\s*(?:[:=(]|\bcalled|\bnamed)?\s*$", before)
+    return any(m is not None and same(key(m.group(1)), asked.focus) for m in (right_after, linked, preceding))
+
+
+def _focus_in_parse(focus: str, span: Span, doc: Any) -> bool:
+    """``focus_near`` read off the parse (tokens around the span)."""
+    def is_focus(token: Any) -> bool:
+        return same(key(token.lemma_), focus) or same(key(token.text), focus)
+
+    i, words = span.last + 1, 0
+    while i < len(doc) and words <= 3 and (doc[i].pos_ in ("NOUN", "PROPN", "ADJ") or doc[i].is_punct
+                                           and doc[i].text not in ",;."):
+        if is_focus(doc[i]):
+            return True  # "Rust target languages", "the -q option", "`flush()` method"
+        words += not doc[i].is_punct
+        i += 1
+    j = span.last + 1
+    if j < len(doc) and doc[j].lower_ in ("as", "is", "are", "was", "were"):
+        k_ = j + 1
+        while k_ < len(doc) and k_ <= j + 4 and doc[k_].pos_ in ("DET", "ADJ", "NOUN", "PROPN", "NUM"):
+            if is_focus(doc[k_]):
+                return True  # "celadon as the glaze"
+            k_ += 1
+    before = span.first - 1
+    while before >= 0 and (doc[before].text in ("called", "named") or doc[before].is_punct
+                           and doc[before].text not in ",;."):
+        before -= 1
+    return before >= span.first - 4 and before >= 0 and is_focus(doc[before])  # "option -q", "code: 0-00-1"
+
+
+def _all_focus(asked: Asked, span: Span) -> bool:
+    """A span that is only the word asked about ("the method")."""
+    own = [key(w) for w in re.findall(r"[^\W_]+", span.text) if w.lower() not in k.STOP]
+    return all(same(w, asked.focus) for w in own)
+
+
+def _asks_identity(asked: Asked) -> bool:
+    """"Who is X?", "What is X?": the answer is what the line says X is."""
+    return not asked.verb and asked.kind in (k.NAME, k.TERM) and bool(
+        re.match(r"\s*(who|what)\s+(is|are|was|were)\b", asked.text, re.IGNORECASE))
+
+
+def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> bool:
+    """Whether the line says the span is the thing asked about.
+
+    "X is S", "S is X", "X, S", "X: S", or S listed bare under a heading (or an introducing
+    line) that names X.
+    """
+    if words.verbless and any(words.in_context(t) or words.in_intro(t) for t in asked.terms if t.hard):
+        return True
+    if doc is None or span.first < 0:
+        return bool(re.search(r":\s*$", words.text[:span.start]))
+    head = doc[span.first]
+    while head.head.i != head.i and span.first <= head.head.i <= span.last:
+        head = head.head
+    terms = {i for t in asked.terms if t.hard for i in words.find(t)}
+    if not terms:
+        return False
+    linked = set()
+    if head.dep_ in ("attr", "nsubj", "nsubjpass") and head.head.lemma_ == "be":
+        linked |= {t.i for c in head.head.children if c.dep_ in ("nsubj", "attr") and c.i != head.i
+                   for t in c.subtree}
+    if head.dep_ == "appos":
+        linked |= {t.i for t in head.head.subtree if not (span.first <= t.i <= span.last)}
+    linked |= {t.i for c in head.children if c.dep_ == "appos" for t in c.subtree}
+    return bool(terms & linked)
+
+
+_DEFAULT = re.compile(r"\b(?:defaults?|default(?:s|ed)? (?:to|is|value)|by default|standard(?:wert)?|voreingestellt|"
+                      r"vorgabe(?:wert)?|par défaut|por defecto)\b", re.IGNORECASE)
+
+
+def _said_default(span: Span, text: str) -> bool:
+    """Whether the line calls the span the default: "default: 88", "defaults to 88", "88 (the default)"."""
+    for m in _DEFAULT.finditer(text):
+        gap = text[m.end():span.start] if m.end() <= span.start else text[span.end:m.start()]
+        if len(gap) <= 40 and not re.search(r"[;.]\s", gap):
+            return True
+    return False

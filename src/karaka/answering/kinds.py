@@ -1,0 +1,148 @@
+"""The kinds of answer a question can ask for, and the general words that say which.
+
+A question says what it wants with its question word ("when" wants a date) or, after "which"
+or "what", with the noun it asks about ("which option" wants a flag, "what year" a date). The
+lists below are closed classes of English (and the question words of French, German and Spanish),
+each with what it is for; none holds a word because one question used it.
+"""
+
+from __future__ import annotations
+
+QUANTITY, DATE, NAME, PLACE, REASON, MANNER, CODE, VERSION, VALUE, TERM = (
+    "quantity", "date", "name", "place", "reason", "manner", "code", "version", "value", "term")
+KINDS = (QUANTITY, DATE, NAME, PLACE, REASON, MANNER, CODE, VERSION, VALUE, TERM)
+
+WH_WORDS = {
+    # English
+    "who": "who", "whom": "who", "whose": "who", "what": "what", "which": "which", "when": "when",
+    "where": "where", "why": "why", "how": "how",
+    # French
+    "qui": "who", "quoi": "what", "que": "what", "quel": "which", "quelle": "which", "quels": "which",
+    "quelles": "which", "lequel": "which", "laquelle": "which", "quand": "when", "où": "where",
+    "pourquoi": "why", "comment": "how", "combien": "how many",
+    # German
+    "wer": "who", "wen": "who", "wem": "who", "wessen": "who", "was": "what", "welcher": "which",
+    "welche": "which", "welches": "which", "welchen": "which", "welchem": "which", "wann": "when",
+    "wo": "where", "wohin": "where", "woher": "where", "warum": "why", "weshalb": "why", "wieso": "why",
+    "wie": "how", "wofür": "what", "wozu": "why", "womit": "how",
+    # Spanish
+    "quién": "who", "quiénes": "who", "qué": "what", "cuál": "which", "cuáles": "which", "cuándo": "when",
+    "dónde": "where", "por qué": "why", "cómo": "how", "cuánto": "how many", "cuántos": "how many",
+    "cuánta": "how many", "cuántas": "how many",
+}
+"""Question words and the English one each stands for. "was" is German only where the question is German."""
+
+DEGREE_AFTER_HOW = frozenset(
+    "many much long old far big large small high low wide deep fast slow often frequently soon early late "
+    "heavy tall short strong hot cold viele viel lange alt groß hoch weit oft schnell".split())
+"""Adjectives and adverbs after "how" (or German "wie") that ask for an amount: "how long", "wie viele"."""
+
+TIME_NOUNS = frozenset(
+    "year date day month time century decade week era period season hour morning evening night weekday "
+    "jahr datum tag monat zeit année date jour mois heure siècle año fecha día mes".split())
+"""Nouns after "which/what" that ask for a date or a time: "in what year", "on which day"."""
+
+MEASURE_NOUNS = frozenset("""
+number amount count total quantity size length width height depth weight volume area distance duration
+delay latency interval timeout period age rate ratio percentage percent proportion share frequency speed
+bitrate throughput bandwidth capacity limit maximum minimum max min level price cost fee score
+temperature pressure resolution precision accuracy overhead population
+anzahl zahl größe länge breite höhe dauer grenze menge nombre taille longueur durée taux limite quantité
+""".split())
+"""Nouns after "which/what" (or a copula's subject) that name a measured amount: their answer is a number."""
+
+VERSION_NOUNS = frozenset("version release revision edition versión fassung".split())
+"""Nouns whose answer is a version number."""
+
+PLACE_NOUNS = frozenset(
+    "place country city town village region state province county location site land island continent "
+    "street building capital kingdom area ort stadt land pays ville lieu lugar ciudad país".split())
+"""Nouns whose answer is a place."""
+
+ARTEFACT_SHAPES = {
+    "option": "flag", "flag": "flag", "switch": "flag", "argument": "flag", "parameter": "flag",
+    "variable": "variable", "macro": "variable", "constant": "variable",
+    "file": "path", "path": "path", "directory": "path", "folder": "path", "filename": "path",
+    "extension": "path", "suffix": "path",
+    "command": "command", "program": "command", "tool": "command", "utility": "command", "executable": "command",
+    "binary": "command", "script": "command", "subcommand": "command",
+    "function": "call", "module": "call", "package": "call", "library": "call",
+    "attribute": "name", "field": "name", "key": "name", "directive": "name",
+    "keyword": "name", "property": "name", "handler": "name", "hook": "name", "format": "name",
+    "encoding": "name", "protocol": "name",
+    "address": "address", "email": "address", "e-mail": "address", "url": "address", "website": "address",
+    "homepage": "address", "adresse": "address", "webseite": "address", "courriel": "address",
+    # French and German
+    "commande": "command", "programme": "command", "fichier": "path", "répertoire": "path",
+    "befehl": "command", "programm": "command", "datei": "path", "verzeichnis": "path", "pfad": "path",
+    "endung": "path", "schalter": "flag", "paramètre": "flag",
+}
+"""Nouns naming a software artefact, and the shape of the token that names one.
+
+"Which option" is answered by a flag (``--quiet``), "which environment variable" by a name in
+capitals (``CACHE_DIR``), "which file" by a path or a file name, "which function" by a call
+name; a question about such a thing is not answered by a token of another shape."""
+
+NAME_NOUNS = frozenset(
+    "author authors maintainer developer company organisation organization person people team group vendor "
+    "publisher creator founder owner inventor designer writer editor translator".split())
+"""Nouns after "which/what" that ask for a name (besides the people nouns of ``nlp.people``)."""
+
+VALUE_NOUNS = frozenset("value setting wert valeur valor".split())
+"""Nouns whose answer is a value of any shape: a number, a literal (``None``, ``true``), a quoted string or a token."""
+
+DEFAULT_WORDS = frozenset("default defaults standard voreinstellung standardwert vorgabe vorgabewert défaut "
+                          "predeterminado".split())
+"""Words that ask for a default value: its answer is the value said to be the default, not the thing's name."""
+
+DOCUMENT_WORDS = frozenset("manual page readme guide documentation docs changelog reference handbook notes "
+                           "specification spec faq".split())
+"""Words a question uses for the document it asks about ("according to its manual page"): soft terms, matched
+by the document's name as well as by its lines."""
+
+EXCLUDING = frozenset("without except excluding besides sans ohne".split())
+"""Prepositions whose object the answer leaves out ("install only the library, without its utility")."""
+
+SPATIAL = frozenset("in into inside within at on onto upon to toward towards from near by beside beyond across "
+                    "through throughout along around over under above below behind outside".split())
+"""Prepositions that open a place or a direction: "to hospital", "beyond national borders"."""
+
+AUXILIARIES = frozenset("do does did is are was were be been has have had will would can could shall should may "
+                        "might must".split())
+"""Auxiliary verbs: in "which X Y does …" the one that ends the noun asked about."""
+
+CAUSATIVES = frozenset("make let help cause allow enable force get".split())
+"""Verbs that hand the action on to the verb they govern ("which option makes it use …" asks about using)."""
+
+KIND_NOUNS = frozenset("kind type sort form variety art".split())
+"""Nouns of "what kind of X": the question asks for an X."""
+
+BOUNDS = {
+    "minimum": r"\bat least\b|\bor (?:later|newer|higher|above|more|greater)\b|\bat minimum\b|\bminimum\b",
+    "maximum": r"\bat most\b|\bup to\b|\bno more than\b|\bor (?:fewer|less|lower|below)\b|\bmaximum\b",
+}
+"""How a line says a lower or an upper bound: "version 2 or later" is a minimum, "up to 8" a maximum."""
+
+TEMPORAL = frozenset("in on at by since until till during before after from to within around circa".split())
+"""Prepositions that open a time: "in 1935", "by 1563", "since 2011"."""
+
+COUNT_NOUNS = frozenset("number count amount total quantity anzahl zahl nombre".split())
+"""Measure nouns that count what their "of" names: "the number of tables" counts tables."""
+
+LIGHT_VERBS = frozenset("be do have".split())
+"""Verbs that name no action of their own in a question ("What is …", "What does X do?", "How many … have")."""
+
+STOP = frozenset("""
+a an the of to in on at by for with and or from into onto upon as than that this these those it its is are was were
+be been being do does did done have has had having will would can could should shall may might must not no nor
+there their they them he she his her him we our you your i me my mine yours which who whom whose what when where why
+how if then so such any all some each every other another one both either neither about over under between
+through during before after above below up down out off again further once here also only just very too
+according
+le la les l de des du un une et ou est sont à au aux en dans par pour sur avec que qui quoi ce cet cette ces il
+elle ils elles on se sa son ses leur leurs ne pas plus
+der die das den dem des ein eine einen einem einer und oder ist sind wird werden wurde wurden im in am an auf
+aus bei mit nach von zu zum zur für über unter durch es er sie man sich nicht kein keine auch nur wie was wer
+el los las lo y o es son en por para con del al se
+""".split())
+"""Function words of the four languages: never what a question asks about."""

@@ -1,0 +1,177 @@
+"""With a model, the model reads: one request over the best lines, and deterministic checks decide.
+
+The model gets the question, the lines read (at most ``LINES``, the graph's and retrieval's fused,
+each with its coordinates) and the offline reader's best candidates as hints, and replies with
+the number of the line that states the answer, the words of that line that state it, and the
+answer. Its answer is *verified* when the quote is in that line, every number, date and name the
+answer states is in that line or the question, and it states the kind of thing asked for (a
+number for "how many", a name for "who"). A reply that is no JSON of that shape is asked once
+more. Which answer stands is ``settle``'s decision.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from karaka.answering import kinds as k
+from karaka.answering.candidate import MODEL, Candidate
+from karaka.answering.evidence import Evidence
+from karaka.answering.question import Asked
+from karaka.answering.spans import spans
+from karaka.jsonparse import JSONRecoveryError, recover_json
+from karaka.kg.calls import ask
+from karaka.models.call import LLMCallError
+from karaka.services import Services
+from karaka.state.query import Citation
+from karaka.store.ids import cite_of
+
+LINES = 8
+HINTS = 3
+MAX_REQUESTS = 2
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,:/-]\d+)*(?![\w])")
+_NAME = re.compile(r"(?<![\w.])(?:[A-Z][\w'-]+|[A-Z]\.)(?:\s+(?:[A-Z][\w'-]+|[A-Z]\.))+")
+_LEADING = frozenset("the a an in on at it this that these those for by with as from to and but or so if when "
+                     "while after before since yes no according".split())
+
+
+@dataclass
+class Reading:
+    """The model's reply, checked: its answer, the line it cites, and what the checks found."""
+
+    answer: str = ""
+    line: int = 0
+    """The cited line's number in the list (1 …), 0 for none."""
+    quote: str = ""
+    problems: list[str] = field(default_factory=list)
+    requests: int = 0
+
+    @property
+    def verified(self) -> bool:
+        return bool(self.answer) and self.line > 0 and not self.problems
+
+
+def schema(count: int) -> dict[str, Any]:
+    """The reply the model must give: a line number (0: none), a quote of it, a short answer."""
+    return {"type": "object", "properties": {
+        "line": {"type": "integer", "enum": list(range(count + 1))},
+        "quote": {"type": "string", "maxLength": 300},
+        "answer": {"type": "string", "maxLength": 200}},
+        "required": ["line", "quote", "answer"]}
+
+
+def _bare(text: str) -> str:
+    """Text compared for facts: lower case, letters and digits only, one space between words."""
+    return " " + " ".join(re.sub(r"[^\w]+", " ", text.lower().replace(",", "")).split()) + " "
+
+
+def unsupported_facts(answer: str, source: str) -> list[str]:
+    """Numbers, dates and names of ``answer`` that ``source`` does not hold."""
+    found = [m.group(0) for m in _NUMBER.finditer(answer)]
+    for m in _NAME.finditer(answer):  # "In Lisbon" at a sentence's start names Lisbon
+        words = m.group(0).split()
+        while words and words[0].lower() in _LEADING:
+            words.pop(0)
+        if words:
+            found.append(" ".join(words))
+    held = _bare(source)
+    return [f for f in dict.fromkeys(found) if _bare(f) not in held]
+
+
+def states_kind(asked: Asked, answer: str) -> bool:
+    """Whether an answer states something of the kind asked for beyond the question's words."""
+    if asked.kind in (k.TERM, k.REASON, k.MANNER, k.VALUE):
+        return True
+    from karaka.nlp import parse
+
+    doc = parse(answer) if asked.lang == "en" else None
+    question = asked.text.lower()
+    return any(s.text.lower() not in question for s in spans(asked, answer, doc) if s.kind == asked.kind)
+
+
+def check(asked: Asked, reading: Reading, lines: list[Citation]) -> list[str]:
+    """What is wrong with the model's reply, each problem named ([] when it is verified)."""
+    if not reading.answer or reading.line == 0:
+        return []
+    if not 1 <= reading.line <= len(lines):
+        return [f"line {reading.line} is not one of the {len(lines)} lines"]
+    text = lines[reading.line - 1]["text"]
+    problems = []
+    plain = " ".join(re.sub(r"[^\w%.-]+", " ", text.lower()).split())
+    quote = " ".join(re.sub(r"[^\w%.-]+", " ", reading.quote.lower()).split())
+    if quote and quote not in plain:
+        problems.append(f"the quote {reading.quote[:60]!r} is not in line {reading.line}")
+    problems += [f"{fact!r} is not in line {reading.line}" for fact in
+                 unsupported_facts(reading.answer, text + " " + asked.text)]
+    if not states_kind(asked, reading.answer):
+        problems.append(f"the answer names no {asked.kind}")
+    return problems
+
+
+def _parse(reply: str, count: int) -> Reading:
+    try:
+        value = recover_json(reply)
+    except JSONRecoveryError:
+        return Reading(problems=["the reply is not JSON"])
+    if not isinstance(value, dict):
+        return Reading(problems=["the reply is not a JSON object"])
+    try:
+        line = int(value.get("line") or 0)
+    except (TypeError, ValueError):
+        line = -1
+    reading = Reading(answer=str(value.get("answer") or "").strip(), line=line,
+                      quote=str(value.get("quote") or "").strip())
+    if not 0 <= line <= count:
+        reading.problems.append(f"line {line} is not one of the {count} lines")
+    return reading
+
+
+def hints_text(hints: list[Candidate], lines: list[Citation], nodes: list[str]) -> str:
+    """The offline reader's best candidates, as the prompt shows them."""
+    shown = []
+    for c in hints[:HINTS]:
+        if c.node in nodes:
+            shown.append(f'- "{c.shown}" (line {nodes.index(c.node) + 1})')
+    return ("A reader's guesses, which may be wrong:\n" + "\n".join(shown) + "\n") if shown else ""
+
+
+def read(services: Services, asked: Asked, lines: list[Citation], nodes: list[str],
+         hints: list[Candidate]) -> Reading:
+    """The model's reading of ``lines`` (Document ``nodes`` in the same order), checked; at most two requests."""
+    listing = "\n".join(f"{n}. {cite_of(c)} {c['text']}" for n, c in enumerate(lines, 1))
+    feedback = ""
+    reading = Reading()
+    requests = 0
+    while requests < MAX_REQUESTS:
+        requests += 1
+        try:
+            reply = ask(services, "answer_read_prompt", schema=schema(len(lines)), max_tokens=256,
+                        hints=hints_text(hints, lines, nodes), lines=listing, question=asked.text + feedback).text
+        except LLMCallError as exc:
+            reading = Reading(problems=[f"the model call failed: {exc}"])
+            continue
+        reading = _parse(reply, len(lines))
+        reading.problems += check(asked, reading, lines)
+        if not reading.problems:
+            break
+        feedback = (f"\n\n(Your last reply was rejected: {'; '.join(reading.problems[:3])}. Copy the quote from the "
+                    "line exactly, and answer only with what it says.)")
+    reading.requests = requests
+    return reading
+
+
+def as_candidate(reading: Reading, nodes: list[str]) -> Candidate | None:
+    """A verified reading as a candidate of its own."""
+    if not reading.verified:
+        return None
+    evidence = Evidence(cover=1.0, near=1.0, missing=[], typed=True, notes=["the model's answer, checked"])
+    return Candidate(reading.answer, "model", nodes[reading.line - 1], MODEL, evidence, score=1.0)
+
+
+def agrees(reading: Reading, candidate: Candidate, nodes: list[str]) -> bool:
+    """Whether the model's answer and an offline candidate say the same from the same line."""
+    if reading.line < 1 or nodes[reading.line - 1] != candidate.node:
+        return False
+    a, b = _bare(reading.answer), _bare(candidate.shown)
+    return b.strip() in a or a.strip() in b

@@ -1,0 +1,413 @@
+"""What a question asks: the kind of answer, the thing asked about, and the words a line must hold.
+
+English questions are read from their parse: the question word and where it stands, the noun
+after "which" or "what" (the focus: "which option" asks for an option), the subject of "what is
+…", the counted noun of "how many". The focus says the kind (a measure noun wants a number, a
+time noun a date, an artefact noun a token of its shape) and is satisfied by an answer of that
+kind; every other content word of the question is a term that the answering line must hold,
+each marked hard (a noun, a name, a number, the action) or soft (an adjective, an adverb, a word
+of the focus phrase). Questions in French, German or Spanish are read from their words alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from karaka.answering import kinds as k
+from karaka.nlp.people import names_people
+
+CODE_TOKEN = re.compile(r"`([^`]{1,80})`|(?<![\w/])(--?[A-Za-z][\w-]*(?:=[^\s,;)]+)?|[A-Za-z_][\w.]*=[^\s,;)]+|"
+                        r"\$?[A-Z][A-Z0-9]*_[A-Z0-9_]+|(?:/[\w.+-]+){2,}/?|~?/[\w.+-]+/[\w.+/-]*|(?<![\w/])/[a-z][\w.+-]*|"
+                        r"[A-Za-z_][\w.]*\(\)|[a-z]+[A-Z]\w+|[A-Za-z][A-Za-z0-9]*(?:[._][A-Za-z0-9]+)+)(?![\w/])")
+"""Tokens shaped like code: backquoted text, flags, key=value, CONSTANT_NAMES, paths, calls, camelCase, dotted.names."""
+VERSION_TOKEN = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)*(?![\w.])")
+_QUOTED = re.compile(r"[\"“«]([^\"”»]{2,60})[\"”»]")
+
+
+@dataclass(frozen=True)
+class Term:
+    """A word the answering line must hold: its match key, how hard a requirement it is, and its text."""
+
+    key: str
+    hard: bool
+    text: str
+    role: str = "word"
+    """``verb`` (the question's action), ``name`` (a proper noun, number or code), ``noun`` or ``word``."""
+    head: str = ""
+    """For a modifier ("south" of "the south ward"): the key of the noun it modifies."""
+
+
+@dataclass(frozen=True)
+class Asked:
+    """The analysis of a question."""
+
+    text: str
+    kind: str
+    wh: str = ""
+    """The English question word ("who", "how many", …), "" for none."""
+    focus: str = ""
+    """The key of the noun asked about ("option", "length"), "" for none."""
+    shape: str = ""
+    """For an artefact: the token shape that names one (``flag``, ``variable``, ``path``, ``command``, …)."""
+    default: bool = False
+    """The question asks for a default value."""
+    verb: str = ""
+    """The key of the question's action, "" when it has none beyond be/have/do."""
+    terms: tuple[Term, ...] = ()
+    required: tuple[str, ...] = ()
+    """Versions, identifiers, long numbers and quoted phrases: a line that lacks one cannot answer."""
+    lang: str = "en"
+    named: tuple[str, ...] = field(default=())
+    """The question's own spans (its names, numbers, quoted and code words): never its answer."""
+    counted: str = ""
+    """For a quantity: the key of what is counted ("how many workers", "the number of tables"), or ""."""
+    defines: str = ""
+    """For "what does X do / mean / stand for?": X, whose description is the answer, or ""."""
+    plural: bool = False
+    """The thing asked about is plural ("which compilers"): a list may answer."""
+
+
+_SUFFIXES = ("ations", "ation", "ings", "ing", "edly", "ed", "ies", "es", "s", "ly", "ment", "ments")
+
+
+def key(word: str) -> str:
+    """A word's match key: lower-cased, a crude stem (``released`` → ``releas``, ``mapping`` → ``map``)."""
+    w = word.lower().strip("'’`.,;:()[]{}\"")
+    if len(w) <= 3 or not w.isalpha():
+        return w
+    for suffix in _SUFFIXES:
+        if suffix == "s" and w.endswith(("ss", "us", "is")):
+            continue  # "class", "status", "analysis"
+        if suffix == "es" and not w[:-2].endswith(("s", "x", "z", "ch", "sh")):
+            continue  # "boxes" loses "es", "files" only its "s"
+        if len(w) - len(suffix) >= 3 and w.endswith(suffix):
+            stem = w[: -len(suffix)]
+            if suffix in ("ing", "ed", "ings") and len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "lsz":
+                stem = stem[:-1]  # mapping, mapped → map
+            if suffix == "ies":
+                stem += "y"
+            return stem.rstrip("e") if len(stem) > 4 else stem
+    return w.rstrip("e") if len(w) > 4 else w
+
+
+def same(a: str, b: str) -> bool:
+    """Whether two match keys are one word in two forms: equal, or one the other plus a short ending."""
+    if a == b:
+        return True
+    short, long_ = sorted((a, b), key=len)
+    if len(short) < 5 or not long_.startswith(short[: max(5, int(0.75 * len(short)))]):
+        return False
+    common = next((i for i, (x, y) in enumerate(zip(short, long_, strict=False)) if x != y), len(short))
+    return common >= max(5, int(0.75 * len(short))) and len(long_) - common <= 5
+
+
+def language(question: str) -> str:
+    """The question's language: ``en`` unless its words are mostly those of French, German or Spanish."""
+    words = re.findall(r"[^\W\d_]+", question.lower())
+    counts = {"fr": 0, "de": 0, "es": 0, "en": 0}
+    marks = {
+        "fr": "le la les de des du est que qui quel quelle quels quelles dans pour une sur où pourquoi comment combien "
+              "quand il elle lequel laquelle au aux avec par sont peut doit ce cette ces",
+        "de": "der die das den dem des ist sind wird werden wurde wurden wer wie welche welcher welches wann wo "
+              "warum und mit von eine einen nicht im auf für sich zu bei aus nach über oder auch als soll sollen "
+              "kann können muss müssen man es",
+        "es": "el los las es qué cuál cuándo dónde cómo quién por para una del con",
+        "en": "the is are was were what which who when where why how does do did of in on to a an for with by",
+    }
+    for lang, text in marks.items():
+        counts[lang] = sum(w in text.split() for w in words)
+    if words and words[0] in _FIRST_WORDS:  # a question that opens with its language's question word
+        counts[_FIRST_WORDS[words[0]]] += 2
+    best = max(counts, key=lambda lang: counts[lang])
+    return best if best != "en" and counts[best] >= 2 and counts[best] > counts["en"] else "en"
+
+
+_FIRST_WORDS = {**dict.fromkeys("qui quoi quel quelle quels quelles lequel laquelle quand où pourquoi comment combien "
+                                 "est-ce".split(), "fr"),
+                **dict.fromkeys("wer wen wem wessen welcher welche welches welchen welchem wann wo wohin woher warum "
+                                "weshalb wieso wie wofür wozu womit worauf woran".split(), "de"),
+                **dict.fromkeys("quién quiénes cuál cuáles cuándo dónde cómo cuánto cuántos cuánta cuántas "
+                                "qué".split(), "es")}
+"""Question words that open a question in French, German or Spanish (and nowhere in an English one)."""
+
+
+def required_words(question: str) -> tuple[str, ...]:
+    """What a line must hold to answer: the question's versions, identifiers, long numbers and quoted phrases."""
+    found = [m.group(0).lower().lstrip("v") for m in VERSION_TOKEN.finditer(question)]
+    found += [(m.group(1) or m.group(2)).lower() for m in CODE_TOKEN.finditer(question)]
+    found += [m.group(1).lower() for m in _QUOTED.finditer(question)]
+    found += re.findall(r"(?<![\w.])\d{2,}(?![\w.])", question)
+    return tuple(dict.fromkeys(f.strip("`") for f in found if f.strip("`")))
+
+
+def _kind_of_focus(focus: str, lemma: str, lang: str = "en") -> tuple[str, str]:
+    """(kind, shape) asked by a focus noun; a German compound by its last noun ("Umgebungsvariable": variable)."""
+    word = lemma.lower()
+    if lang == "de":
+        for start in range(len(word) - 4, 0, -1):
+            kind, shape = _kind_of_focus(word[start:], word[start:])
+            if kind != k.TERM:
+                return kind, shape
+    if word in k.TIME_NOUNS:
+        return k.DATE, ""
+    if word in k.VERSION_NOUNS:
+        return k.VERSION, ""
+    if word in k.VALUE_NOUNS:
+        return k.VALUE, ""
+    if word in k.MEASURE_NOUNS:
+        return k.QUANTITY, ""
+    if word in k.PLACE_NOUNS:
+        return k.PLACE, ""
+    if word in k.ARTEFACT_SHAPES:
+        return k.CODE, k.ARTEFACT_SHAPES[word]
+    if word in k.NAME_NOUNS or names_people(word) in ("person", "group"):
+        return k.NAME, ""
+    return k.TERM, ""
+
+
+def analyse(question: str) -> Asked:
+    """The analysis of a question (parsed when it is English)."""
+    text = " ".join(question.split())
+    lang = language(text)
+    if lang != "en":
+        return _analyse_words(text, lang)
+    return _analyse_parse(text)
+
+
+def _named(text: str) -> tuple[str, ...]:
+    spans = [m.group(1) or m.group(2) for m in CODE_TOKEN.finditer(text)]
+    spans += [m.group(0) for m in VERSION_TOKEN.finditer(text)] + [m.group(1) for m in _QUOTED.finditer(text)]
+    return tuple(s.lower() for s in dict.fromkeys(spans) if s)
+
+
+def _analyse_words(text: str, lang: str) -> Asked:
+    """A question the English parser cannot read: its question word, the noun after it, and its other words."""
+    low = text.lower()
+    words = re.findall(r"[^\W_]+(?:[-.'][^\W_]+)*", low)
+    wh, focus, kind = "", "", k.TERM
+    for i, w in enumerate(words):
+        if w in k.WH_WORDS and not (lang == "en" and w == "was"):
+            wh = k.WH_WORDS[w]
+            following = [x for x in words[i + 1:i + 4] if x not in k.STOP]
+            if wh == "how" and words[i + 1:i + 2] and words[i + 1] in k.DEGREE_AFTER_HOW:
+                wh = "how many"
+                following = [x for x in words[i + 2:i + 5] if x not in k.STOP]
+            if (wh == "which" or wh == "what" and lang == "en") and following:
+                focus = following[0]
+            elif wh == "how many" and following:
+                focus = following[0]
+            break
+    kind, shape = _wh_kind(wh)
+    if focus and wh in ("which", "what"):
+        kind, shape = _kind_of_focus(focus, focus, lang)
+    default = any(w in k.DEFAULT_WORDS or lang == "de" and w.startswith("standard") for w in words)
+    if default and kind == k.TERM:
+        kind = k.VALUE
+    terms = []
+    capitals = {m.group(0).lower() for m in re.finditer(r"(?<!^)(?<![.?!]\s)\b[A-ZÄÖÜÀ-Ý][\w-]+", text)}
+    for w in words:
+        if w in k.STOP or w in k.WH_WORDS or w == focus or w in k.DEFAULT_WORDS or w in k.DEGREE_AFTER_HOW \
+                or (len(w) < 2 and not w.isdigit()):
+            continue
+        name = any(c.isdigit() for c in w) or bool(CODE_TOKEN.fullmatch(w))
+        # German writes every noun with a capital: those are the words a line must hold. Other words of a
+        # question the parser cannot read only weigh, and the line must hold most of their weight
+        hard = name or w in capitals
+        terms.append(Term(key(w), hard=hard, text=w, role="name" if name else "word"))
+    return Asked(text=text, kind=kind, wh=wh, focus=key(focus) if focus else "", shape=shape, default=default,
+                 terms=tuple(dict.fromkeys(terms)), required=required_words(text), lang=lang, named=_named(text),
+                 counted=key(focus) if wh == "how many" and focus else "")
+
+
+def _wh_kind(wh: str) -> tuple[str, str]:
+    return {"who": (k.NAME, ""), "when": (k.DATE, ""), "where": (k.PLACE, ""), "why": (k.REASON, ""),
+            "how": (k.MANNER, ""), "how many": (k.QUANTITY, "")}.get(wh, (k.TERM, ""))
+
+
+def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the question's tokens
+    from karaka.nlp import parse
+
+    doc = parse(text)
+    tokens = list(doc)
+    wh_token = next((t for t in tokens if t.lower_ in k.WH_WORDS and t.lower_ != "was"), None)
+    wh = k.WH_WORDS.get(wh_token.lower_, "") if wh_token is not None else ""
+    focus_token = None
+    skip: set[int] = set()  # tokens of the question's form, not its content
+    if wh_token is not None:
+        skip.add(wh_token.i)
+        after = tokens[wh_token.i + 1] if wh_token.i + 1 < len(tokens) else None
+        if wh == "how" and after is not None and after.lower_ in k.DEGREE_AFTER_HOW:
+            wh = "how many"
+            skip.add(after.i)
+            counted = after.head if after.dep_ == "amod" and after.head.pos_ in ("NOUN", "PROPN") else None
+            if counted is None and after.i + 1 < len(tokens) and tokens[after.i + 1].pos_ in ("NOUN", "PROPN"):
+                counted = _head_of_run(tokens, after.i + 1)
+            focus_token = counted
+        elif wh in ("which", "what") and after is not None and (after.pos_ in ("NOUN", "PROPN", "ADJ") or
+                                                                 _before_auxiliary(tokens, after.i) is not None):
+            focus_token = _before_auxiliary(tokens, after.i) or _head_of_run(tokens, after.i)  # "which X … option"
+            if focus_token.lemma_.lower() in k.KIND_NOUNS:  # "what kind of choice" asks for a choice
+                of = next((c for c in focus_token.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+                pobj = next((c for c in of.children if c.dep_ == "pobj"), None) if of is not None else None
+                if pobj is not None:
+                    skip.add(focus_token.i)
+                    focus_token = pobj
+        elif wh in ("which", "what") and (wh_token.dep_ in ("attr", "nsubj") or after is not None
+                                          and after.lemma_ == "be"):
+            subject = next((t for t in tokens if t.dep_ in ("nsubj", "nsubjpass") and t.i != wh_token.i
+                            and t.pos_ in ("NOUN", "PROPN")), None)
+            if subject is not None and after is not None and after.lemma_ == "be":
+                focus_token = subject  # "what is the default line length …" → length
+    kind, shape = _wh_kind(wh)
+    counted = focus_token if wh == "how many" else None
+    if focus_token is not None and wh in ("which", "what"):
+        kind, shape = _kind_of_focus(focus_token.text, focus_token.lemma_)
+        if kind == k.QUANTITY and focus_token.lemma_.lower() in k.COUNT_NOUNS:
+            of = next((c for c in focus_token.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+            counted = next((c for c in of.children if c.dep_ == "pobj"), None) if of is not None else None
+
+        if kind == k.TERM and wh_token is not None and focus_token.lemma_.lower() in k.DEFAULT_WORDS:
+            kind = k.VALUE
+    if wh == "how" and kind == k.MANNER and focus_token is None:
+        kind = k.MANNER
+    default = any(t.lemma_.lower() in k.DEFAULT_WORDS for t in tokens)
+    if default and kind == k.TERM:
+        kind = k.VALUE
+    verb = _verb_of(doc) or _verb_by_position(tokens, focus_token)
+    if verb is not None:
+        skip.add(verb.i)
+    if focus_token is not None:
+        skip.add(focus_token.i)
+    terms: list[Term] = []
+    if verb is not None and verb.lemma_.lower() not in k.LIGHT_VERBS:
+        terms.append(Term(key(_verb_lemma(verb)), hard=True, text=verb.text, role="verb"))
+    focus_words = {t.i for t in focus_token.subtree if t.i <= focus_token.i} if focus_token is not None else set()
+    if counted is not None:
+        focus_words.add(counted.i)  # "the number of tables": a number of tables answers it, the word itself may be left out
+    code_spans = [(m.start(), m.end()) for m in CODE_TOKEN.finditer(text)]
+    excluded = {w.i for t in tokens if t.lower_ in k.EXCLUDING and t.dep_ == "prep" for w in t.subtree}
+    for t in tokens:
+        if t.i in skip or t.is_punct or t.lower_ in k.STOP or t.lower_ in k.WH_WORDS:
+            continue
+        if t.lemma_.lower() in k.DEFAULT_WORDS or t.pos_ in ("AUX", "DET", "PRON", "CCONJ", "SCONJ", "PART", "ADP"):
+            continue
+        if t.pos_ == "VERB" and t.lemma_.lower() in k.LIGHT_VERBS:
+            continue
+        if any(a <= t.idx < b for a, b in code_spans):
+            continue  # a code token is one required word, matched whole
+        if not any(c.isalnum() for c in t.text):
+            continue
+        if t.lower_ in k.DOCUMENT_WORDS or t.i in excluded:
+            role, hard = "word", False  # "without its command-line utility": what the answer leaves out
+        elif t.pos_ == "PROPN" or t.like_num:
+            role, hard = "name", True
+        elif t.pos_ == "NOUN":
+            role, hard = "noun", t.i not in focus_words
+        elif t.pos_ == "VERB":  # only the question's own action is required; "recommend calling": calling may differ
+            role, hard = "word", False
+        else:
+            role, hard = "word", False
+        head = key(t.head.lemma_) if t.dep_ in ("amod", "compound") and t.head.pos_ in ("NOUN", "PROPN") \
+            and not hard else ""
+        terms.append(Term(key(t.lemma_ if t.pos_ != "PROPN" else t.text), hard=hard, text=t.text, role=role,
+                          head=head))
+    for m in CODE_TOKEN.finditer(text):
+        token = (m.group(1) or m.group(2)).lower()
+        terms.append(Term(token, hard=True, text=token, role="name"))
+    focus = key(focus_token.lemma_) if focus_token is not None else ""
+    described = _DEFINES.search(text)
+    if described:  # "what does the -q option of foo do?": -q must be there; "option", "foo" are its frame
+        inside = (described.group(1) or described.group(2)).lower()
+        named = [t for t in terms if t.text.lower() in inside and CODE_TOKEN.fullmatch(t.text)]
+        terms = [t for t in terms if t.text.lower() not in inside or t in named or not named]
+    unique = tuple(dict.fromkeys(t for t in terms if t.key and t.key != focus))
+    return Asked(text=text, kind=kind, wh=wh, focus=focus, shape=shape, default=default,
+                 verb=key(_verb_lemma(verb)) if verb is not None and verb.lemma_.lower() not in k.LIGHT_VERBS else "",
+                 terms=unique, required=required_words(text), lang="en", named=_named(text),
+                 counted=key(counted.lemma_) if counted is not None else "",
+                 defines=(described.group(1) or described.group(2)).strip() if described else "",
+                 plural=focus_token is not None and focus_token.tag_ in ("NNS", "NNPS") or bool(
+                     re.match(r"\s*who\s+(are|were)\b", text, re.IGNORECASE)))
+
+
+_DEFINES = re.compile(r"(?:^|[,;]\s*)\s*what\s+(?:(?:does|do|did)\s+(?:the\s+|a\s+|an\s+)?(.+?)\s+(?:do|mean|stand for|represent|"
+                      r"control|specify)|happens\s+to\s+(?:the\s+|your\s+|a\s+)?(.+?)(?:\s+(?:if|when|after)\b.*)?)"
+                      r"\s*\?*\s*$", re.IGNORECASE)
+"""A question that asks what something is for: "What does the -q option do?"."""
+
+
+def _before_auxiliary(tokens: list, start: int):  # type: ignore[no-untyped-def]
+    """The word before the auxiliary that closes "which X Y does …" (within four words).
+
+    Whatever the tagger called the words before it ("which storage engine does": a tagger may
+    read "storage" as a verb).
+    """
+    for i in range(start, min(start + 4, len(tokens))):
+        if tokens[i].lower_ in k.AUXILIARIES:
+            return tokens[i - 1] if i > start and tokens[i - 1].is_alpha else None
+        if not (tokens[i].is_alpha or tokens[i].text == "-"):
+            return None
+    return None
+
+
+def _head_of_run(tokens: list, start: int):  # type: ignore[no-untyped-def]
+    """The last noun of the noun run starting at ``start`` ("X server command-line option" → option)."""
+    head = tokens[start]
+    i = start
+    while i < len(tokens) and (tokens[i].pos_ in ("NOUN", "PROPN", "ADJ", "NUM") or tokens[i].text == "-"
+                               or tokens[i].dep_ == "compound"):
+        if i > start and _verb_in_disguise(tokens, i):
+            break  # "which option prints the output": "prints" is the verb the tagger took for a noun
+        if tokens[i].pos_ in ("NOUN", "PROPN"):
+            head = tokens[i]
+        i += 1
+    return head
+
+
+def _verb_in_disguise(tokens: list, i: int) -> bool:  # type: ignore[type-arg]
+    """A word tagged as a noun that a determiner or a pronoun follows: in a question it is the verb."""
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+    return tokens[i].pos_ == "NOUN" and nxt is not None and nxt.pos_ in ("DET", "PRON") and nxt.dep_ != "poss"
+
+
+def _verb_lemma(token) -> str:  # type: ignore[no-untyped-def]
+    """A verb's lemma, also where the tagger took it for a noun ("prints" → "print")."""
+    if token.pos_ == "VERB":
+        return str(token.lemma_)
+    from karaka.nlp import verb_lemma
+
+    return verb_lemma(token.text)
+
+
+def _verb_by_position(tokens: list, focus: object):  # type: ignore[no-untyped-def, type-arg]
+    """The verb of a question whose parse has none.
+
+    A noun-tagged word a determiner follows ("which option prints the output"), or the last word
+    of a do-question ("which version does the guide describe?").
+    """
+    for i in range(1, len(tokens)):
+        if tokens[i] is not focus and _verb_in_disguise(tokens, i):
+            return tokens[i]
+    words = [t for t in tokens if t.is_alpha]
+    last = words[-1] if words else None
+    if last is not None and any(t.lower_ in ("do", "does", "did") for t in words) and last.pos_ in ("NOUN", "VERB",
+                                                                                                   "ADJ") \
+            and last is not focus and not any(t.pos_ == "ADP" for t in tokens[max(0, last.i - 3):last.i]):
+        return last  # "which version does the guide describe?"; not "… for the mail server?"
+    return None
+
+
+def _verb_of(doc):  # type: ignore[no-untyped-def]
+    """The question's main verb: the root when it is a verb, else the verb the root governs.
+
+    A causative hands on to the verb it governs: "which option makes the printer use both sides" is
+    about using them.
+    """
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None:
+        return None
+    if root.pos_ == "VERB" and root.lemma_.lower() not in k.CAUSATIVES | k.LIGHT_VERBS:
+        return root
+    return next((c for c in root.children if c.pos_ == "VERB" and c.dep_ in ("xcomp", "ccomp", "conj", "advcl")),
+                root if root.pos_ == "VERB" and root.lemma_.lower() not in k.LIGHT_VERBS else None)

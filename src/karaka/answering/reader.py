@@ -1,0 +1,499 @@
+"""Read candidates off a pool of lines: the roles of the question's action, and spans of the kind asked for.
+
+The pool is the facts' and the graph's lines first (the actions the plan found), then the ranked
+lines of retrieval; a line that introduces the next one (it ends with ":", stops mid-sentence, or
+is a short title) brings that line, which reads with its words, and a "why" question brings the
+sentence that gives the line's reason ("This is because …"). Each line gives:
+- *roles*: where an action of the line has the question's verb, the span in the role asked for
+  (a who-question's doer, a where-question's place), proved when every argument the question
+  names stands in a role of the same action and the line proves it as it proves any span;
+- *typed spans*: numbers, dates, names, code… of the kind asked for, weighed by what the line
+  says for them (``evidence.weigh``).
+Two proved spans of one line that the question's words do not tell apart (the line gives two
+delays, and the question's words stand as near the one as the other) prove neither.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from karaka.answering import kinds as k
+from karaka.answering.candidate import GRAPH, LINES, Candidate
+from karaka.answering.evidence import OWN_WORDS, SHAPED, LineWords, focus_near, line_words, weigh
+from karaka.answering.question import Asked, key, same
+from karaka.answering.spans import REASON_OPENERS, Span, numbered, spans
+from karaka.kg.traverse import PREFERENCES, coverage, entities_named, spans_of
+from karaka.kg.units import parser_reads
+from karaka.nlp.people import names_people
+from karaka.store.base import Store
+from karaka.store.ids import document_node
+
+POOL = 12
+"""Lines read for a question (the graph's and retrieval's best), besides the lines they bring."""
+TYPED = (k.QUANTITY, k.VERSION, k.CODE, k.VALUE)
+"""Kinds a span's own shape tells: their answers are read as spans, an action's role only supports them."""
+_GOES_ON = re.compile(r"^(?:(?:this|that|it) (?:is|was) (?:because|due to|why|so|done)|the reason (?:is|was|for this))\b",
+                      re.IGNORECASE)
+"""A sentence that gives the reason for the one before it ("This is because …"); a sentence that opens with
+"Because" gives the reason for its own main clause."""
+_CUT = re.compile(r"(?:,|\b(?:the|a|an|of|to|in|on|at|by|for|with|from|and|or|as|is|are|see))$", re.IGNORECASE)
+"""The end of a line cut mid-sentence: the next line goes on with it."""
+_DETERMINERS = frozenset("the a an this that these those his her its their our my your some any".split())
+_PRONOUNS = frozenset("he she it they him her them his its their who which that this these those i we you".split())
+
+
+@dataclass
+class Line:
+    """One line of the pool, read."""
+
+    node: str
+    text: str
+    doc: Any | None
+    words: LineWords
+    rank: int
+    intro: str = ""
+    """The line it goes on from (whose words it reads with), or ""."""
+    kind: str = ""
+    """The line's kind (``code``, ``table``, ``heading``…; "" for prose)."""
+    section: str = ""
+    """The innermost heading above it."""
+
+
+def pool(store: Store, asked: Asked, nodes: list[str], size: int = POOL) -> list[tuple[str, int, str]]:
+    """(node, rank, the node it goes on from) of the lines to read: ``nodes`` in order, and the lines they bring."""
+    out: list[tuple[str, int, str]] = []
+    seen: set[str] = set()
+    for rank, node in enumerate(dict.fromkeys(nodes)):
+        if len(out) >= size:
+            break
+        attrs = store.graph.node(node)
+        if attrs is None or node in seen:
+            continue
+        out.append((node, rank, ""))
+        seen.add(node)
+        follow = _brings(store, asked, attrs)
+        if follow and follow not in seen:
+            out.append((follow, rank, node))
+            seen.add(follow)
+    return out
+
+
+def _brings(store: Store, asked: Asked, attrs: dict[str, Any]) -> str:
+    """The line a line brings with it: what it introduces, or the sentence that gives its reason."""
+    if "seq" not in attrs:
+        return ""
+    after = store.records.lines(str(attrs["doc_id"]), int(attrs["seq"]) + 1, int(attrs["seq"]) + 2)
+    if not after:
+        return ""
+    text = str(attrs.get("text", "")).rstrip()
+    follow = after[0]
+    if asked.kind == k.REASON:
+        follow = next((s for s in after if _GOES_ON.match(s.text)), follow)
+        if _GOES_ON.match(follow.text):
+            return document_node(str(attrs["doc_id"]), follow.line, follow.sentence)
+    short_title = len(text) < 60 and not text.endswith(".") and attrs.get("kind") not in ("code", "table") and (
+        attrs.get("kind") == "heading" or not _has_verb(text))
+    if text.endswith(":") or short_title or _CUT.search(text):
+        node = document_node(str(attrs["doc_id"]), follow.line, follow.sentence)
+        return node if store.graph.node(node) is not None else ""
+    return ""
+
+
+def _has_verb(text: str) -> bool:
+    """Whether a short line says an action (then it is no title over the next line)."""
+    from karaka.nlp import parse
+
+    return any(t.pos_ == "VERB" for t in parse(text))
+
+
+def _around(store: Store, attrs: dict[str, Any]) -> tuple[str, str]:
+    """The sentences just before and just after a line, in its document."""
+    if "seq" not in attrs:
+        return "", ""
+    seq = int(attrs["seq"])
+    near = {s.seq: s.text for s in store.records.lines(str(attrs["doc_id"]), max(1, seq - 1), seq + 1)}
+    return near.get(seq - 1, ""), near.get(seq + 1, "")
+
+
+def read_lines(store: Store, entries: list[tuple[str, int, str]]) -> list[Line]:
+    """Each pool line with its parse (English prose only) and its words, with its surroundings'."""
+    from karaka.nlp import parse_many
+
+    attrs = [store.graph.node(node) or {} for node, _, _ in entries]
+    texts = [str(a.get("text", "")) for a in attrs]
+    readable = [t if parser_reads(str(a.get("kind", "")), str(a.get("lang", ""))) else "" for t, a in
+                zip(texts, attrs, strict=True)]
+    docs = parse_many(readable)
+    by_node = {node: i for i, (node, _, _) in enumerate(entries)}
+    lines = []
+    for i, ((node, rank, intro), a, text) in enumerate(zip(entries, attrs, texts, strict=True)):
+        name = re.sub(r"[_\W]+", " ", str(a.get("doc_id", "")))
+        context = f"{a.get('section', '')} {name}"
+        before = texts[by_node[intro]] if intro and intro in by_node else ""
+        doc = docs[i] if readable[i] else None
+        previous, following = _around(store, a)
+        lines.append(Line(node, text, doc, line_words(text, doc, context, previous, following, before), rank, intro,
+                          str(a.get("kind") or ""), str(a.get("section") or "").split(" › ")[-1]))
+    return lines
+
+
+def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Line],
+         rarity: Callable[[str], float] | None = None) -> list[Candidate]:
+    """Every candidate the lines give, best first, one per distinct span (with how many lines agree)."""
+    found: list[Candidate] = []
+    for line in lines:
+        roles = list(_roles(store, asked, step, line, rarity))
+        if asked.kind not in TYPED:
+            found += roles
+        found_spans = [s for s in spans(asked, line.text, line.doc) + numbered(asked, line.text) + _code_line(asked, line)
+                       + _heading_values(asked, line) if line.kind != "code" or s.kind in SHAPED]  # code names no one
+        named_as = [asked.kind == k.TERM and bool(asked.focus) and focus_near(asked, span, line.words, line.doc)
+                    for span in found_spans]
+        typed = [Candidate(span.text, span.kind, line.node, LINES,
+                           weigh(asked, span, line.words, line.doc, verb_soft=said, rarity=rarity), rank=line.rank,
+                           also=[line.intro] if line.intro else []) for span, said in zip(found_spans, named_as,
+                                                                                           strict=True)]
+        for span, c, said in zip(found_spans, typed, named_as, strict=True):
+            in_role = [r for r in roles if r.proved and _overlap(line.text, r.text, span)]
+            if not c.proved:
+                continue
+            if asked.kind == k.TERM and asked.focus and not said:
+                c.evidence.why_not = f"the line does not say it is a {asked.focus}"
+            elif _bare_number(asked, span, line):
+                c.evidence.why_not = f"a bare number the line does not say is the {asked.counted or asked.focus}"
+            elif in_role and asked.kind not in TYPED:
+                _union(line.text, in_role[0], span)  # "on March 26th" and "March 26th, 2022": the role says both
+                c.evidence.why_not = f"part of the {in_role[0].evidence.notes[0]}, which answers"
+            elif in_role:
+                c.evidence.notes.append(f"in the {in_role[0].evidence.notes[0]}")
+            elif said:
+                c.evidence.notes.append(f"called a {asked.focus}")  # the line says what it is: no action needed
+            elif _needs_action(asked) and not line.words.verbless and span.kind != k.CODE:
+                c.evidence.why_not = "no action of the question's verb in the line holds it"
+
+            elif (other := next((r for r in roles if r.proved and spans(asked, r.text, None)), None)) is not None:
+                c.evidence.why_not = f"the action's own {other.evidence.notes[0]} is {other.text!r}"
+        found += typed
+        _one_per_line(asked, line, [(s, c) for s, c in zip(found_spans, typed, strict=True) if c.proved])
+    found = [c for c in found if c.evidence.why_not != OWN_WORDS]  # the question's own words are never its answer
+    for c in found:
+        c.score = score(c)
+    merged: dict[str, Candidate] = {}
+    for c in sorted(found, key=lambda c: (-c.proved, -c.score)):
+        name = " ".join(re.findall(r"[^\W_]+", c.text.lower())) or c.text.lower()
+        if name in merged:
+            merged[name].agree += 1
+        else:
+            merged[name] = c
+    return sorted(merged.values(), key=lambda c: (-c.proved, -(c.score + 0.03 * min(c.agree - 1, 3))))
+
+
+def _one_per_line(asked: Asked, line: Line, proved: list[tuple[Span, Candidate]]) -> None:
+    """Of a line's proved spans, the one the question's words point to; none when they point to two alike.
+
+    A span inside a longer one (a name inside the list of names) gives way to it. Then each of the
+    question's words in the line votes for the span it speaks of (``_owner``); the span with most
+    votes stays proved, the others are not, and a tie proves none: "in the first mode (8 bits), the
+    size is 30 ms, while in the second (16 bits), the size is 34 ms" answers a question about the
+    second mode with 34 ms, because "second" and "16" speak of it.
+    """
+    by_text: dict[str, tuple[Span, Candidate]] = {}
+    for span, c in proved:
+        by_text.setdefault(c.text.lower(), (span, c))
+    if len(by_text) < 2:
+        return
+    outer = []
+    for text, (span, c) in by_text.items():
+        container = next((o for o in by_text if o != text and text in o), None)
+        if container is not None:
+            c.evidence.why_not = f"part of {by_text[container][1].text!r}"
+        else:
+            outer.append((span, c))
+    if len(outer) < 2:
+        return
+    votes = {id(c): 0.0 for _, c in outer}
+    cuts = _segments(line)
+    for term in asked.terms:
+        for place in line.words.find(term):
+            chosen = _owner(line, cuts, [span for span, _ in outer], place)
+            if chosen is not None:
+                votes[id(outer[chosen][1])] += 1.0 if term.hard else 0.4
+    ranked = sorted(outer, key=lambda pair: -votes[id(pair[1])])
+    top, second = votes[id(ranked[0][1])], votes[id(ranked[1][1])]
+    for _, c in ranked:
+        if top == second:
+            c.evidence.why_not = f"the line gives {ranked[0][1].text!r} and {ranked[1][1].text!r} alike"
+        elif c is not ranked[0][1]:
+            c.evidence.why_not = f"the question's words point to {ranked[0][1].text!r}"
+
+
+def _segments(line: Line) -> list[int]:
+    """Where the line's parts start (in its own places: tokens when parsed), cut at commas and semicolons."""
+    if line.doc is not None:
+        return [0] + [t.i + 1 for t in line.doc if t.text in (",", ";")]
+    return [0] + [m.end() for m in re.finditer(r"[,;]", line.text)]
+
+
+def _owner(line: Line, cuts: list[int], spans_: list[Span], place: int) -> int | None:
+    """Which span a word of the question speaks of (None when two stand alike).
+
+    The nearest in its own part of the line, else the first in the parts after it (a part with
+    no value, "while on the coastal route,", modifies the clause that follows), else the nearest
+    before it.
+    """
+    at = [s.first if line.doc is not None else s.start for s in spans_]
+    part = bisect_right(cuts, place) - 1
+    parts = [bisect_right(cuts, a) - 1 for a in at]
+    same_part = [i for i, p in enumerate(parts) if p == part]
+    if same_part:
+        far = [abs(at[i] - place) for i in same_part]
+        return same_part[far.index(min(far))] if far.count(min(far)) == 1 else None
+    later = [i for i, p in enumerate(parts) if p > part]
+    if later:
+        first = min(parts[i] for i in later)
+        here = [i for i in later if parts[i] == first]
+        return here[0] if len(here) == 1 else None
+    earlier = [i for i, p in enumerate(parts) if p < part]
+    last = max((parts[i] for i in earlier), default=None)
+    here = [i for i in earlier if parts[i] == last]
+    return here[0] if len(here) == 1 else None
+
+
+def _bare_number(asked: Asked, span: Span, line: Line) -> bool:
+    """A number with no unit, where the question asks for an amount of something the line does not name by it.
+
+    "What bit rate …?" is not answered by the "10" of "a scale (0-10)"; "How many beds …?" is by
+    "24 beds", or by "24" right after "beds".
+    """
+    if asked.kind != k.QUANTITY or span.kind != k.QUANTITY or re.search(r"[^\d\s.,–<>~≤≥-]",
+                                                                        re.sub(r"\b(?:or|to)\b", " ", span.text)):
+        return False
+    noun = asked.counted or asked.focus
+    if not noun:
+        return False
+    from dataclasses import replace
+
+    return not focus_near(replace(asked, focus=noun), span, line.words, line.doc)
+
+
+def _heading_values(asked: Asked, line: Line) -> list[Span]:
+    """A date or version the line's section heading gives it: a changelog's entry is dated by its heading."""
+    if asked.kind not in (k.DATE, k.VERSION) or not line.section:
+        return []
+    from dataclasses import replace
+
+    heading = spans(replace(asked, kind=asked.kind), line.section, None)
+    return [Span(s.text, s.kind, -1, -1) for s in heading if s.kind == asked.kind]
+
+
+def _code_line(asked: Asked, line: Line) -> list[Span]:
+    """For "how do you …": a code line as a whole (the command a line such as "To install it, run:" brings)."""
+    if asked.kind != k.MANNER or line.kind != "code" or not line.intro or len(line.text) > 200:
+        return []
+    return [Span(line.text.strip(), k.CODE, 0, len(line.text.strip()))]
+
+
+def _union(text: str, role: Candidate, span: Span) -> None:
+    """Widen a role candidate to take in a span it overlaps in the line."""
+    at = text.find(role.text)
+    if at < 0 or span.start < 0:
+        return
+    start, end = min(at, span.start), max(at + len(role.text), span.end)
+    role.text = text[start:end]
+
+
+def _overlap(text: str, role: str, span: Span) -> bool:
+    """Whether a span and a role span share characters of the line."""
+    at = text.find(role)
+    if at < 0:
+        return span.text.lower() in role.lower()
+    return at < span.end and span.start < at + len(role)
+
+
+def _needs_action(asked: Asked) -> bool:
+    """A who, what, where or how question with an action is answered by a role of that action.
+
+    Not by the nearest name, place or phrase.
+
+    Dates and reasons have shapes of their own: the line's words prove them, unless the action of
+    the question's verb holds another of the kind.
+    """
+    return bool(asked.verb) and asked.kind in (k.NAME, k.TERM, k.PLACE, k.MANNER)
+
+
+def score(c: Candidate) -> float:
+    """How good a candidate looks: the line's cover of the question, nearness, the line's rank, a proof."""
+    e = c.evidence
+    in_role = any(n.startswith("in the ") for n in e.notes)
+    return round(0.45 * e.cover + 0.2 * e.near + 0.15 / (1 + c.rank / 3) + 0.1 * e.typed + 0.1 * e.proved
+                 + (0.05 if (c.source == GRAPH or in_role) and e.proved else 0.0), 4)
+
+
+def _roles(store: Store, asked: Asked, step: dict[str, Any] | None, line: Line,
+           rarity: Callable[[str], float] | None = None) -> Iterator[Candidate]:
+    """Role spans of the line's actions whose verb is the question's."""
+    if not step or not step.get("verb") or not asked.verb:
+        return
+    want = key(str(step.get("verb")))
+    extract = str(step.get("extract") or "KARMA")
+    order = PREFERENCES.get(extract, [("role", extract)])
+    prep = str(step.get("prep") or "").lower()
+    named = [(role, str(value)) for role, value in (step.get("karakas") or {}).items()
+             if value and not str(value).startswith("$")]
+    who = {value: entities_named(store, value, [], True)[0] for _, value in named}
+    for kriya in store.graph.neighbors(line.node, "CITED_IN", "in"):
+        attrs = store.graph.node(kriya) or {}
+        if not same(key(str(attrs.get("verb", ""))), want):
+            continue
+        all_spans = spans_of(store, kriya)
+        missing = [value for role, value in named if _contradicted(role, value, who[value], all_spans, line.text)]
+        stranded = [s for s in all_spans if prep and s[2].lower().startswith(prep + " ")]  # "what did it lead to?"
+        for _, name, text, entity in list(dict.fromkeys(stranded + [s for pref in order for s in all_spans
+                                                                     if (s[0], s[1]) == pref])):
+            if any(coverage(n, text) >= 0.5 or coverage(text, n) >= 0.8 for _, n in named):
+                continue
+            text = _with_conjuncts(line, text) if asked.kind in (k.NAME, k.TERM) else text
+            at = line.text.find(text)
+            span = Span(text, asked.kind, max(at, 0), max(at, 0) + len(text), *_token_range(line, at, len(text)))
+            evidence = weigh(asked, span, line.words, line.doc, rarity=rarity)
+            evidence.typed = True
+            refers = _antecedent(store, entity, line.node) if text.lower() in _PRONOUNS else ""
+            if attrs.get("negated"):
+                evidence.why_not = "the line says the action did not happen"
+            elif missing:
+                evidence.why_not = f"the action names another {', '.join(missing[:3])}"
+            elif not _role_fits(asked, name, text, entity, store):
+                evidence.why_not = f"{text!r} is not a {asked.kind}"
+                evidence.typed = False
+            elif text.lower() in _PRONOUNS and not refers:
+                evidence.why_not = f"{text!r} stands for someone the line and the one before it do not name"
+            elif asked.kind == k.TERM and asked.focus and not focus_near(asked, span, line.words, line.doc):
+                evidence.why_not = f"the line does not say {text!r} is a {asked.focus}"
+            elif evidence.why_not == "the line does not say it is what was asked about" \
+                    or evidence.why_not.startswith("a ") or evidence.why_not == OWN_WORDS \
+                    and not _all_asked(asked, text):
+                evidence.why_not = ""  # a role of the question's own action is its kind, as the action says
+            evidence.notes.insert(0, f"{name} of {attrs.get('verb')}")
+            yield Candidate(text, name, line.node, GRAPH, evidence, rank=line.rank, refers_to=refers,
+                            also=([line.intro] if line.intro else []) + _antecedent_line(store, entity, refers))
+
+
+def _contradicted(role: str, value: str, ids: set[str], spans: list[Any], text: str) -> bool:
+    """Whether an action says something else where the question names ``value`` in ``role``.
+
+    It holds the value when a span of it names the same entity (by name, alias or what a pronoun
+    stands for), holds most of its words, or stands in apposition to it in the line ("the
+    director, Ana Ruiz, said"). An action with nothing in that role does not say otherwise (the
+    line's words still have to hold the value, as for any span).
+    """
+    if any(entity in ids or coverage(value, span) >= 0.5 or _apposed(text, span, value)
+           for _, _, span, entity in spans):
+        return False
+    return any(kind == "role" and name == role for kind, name, _, _ in spans)
+
+
+def _apposed(text: str, span: str, value: str) -> bool:
+    """Whether the line names ``value`` right after ``span``, set off by commas: "the director, Ana Ruiz,"."""
+    at = text.find(span)
+    if at < 0:
+        return False
+    after = text[at + len(span):].lstrip()
+    return after.startswith(",") and after[1:].lstrip().lower().startswith(value.lower())
+
+
+def _all_asked(asked: Asked, text: str) -> bool:
+    """Whether every content word of a span is one of the question's."""
+    own = [key(w) for w in re.findall(r"[^\W_]+", text) if w.lower() not in k.STOP]
+    words = [t.key for t in asked.terms] + [asked.focus]
+    return bool(own) and all(any(same(w, a) for a in words if a) for w in own)
+
+
+def _token_range(line: Line, at: int, size: int) -> tuple[int, int]:
+    if line.doc is None or at < 0:
+        return -1, -1
+    inside = [t.i for t in line.doc if t.idx < at + size and t.idx + len(t.text) > at]
+    return (inside[0], inside[-1]) if inside else (-1, -1)
+
+
+def _with_conjuncts(line: Line, text: str) -> str:
+    """A role span with the names conjoined to it: "the mayor and the town clerk", not "the mayor" alone."""
+    if line.doc is None:
+        return text
+    at = line.text.find(text)
+    if at < 0:
+        return text
+    inside = [t for t in line.doc if at <= t.idx < at + len(text)]
+    if not inside:
+        return text
+    head = next((t for t in inside if t.head not in inside or t.head.i == t.i), inside[0])
+    conj = [c for c in head.children if c.dep_ == "conj" and c.i > inside[-1].i]
+    if not conj:
+        return text
+    last = max(t.i for c in conj for t in c.subtree)
+    return line.doc[inside[0].i:last + 1].text
+
+
+_PERSONAL = frozenset("he she him her".split())
+
+
+def _antecedent(store: Store, entity: str | None, node: str) -> str:
+    """The name a personal pronoun stands for, when coreference links it to a name nearby; "" otherwise.
+
+    Nearby is its own line or the line before ("Mara came in. … and she sold it": she is Mara).
+
+    Only he, she, him and her: "it", "they" and "this" are linked less surely, and a wrong
+    antecedent would be a wrong answer stated as proved.
+    """
+    if not entity:
+        return ""
+    pronoun = str((store.graph.node(entity) or {}).get("canonical_name", "")).lower()
+    attrs = store.graph.node(node) or {}
+    if pronoun not in _PERSONAL or "seq" not in attrs:
+        return ""
+    for alias in sorted(store.graph.same_as_closure(entity) - {entity}):
+        if (store.graph.node(alias) or {}).get("pronoun"):
+            continue
+        for kriya, _ in store.graph.uses(alias):
+            line = store.graph.node(kriya) or {}
+            if line.get("doc_id") == attrs.get("doc_id") and 0 <= int(attrs["seq"]) - int(line.get("seq", -9)) <= 1:
+                return str((store.graph.node(alias) or {}).get("canonical_name", alias))
+    return ""
+
+
+def _antecedent_line(store: Store, entity: str | None, refers: str) -> list[str]:
+    """The line where a pronoun's antecedent is named, nearest first (cited with the answer)."""
+    if not entity or not refers:
+        return []
+    lines = []
+    for alias in sorted(store.graph.same_as_closure(entity) - {entity}):
+        for kriya, _ in store.graph.uses(alias)[:1]:
+            lines += store.graph.neighbors(kriya, "CITED_IN")[:1]
+    return lines[:1]
+
+
+def _role_fits(asked: Asked, name: str, text: str, entity: str | None, store: Store) -> bool:
+    """Whether a role span can answer the kind asked for ("who" wants someone, "why" a reason…)."""
+    kind = asked.kind
+    etype = str((store.graph.node(entity) or {}).get("entity_type", "")) if entity else ""
+    words = text.split()
+    if kind == k.NAME:
+        head = words[-1].lower() if words else ""
+        singular = head[:-1] if head.endswith("s") and not head.endswith("ss") else head  # "reporters"
+        return etype in ("Person", "Organisation") or names_people(head) in ("person", "group") \
+            or names_people(singular) in ("person", "group") \
+            or bool(words) and text[:1].isupper() and words[0].lower() not in k.STOP \
+            or text.lower() in ("he", "she", "they", "him", "her", "them")
+    if kind == k.PLACE:  # a place, or a phrase the parse left unnamed that a spatial preposition opens
+        return name in ("ADHIKARANA_SPATIAL", "PLACE", "APADANA") or etype == "Location" or (
+            name == "OTHER" and bool(words) and words[0].lower() in k.SPATIAL)
+    if kind == k.REASON:  # a reason or purpose as the line words it: "because …", "to protect …", "for …"
+        return name in ("CAUSE", "PURPOSE") and bool(REASON_OPENERS.match(text) or re.match(r"(?:to|for) \w+", text))
+    if kind == k.MANNER:  # "loudly", "with a chisel", "by boat"; not a bare noun phrase ("the keys")
+        return name in ("MANNER", "KARANA") and bool(words) and words[0].lower() not in _DETERMINERS
+    if kind == k.DATE:
+        return name in ("ADHIKARANA_TEMPORAL", "TIME") or etype == "Time"
+    return True

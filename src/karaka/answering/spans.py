@@ -1,0 +1,389 @@
+"""Spans of a line that can answer a question of a given kind.
+
+Numbers with their unit (a unit of measure from the general list below, or the noun the number
+counts in the parse: "24 beds"), dates, versions, names (the parser's people, groups and
+nations, and runs of proper nouns), places, code-shaped tokens of the shape asked for, values (a
+number, a literal such as ``None``, a quoted string, a token), reasons and purposes (the clause
+that "because", "since", "so that" or a purpose "to" opens, as the parse hangs it), manners ("by
+doing", "using X", a command), and noun phrases. A line the parser does not read (code, another
+language) gives the spans its characters show.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from karaka.answering import kinds as k
+from karaka.answering.question import CODE_TOKEN, VERSION_TOKEN, Asked
+
+UNIT = re.compile(
+    r"(?:[kKMGTP]i?)?(?:B|b|bit|bits|byte|bytes|bps|Hz|hz|px|pt|dpi)|ms|µs|us|ns|s|sec|secs|min|mins|h|hr|hrs|"
+    r"m|km|cm|mm|kg|g|mg|l|ml|°[CF]?|%|percent|per ?cent|meters?|metres?|kilometers?|kilometres?|grams?|"
+    r"kilograms?|liters?|litres?|"
+    r"seconds?|minutes?|hours?|days?|weeks?|months?|years?|decades?|centuries|century|"
+    r"thousand|million|billion|trillion|hundred|dozen|times|orders? of magnitude|"
+    r"characters?|lines?|pages?|columns?|rows?|bytes?|words?|items?|entries|entry|files?|steps?|levels?|"
+    r"miles?|feet|foot|inches?|yards?|pounds?|dollars?|euros?|"
+    r"jahre|tage|stunden|minuten|sekunden|ans|jours|heures|secondes", re.IGNORECASE)
+"""Units of measure, time, count and money: what may follow a number as part of its answer."""
+_NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+                 "sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
+                 "hundred|thousand|half|dozen|score")
+NUMBER = re.compile(rf"(?<![\w.:/-])(?:[<>≤≥~]\s?)?(?:\d+(?:[,\u202f]\d{{3}})*(?:\.\d+)?(?:(?:\s?[-–]\s?|\s(?:or|to)\s)\d+"
+                    rf"(?:\.\d+)?)?"
+                    rf"|(?:{_NUMBER_WORDS})(?:[ -](?:and )?(?:{_NUMBER_WORDS}))*)(?![\w:/-]|[.,]\d)",
+                    re.IGNORECASE)
+ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+_MONTH = ("january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|"
+          "apr|jun|jul|aug|sep|sept|oct|nov|dec|januar|februar|märz|mai|juni|juli|oktober|dezember|janvier|"
+          "février|mars|avril|juin|juillet|août|septembre|octobre|novembre|décembre")
+WORD_DATE = re.compile(rf"\b(?:(?:{_MONTH})\.? \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}|\d{{1,2}}(?:st|nd|rd|th)?\.? "
+                       rf"(?:of )?(?:{_MONTH}),? \d{{4}}|(?:{_MONTH}) \d{{4}})\b", re.IGNORECASE)
+YEAR = re.compile(r"(?<![\w.-])(1[0-9]\d\d|20\d\d)(?![\w.-])")
+LITERAL = re.compile(r"(?<![\w-])(None|True|False|null|nil|\"[^\"]{0,40}\"|'[^']{1,40}')(?![\w-])")
+"""Literal values: what "what value does X give" may be answered by."""
+REASON_OPENERS = re.compile(r"\b(?:because|so that|in order to|so as to|due to|owing to|as a result of|"
+                             r"parce que|afin de|car|weil|da|damit|um)\b[^.;]*", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Span:
+    """A span of a line of one kind: its text, where it is in the line, and its token range when parsed."""
+
+    text: str
+    kind: str
+    start: int
+    end: int
+    first: int = -1
+    """Its first token in the parse (-1 for an unparsed line)."""
+    last: int = -1
+
+
+ADDRESS = re.compile(r"(?<![\w.@-])(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://[^\s<>\"')\]]+|www\.[\w-]+(?:\.[\w-]+)+"
+                     r"[^\s<>\"')\]]*)")
+"""An e-mail address or a web address."""
+
+
+def code_shape(token: str) -> str:
+    """The shape of a code token: ``address``, ``flag``, ``variable``, ``path``, ``call`` or ``name``."""
+    if ADDRESS.fullmatch(token):
+        return "address"
+    if re.match(r"--?[A-Za-z]", token):
+        return "flag"
+    if re.fullmatch(r"\$?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", token) or token.startswith("$"):
+        return "variable"
+    if "/" in token or re.search(r"\.[a-z]{1,5}$", token) and not token.endswith("()"):
+        return "path"
+    if token.endswith("()") or "." in token:
+        return "call"
+    return "name"
+
+
+def _fits_shape(asked: str, shape: str) -> bool:
+    if not asked or asked == "name":
+        return True
+    if asked == "command":
+        return shape in ("name", "path", "flag")
+    if asked == "call":
+        return shape in ("call", "name")
+    if asked == "variable":
+        return shape in ("variable", "name")
+    return shape == asked
+
+
+def _strip(text: str, start: int) -> tuple[str, int]:
+    lead = len(text) - len(text.lstrip(" ,;:()[]\"'"))
+    return text.strip(" ,;:()[]\"'"), start + lead
+
+
+def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
+    """The spans of ``text`` (parsed as ``doc``, or None) of the kind ``asked`` wants."""
+    out: list[Span] = []
+    kind = asked.kind
+    if asked.defines:
+        return definitions(asked, text, doc)
+
+    def add(value: str, start: int, found: str) -> None:
+        value, start = _strip(value, start)
+        if value and not any(s.start == start and s.text == value for s in out):
+            first, last = _tokens(doc, start, start + len(value))
+            out.append(Span(value, found, start, start + len(value), first, last))
+
+    if kind in (k.CODE, k.VALUE, k.TERM, k.MANNER, k.VERSION, k.NAME):
+        for m in CODE_TOKEN.finditer(text):
+            token = m.group(1) or m.group(2)
+            if token.lower().rstrip(".") in ("e.g", "i.e", "etc", "cf", "vs"):
+                continue
+            if kind == k.CODE and not _fits_shape(asked.shape, code_shape(token)):
+                continue
+            if kind == k.NAME and code_shape(token) != "name":
+                continue
+            add(token, m.start(1) if m.group(1) else m.start(2), k.CODE)
+    if kind == k.CODE and asked.shape == "address":
+        for m in ADDRESS.finditer(text):
+            add(m.group(0).rstrip(".,;:"), m.start(), k.CODE)
+    if kind == k.CODE and asked.shape in ("name", "variable", ""):
+        for m in re.finditer(r"(?<![\w$-])[A-Z][A-Z0-9]{4,}(?![\w-])", text):  # a directive: NISPORT, TIMEOUT
+            add(m.group(0), m.start(), k.CODE)
+    if kind in (k.VERSION, k.VALUE, k.CODE):
+        for m in VERSION_TOKEN.finditer(text):
+            add(m.group(0), m.start(), k.VERSION)
+    if kind in (k.VALUE, k.TERM) or kind == k.CODE and asked.shape in ("name", ""):
+        inside = [(m.start(), m.end()) for m in CODE_TOKEN.finditer(text)]
+        for m in LITERAL.finditer(text):  # a quoted string is a name as well as a value: "xhtml"
+            if any(a <= m.start(1) and m.end(1) <= b and (a, b) != (m.start(1), m.end(1)) for a, b in inside):
+                continue  # the "True" of "load(override=True)" is an argument, not a value of its own
+            add(m.group(1), m.start(1), k.CODE if kind == k.CODE else k.VALUE)
+    if kind in (k.QUANTITY, k.VALUE):
+        out += quantities(text, doc)
+    if kind == k.DATE:
+        out += lists([with_preposition(s, text, doc) for s in dates(text, doc)], text)
+    if kind in (k.NAME, k.PLACE, k.TERM):
+        found = names(kind, text, doc)
+        out += lists(found, text) if kind == k.NAME else lists([with_preposition(s, text, doc) for s in found], text) \
+            if kind == k.PLACE else found
+    if kind == k.REASON:
+        out += reasons(text, doc)
+    if kind == k.MANNER:
+        out += manners(text, doc)
+    if kind in (k.TERM, k.PLACE) and doc is not None and len(doc):
+        for chunk in doc.noun_chunks:
+            if any(t.pos_ in ("NOUN", "PROPN") for t in chunk) and not all(t.pos_ == "PRON" for t in chunk):
+                add(chunk.text, chunk.start_char, k.TERM)
+                whole = coordination(doc, chunk.root) if asked.plural else None
+                if whole is not None:  # "which woods?": "the pine and oak boards", the list the chunk ends
+                    add(doc[whole[0]:whole[1] + 1].text, doc[whole[0]].idx, k.TERM)
+    return out
+
+
+def _tokens(doc: Any | None, start: int, end: int) -> tuple[int, int]:
+    if doc is None or not len(doc):
+        return -1, -1
+    inside = [t.i for t in doc if t.idx < end and t.idx + len(t.text) > start]
+    return (inside[0], inside[-1]) if inside else (-1, -1)
+
+
+def quantities(text: str, doc: Any | None) -> list[Span]:
+    """Numbers with their unit: a unit of measure after them, or the noun the parse says they count."""
+    out = []
+    versions = [m for m in VERSION_TOKEN.finditer(text) if m.group(0).count(".") > 1 or m.group(0).startswith("v")]
+    taken = [(m.start(), m.end()) for m in versions] + [(m.start(), m.end()) for p in (ISO_DATE, CODE_TOKEN)
+                                                        for m in p.finditer(text)]  # "0.25" is a number, "1.2.3" a version
+    for m in NUMBER.finditer(text):
+        if any(a <= m.start() < b for a, b in taken) or not m.group(0).strip():
+            continue
+        end = m.end()
+        after = text[end:]
+        unit = re.match(rf"\s?(?:{UNIT.pattern})(?![\w])", after, re.IGNORECASE)
+        if unit:
+            end += unit.end()
+        elif doc is not None and len(doc):
+            first, last = _tokens(doc, m.start(), m.end())
+            if first >= 0:
+                head = doc[last].head
+                if doc[last].dep_ == "nummod" and head.i == last + 1 and head.pos_ in ("NOUN", "PROPN"):
+                    end = head.idx + len(head.text)  # "24 beds", "12 rooms"
+        value = text[m.start():end]
+        first, last = _tokens(doc, m.start(), end)
+        out.append(Span(value.strip(), k.QUANTITY, m.start(), end, first, last))
+    return out
+
+
+_AGE = re.compile(r"-year-old|\byears? old\b|\baged?\b", re.IGNORECASE)
+"""An age, which the parser calls a date ("a 22-year-old"): no answer to "when"."""
+
+
+def with_preposition(span: Span, text: str, doc: Any | None) -> Span:
+    """A date or place with the preposition that governs it: "in 1935", "in Germany", "by 1563"."""
+    if doc is None or span.first <= 0:
+        return span
+    before = doc[span.first - 1]
+    if before.pos_ == "ADP" and before.lower_ in k.SPATIAL | k.TEMPORAL:
+        return Span(text[before.idx:span.end], span.kind, before.idx, span.end, before.i, span.last)
+    return span
+
+
+def dates(text: str, doc: Any | None) -> list[Span]:
+    """Dates: ISO and written-out dates, the parser's DATE entities, and a bare year where nothing fuller is."""
+    out = []
+    for pattern in (ISO_DATE, WORD_DATE):
+        for m in pattern.finditer(text):
+            out.append(Span(m.group(0), k.DATE, m.start(), m.end(), *_tokens(doc, m.start(), m.end())))
+    if doc is not None:
+        for ent in doc.ents:
+            if ent.label_ in ("DATE", "TIME") and not any(s.start <= ent.start_char < s.end for s in out) \
+                    and not _AGE.search(ent.text):
+                out.append(Span(ent.text, k.DATE, ent.start_char, ent.end_char, ent.start, ent.end - 1))
+    if not out:
+        for m in YEAR.finditer(text):
+            out.append(Span(m.group(0), k.DATE, m.start(), m.end(), *_tokens(doc, m.start(), m.end())))
+    return out
+
+
+_NAME_LABELS = {k.NAME: ("PERSON", "ORG", "NORP"), k.PLACE: ("GPE", "LOC", "FAC"),
+                k.TERM: ("PERSON", "ORG", "PRODUCT", "WORK_OF_ART", "LAW", "LANGUAGE", "EVENT", "NORP", "GPE", "LOC")}
+
+
+def names(kind: str, text: str, doc: Any | None) -> list[Span]:
+    """Named things of the kind: the parser's entities, runs of proper nouns, and capitalised runs in unparsed text."""
+    out: list[Span] = []
+    if doc is not None and len(doc):
+        for ent in doc.ents:
+            if ent.label_ in _NAME_LABELS[kind] and len(ent.text) > 1 and any(c.isalpha() for c in ent.text):
+                out.append(Span(ent.text, kind, ent.start_char, ent.end_char, ent.start, ent.end - 1))
+        if kind == k.NAME:
+            run: list[Any] = []
+            for token in [*doc, None]:
+                if token is not None and token.pos_ == "PROPN" and token.is_alpha:
+                    run.append(token)
+                    continue
+                if run and not any(s.first <= run[0].i <= s.last for s in out) and len(doc[run[0].i:run[-1].i + 1].text) > 1:
+                    a, b = run[0], run[-1]
+                    out.append(Span(doc[a.i:b.i + 1].text, kind, a.idx, b.idx + len(b.text), a.i, b.i))
+                run = []
+        if kind == k.PLACE:
+            for token in doc:
+                if token.dep_ == "prep" and token.lower_ in ("in", "at", "on", "into", "near", "from", "to"):
+                    obj = next((c for c in token.children if c.dep_ == "pobj"), None)
+                    if obj is not None and obj.pos_ in ("PROPN", "NOUN") and obj.ent_type_ not in ("DATE", "TIME"):
+                        words = list(obj.subtree)
+                        a, b = words[0], words[-1]
+                        out.append(Span(doc[a.i:b.i + 1].text, k.PLACE, a.idx, b.idx + len(b.text), a.i, b.i))
+    elif kind == k.NAME:
+        for m in re.finditer(r"(?<![\w.])[A-Z][a-zà-ÿ'’-]+(?: (?:[A-Z][a-zà-ÿ'’-]+|[A-Z]\.))+", text):
+            if m.start() > 0:
+                out.append(Span(m.group(0), kind, m.start(), m.end()))
+    return out
+
+
+def coordination(doc: Any, token: Any) -> tuple[int, int] | None:
+    """The token range of the coordination a noun ends ("pine and oak boards" from "boards"), or None."""
+    if token.dep_ != "conj":
+        return None
+    root = token
+    while root.dep_ == "conj" and root.head.i != root.i:
+        root = root.head
+    members = [root] + [t for t in root.subtree if t.dep_ == "conj" and t.head.i in (root.i, *(c.i for c in root.children))]
+    first = min(min(t.i for t in m.subtree if t.dep_ in ("compound", "amod", "det", "nummod") or t.i == m.i)
+                for m in members)
+    last = max(m.i for m in members)
+    return (first, last) if last - first < 12 else None
+
+
+def lists(found: list[Span], text: str) -> list[Span]:
+    """Spans written as one list ("Ada Quist, Ivo Lang and Ben Ochs", "in 1820 and in 1902") as one span too."""
+    ordered = sorted({s.start: s for s in found}.values(), key=lambda s: s.start)
+    out = list(ordered)
+    joined = re.compile(r"^\s*(?:,|and|, and|&|;|,\s*and)\s*$")
+    i = 0
+    while i < len(ordered):
+        j = i
+        while j + 1 < len(ordered) and joined.match(text[ordered[j].end:ordered[j + 1].start]):
+            j += 1
+        if j > i:
+            a, b = ordered[i], ordered[j]
+            out.append(Span(text[a.start:b.end], a.kind, a.start, b.end, a.first, b.last))
+        i = j + 1
+    return out
+
+
+def reasons(text: str, doc: Any | None) -> list[Span]:
+    """Reason and purpose clauses: what "because", "since", "so that", "due to" or a purpose "to" opens."""
+    out: list[Span] = []
+    if doc is not None and len(doc):
+        for token in doc:
+            opener = None
+            if (token.lower_ == "because" and token.dep_ in ("mark", "prep") or token.lower_ == "since"
+                    and token.dep_ == "mark") and token.head.pos_ in ("VERB", "AUX"):
+                opener = token  # "since" with a clause; "since the start of 2011" tells time
+            elif token.lower_ in ("to",) and token.dep_ == "aux" and token.head.dep_ in ("advcl", "xcomp") \
+                    and token.head.tag_ == "VB" and token.head.head.pos_ in ("VERB", "AUX") \
+                    and any(c.dep_ in ("dobj", "prep") for c in token.head.head.children if c.i < token.i):
+                opener = token  # "closed the bridge to protect the walkers": a purpose after the object
+            if opener is None:
+                continue
+            words = sorted(opener.head.subtree if opener.dep_ != "prep" else opener.subtree, key=lambda t: t.i)
+            words = [t for t in words if t.i >= opener.i]
+            if len(words) > 1:
+                a, b = words[0], words[-1]
+                out.append(Span(doc[a.i:b.i + 1].text, k.REASON, a.idx, b.idx + len(b.text), a.i, b.i))
+    for m in REASON_OPENERS.finditer(text):
+        if not any(s.start <= m.start() < s.end for s in out):
+            out.append(Span(m.group(0).strip(), k.REASON, m.start(), m.end(), *_tokens(doc, m.start(), m.end())))
+    return out
+
+
+def manners(text: str, doc: Any | None) -> list[Span]:
+    """How something is done: "by doing …", "using/with/via X", and code a line gives as the way."""
+    out: list[Span] = []
+    if doc is not None and len(doc):
+        for token in doc:
+            if token.dep_ == "prep" and token.lower_ in ("by", "using", "with", "via", "through") and any(
+                    c.dep_ in ("pcomp", "pobj") for c in token.children):
+                words = sorted(token.subtree, key=lambda t: t.i)
+                a, b = words[0], words[-1]
+                if b.i > a.i:
+                    out.append(Span(doc[a.i:b.i + 1].text, k.MANNER, a.idx, b.idx + len(b.text), a.i, b.i))
+        root = next((t for t in doc if t.dep_ == "ROOT"), None)
+        if root is not None and root.tag_ == "VB" and root.i == 0:  # an instruction: "Run make install."
+            out.append(Span(text.strip().rstrip("."), k.MANNER, 0, len(text.rstrip().rstrip(".")), 0, len(doc) - 1))
+    return out
+
+
+def definitions(asked: Asked, text: str, doc: Any | None) -> list[Span]:
+    """What a line says something is for ("What does the -q option do?").
+
+    The rest of a line that starts with it (a table row, a definition list: "-q  Suppress all
+    output."), or what follows it as its verb's subject ("The -q option suppresses all output").
+    """
+    from karaka.answering.question import CODE_TOKEN as code
+
+    names = [m.group(1) or m.group(2) for m in code.finditer(asked.defines)] or [asked.defines.split()[-1]]
+    out = []
+    for name in names:
+        at = text.find(name)
+        if at < 0:
+            continue
+        rest = text[at + len(name):]
+        lead = re.match(r"(?:\s+(?:option|flag|argument|command|setting|directive))?\s*[:=,–-]?\s*", rest)
+        start = at + len(name) + (lead.end() if lead else 0)
+        if at <= 4 or text[:at].strip() in ("-", "*", "•") or (lead and lead.group(0).strip()):
+            body = text[start:].strip()
+            if len(body.split()) >= 2:
+                out.append(Span(body.rstrip("."), k.TERM, start, start + len(body.rstrip(".")),
+                                *_tokens(doc, start, start + len(body))))
+        elif doc is not None and len(doc):
+            first, _ = _tokens(doc, at, at + len(name))
+            head = doc[first] if first >= 0 else None
+            while head is not None and head.dep_ not in ("nsubj", "nsubjpass") and head.head.i != head.i:
+                head = head.head
+            if head is not None and head.dep_ in ("nsubj", "nsubjpass"):
+                verb = head.head
+                words = [t for t in verb.subtree if t.i >= verb.i and not t.is_punct or t.i > verb.i]
+                if len(words) >= 2:
+                    a, b = words[0], words[-1]
+                    out.append(Span(doc[a.i:b.i + 1].text, k.TERM, a.idx, b.idx + len(b.text), a.i, b.i))
+    return out
+
+
+def numbered(asked: Asked, text: str) -> list[Span]:
+    """The noun asked about with its number or value.
+
+    "which chapter" → "Chapter 4", "which rooms" → "Rooms 1 through 9", "what code" → "code: 0-00-1".
+    """
+    from karaka.answering.question import key, same
+
+    if not asked.focus or asked.kind not in (k.TERM, k.CODE, k.VERSION, k.VALUE):
+        return []
+    out = []
+    after = re.compile(r"(?:\s+[^\W\d_]+)?(?:\s+|\s*:\s*)v?\d[\w.-]*(?:\s*(?:through|to|and|-|–)\s*\d[\w.-]*)?")
+    for word in re.finditer(r"\b[^\W\d_]{2,}\b", text):
+        if not same(key(word.group(0)), asked.focus):
+            continue
+        m = after.match(text, word.end())
+        if m:
+            value = text[word.start():m.end()].rstrip(".,")
+            out.append(Span(value, k.TERM, word.start(), word.start() + len(value)))
+    return out

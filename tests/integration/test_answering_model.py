@@ -1,0 +1,106 @@
+"""With a model, the model reads the lines and deterministic checks decide; made-up lines, scripted model."""
+
+import json
+
+import pytest
+
+from karaka.answering.model import Reading, check
+from karaka.answering.question import analyse
+from karaka.runner import run_query
+from tests.fakes import fake_context, script, write_doc
+from tests.scripted import ScriptedChatModel
+
+LINES = ("The ferry left the harbour at dawn.", "It reached the island by noon.",
+         "The captain, Ada Lund, logged 14 passengers.", "A later list names 16 passengers.")
+
+
+def ingested(tmp_path, reply=None):
+    from karaka.runner import run_ingest
+
+    docs = tmp_path / "docs"
+    write_doc(docs, "ferry.txt", *LINES)
+    model = ScriptedChatModel(script(answer_read_prompt=reply)) if reply is not None else None
+    ctx, model = fake_context(tmp_path / "ws", model)
+    run_ingest(ctx, docs)
+    return ctx, model
+
+
+def line_of(user, text):
+    """The number of the listed line that holds ``text``."""
+    return next(int(line.split(".", 1)[0]) for line in user.splitlines() if text in line and line[:1].isdigit())
+
+
+def replying(answer, quote, where):
+    return lambda user, n: json.dumps({"line": line_of(user, where), "quote": quote, "answer": answer})
+
+
+CITED = [{"doc_id": "ferry", "line_number": 3, "sentence": 0, "text": LINES[2]}]
+
+
+@pytest.mark.parametrize(("reading", "problem"), [
+    (Reading("14 passengers", 1, "logged 15 passengers"), "quote"),
+    (Reading("15 passengers", 1, "logged 14 passengers"), "'15' is not in line 1"),
+    (Reading("Bo Lund", 1, "The captain, Ada Lund"), "'Bo Lund' is not in line 1"),
+    (Reading("many", 1, "logged 14 passengers"), "names no quantity"),
+    (Reading("14 passengers", 4, "logged 14 passengers"), "not one of the 1 lines"),
+])
+def test_the_checks_name_what_is_wrong_with_a_reading(reading, problem):
+    found = check(analyse("How many passengers did the captain log?"), reading, CITED)
+    assert any(problem in p for p in found), found
+
+
+def test_a_reading_its_line_holds_passes_the_checks():
+    assert check(analyse("How many passengers did the captain log?"), Reading("14", 1, "logged 14 passengers"),
+                 CITED) == []
+
+
+def test_the_model_reads_what_the_reader_cannot_prove(tmp_path):
+    ctx, model = ingested(tmp_path, replying("by noon", "It reached the island by noon", "It reached the island"))
+    result = run_query(ctx, "When did the boat get to the island?")  # "get to" is not the line's word
+    assert result["status"] == "GROUNDED" and result["answer_mode"] == "generated"
+    assert "by noon" in result["answer"] and result["citations"][0]["text"] == LINES[1]
+    assert result["llm_calls"] == 1 and model.count("answer_read_prompt") == 1
+
+
+def test_a_rejected_reading_is_asked_again_once_with_the_reason(tmp_path):
+    seen = []
+
+    def reply(user, n):
+        seen.append(user)
+        quote = "reached the island by noon" if "rejected" in user else "reached the islands at noon"
+        return json.dumps({"line": line_of(user, "It reached the island"), "quote": quote, "answer": "by noon"})
+
+    ctx, model = ingested(tmp_path, reply)
+    result = run_query(ctx, "When did the boat get to the island?")
+    assert result["status"] == "GROUNDED" and result["llm_calls"] == 2
+    assert "is not in line" in seen[-1]
+
+
+def test_the_model_and_the_reader_agree(tmp_path):
+    ctx, model = ingested(tmp_path)  # the scripted model answers with the reader's first guess
+    result = run_query(ctx, "How many passengers did the captain log?")
+    assert result["status"] == "GROUNDED" and result["answers"] == ["14 passengers"]
+    assert result["answer_mode"] == "generated" and result["llm_calls"] == 1
+    assert result["evidence"]["why"] == "the model and the reader agree"
+
+
+def test_when_both_verify_but_disagree_the_proved_answer_stands(tmp_path):
+    ctx, _ = ingested(tmp_path, replying("16 passengers", "names 16 passengers", "A later list"))
+    result = run_query(ctx, "How many passengers did the captain log?")
+    assert result["status"] == "GROUNDED" and result["answers"] == ["14 passengers"]
+    assert result["answer_mode"] == "extractive" and "16 passengers" in result["warnings"][0]
+
+
+def test_an_answer_nothing_verifies_is_never_grounded(tmp_path):
+    ctx, _ = ingested(tmp_path, replying("at midnight", "It reached the island at midnight", "It reached the island"))
+    result = run_query(ctx, "When did the boat get to the island?")
+    assert result["status"] in ("UNCERTAIN", "NO_ANSWER") and result["llm_calls"] == 2
+    assert "midnight" not in " ".join(result["answers"]) or result["status"] == "UNCERTAIN"
+    assert any("rejected" in w for w in result["warnings"])
+
+
+def test_small_talk_gets_a_short_reply_without_retrieval_or_a_request(tmp_path):
+    ctx, model = ingested(tmp_path)
+    result = run_query(ctx, "Hello!")
+    assert result["status"] == "SMALL_TALK" and result["citations"] == [] and result["llm_calls"] == 0
+    assert model.count("answer_read_prompt") == 0 and not any("BM25" in t for t in result["reasoning_trace"])

@@ -1,0 +1,119 @@
+"""When a line proves a span answers a question, and when it only offers a candidate; made-up lines."""
+
+from karaka.answering.evidence import line_words, weigh
+from karaka.answering.question import analyse
+from karaka.answering.reader import Line, read
+from karaka.answering.spans import spans
+from karaka.nlp import parse
+
+
+def proved(question, text, context="", previous="", following="", intro=""):
+    """{span: why not proved} for the spans of one line (an English line is parsed)."""
+    asked = analyse(question)
+    doc = parse(text)
+    words = line_words(text, doc, context, previous, following, intro)
+    return {s.text: weigh(asked, s, words, doc).why_not for s in spans(asked, text, doc)}
+
+
+def best(question, *texts, intro="", kind=""):
+    """The best candidate the lines give (read as the pool would read them), and why it is not proved."""
+    asked = analyse(question)
+    lines = []
+    for rank, text in enumerate(texts):
+        doc = parse(text) if kind != "code" else None
+        lines.append(Line(f"doc_L{rank + 1}", text, doc, line_words(text, doc, "", intro=intro), rank,
+                          intro="doc_L0" if intro else "", kind=kind))
+    found = read(None, asked, None, lines)  # type: ignore[arg-type]  # no graph: typed spans only
+    return (found[0].text, found[0].evidence.why_not) if found else (None, "")
+
+
+def test_a_quantity_is_proved_by_a_line_that_holds_the_question():
+    why = proved("How many beds does the north ward hold?", "The north ward holds 24 beds and two cots.")
+    assert why["24 beds"] == ""
+
+
+def test_a_number_of_another_thing_or_unit_is_no_answer():
+    why = proved("How many beds does the north ward hold?", "The north ward holds 24 beds and two cots.")
+    assert "counts" in why["two cots"]
+    why = proved("How many metres is one yard?", "1 yard is equal to 0.9144 metres.")
+    assert why["0.9144 metres"] == "" and why["1 yard"] != ""
+    why = proved("How long does the kiln stay hot?", "The kiln runs at 1200 degrees and stays hot for 9 hours.")
+    assert why["9 hours"] == ""
+
+
+def test_a_line_that_lacks_a_word_of_the_question_proves_nothing():
+    why = proved("How many beds does the south ward hold?", "The north ward holds 24 beds.")
+    assert "north ward" in why["24 beds"]
+
+
+def test_the_default_is_the_value_said_to_be_the_default_not_the_name_of_the_setting():
+    question = "What is the default timeout of the uploader?"
+    why = proved(question, "The uploader's --timeout option defaults to 30 seconds.")
+    assert why.get("30 seconds") == "" or why.get("30") == ""
+    assert "--timeout" not in why or why["--timeout"] != ""
+    why = proved(question, "The uploader stops after 30 seconds on a slow link.")
+    assert all(reason for reason in why.values())  # a number, but not called the default
+
+
+def test_a_flag_answers_which_option_and_a_variable_answers_which_variable():
+    text = "Set CACHE_HOME or pass --cache-dir to move the cache directory."
+    assert proved("Which option moves the cache directory?", text).get("--cache-dir") == ""
+    assert proved("Which environment variable moves the cache directory?", text).get("CACHE_HOME") == ""
+    assert "--cache-dir" not in proved("Which environment variable moves the cache directory?", text)
+
+
+def test_the_question_s_own_words_are_never_its_answer():
+    why = proved("When was the Harbour Bridge opened?", "The Harbour Bridge was opened in 1932.")
+    assert why["in 1932"] == ""
+    assert all(reason for text, reason in why.items() if "Harbour" in text)
+
+
+def test_which_x_wants_a_span_the_line_calls_an_x():
+    question = "Which glaze does the potter use for the blue bowls?"
+    text = "For the blue bowls the potter uses celadon as the glaze, and fires them in a gas kiln."
+    assert best(question, text) == ("celadon", "")
+    text = "For the blue bowls the potter uses a gas kiln and a celadon glaze."
+    found, why = best(question, text)
+    assert found == "a celadon glaze" and why == ""
+    found, why = best(question, "The potter uses clay from the river for the blue bowls.")
+    assert why  # nothing there is called a glaze
+
+
+def test_the_words_of_the_question_point_to_one_of_two_values_in_a_line():
+    text = "On the short route the ride is 20 minutes, while on the coastal route, the ride is 45 minutes."
+    assert best("How long is the ride on the coastal route?", text) == ("45 minutes", "")
+    assert best("How long is the ride on the short route?", text) == ("20 minutes", "")
+
+
+def test_a_list_of_names_is_one_answer():
+    question = "Who are the authors of the parser?"
+    found, why = best(question, "Mara Quist, Ivo Lang and Ben Ochs", intro="The parser was written by its authors:")
+    assert found == "Mara Quist, Ivo Lang and Ben Ochs" and why == ""
+
+
+def test_a_command_under_the_line_that_introduces_it_answers_how():
+    found, why = best("How do you install the client on a server?", "apt install skiff-client",
+                      intro="To install the client on a server, run:", kind="code")
+    assert found == "apt install skiff-client" and why == ""
+
+
+def test_what_an_option_does_is_the_rest_of_its_line():
+    found, why = best("What does the --dry-run option of the packer do?",
+                      "--dry-run  Print the files that would be packed, and pack nothing.")
+    assert found == "Print the files that would be packed, and pack nothing" and why == ""
+
+
+def test_a_bare_number_must_be_said_to_be_what_was_asked():
+    found, why = best("What bit rate does the encoder use by default?", "Quality ranges from 0 to 10, default 8.")
+    assert why  # 8 is a quality, not a bit rate
+
+
+def test_spans_of_one_list_are_one_answer():
+    assert best("When was the mill rebuilt?", "The mill was rebuilt in 1820 and in 1902.") == ("in 1820 and in 1902", "")
+
+
+def test_german_nouns_must_be_in_the_line_and_a_term_in_german_is_not_proved():
+    why = proved("Welche Option schaltet die Farben ab?", "--no-color schaltet die Farben ab.")
+    assert why.get("--no-color") == ""
+    why = proved("Wofür steht der Name Kiste?", "Der Name Kiste steht für ein kleines Archiv.")
+    assert all(reason for reason in why.values())

@@ -1,0 +1,85 @@
+"""What a question asks, read from its parse (or, in French and German, from its words); made-up questions."""
+
+import pytest
+
+from karaka.answering import kinds as k
+from karaka.answering.question import analyse, key, same
+
+
+@pytest.mark.parametrize("question,kind,focus", [
+    ("When did the ferry first sail?", k.DATE, ""),
+    ("In which year was the lighthouse built?", k.DATE, "year"),
+    ("Who painted the chapel ceiling?", k.NAME, ""),
+    ("Which author wrote the field guide?", k.NAME, "author"),
+    ("Where did the caravan stop?", k.PLACE, ""),
+    ("Why did the orchard flood?", k.REASON, ""),
+    ("How do you reset the counter?", k.MANNER, ""),
+    ("How many rooms does the inn have?", k.QUANTITY, "rooms"),
+    ("How long does the glaze take to dry?", k.QUANTITY, ""),
+    ("What is the maximum size of an upload?", k.QUANTITY, "size"),
+    ("Which version added the export button?", k.VERSION, "version"),
+    ("Which flag disables the colour output?", k.CODE, "flag"),
+    ("Which environment variable sets the cache directory?", k.CODE, "variable"),
+    ("What is the default value of the retry setting?", k.VALUE, "value"),
+    ("Which storage engine does the server use?", k.TERM, "engine"),
+])
+def test_the_question_word_and_the_noun_asked_about_say_the_kind(question, kind, focus):
+    asked = analyse(question)
+    assert (asked.kind, asked.focus) == (kind, key(focus) if focus else "")
+
+
+def test_an_artefact_noun_says_the_shape_of_its_name():
+    assert analyse("Which option turns on verbose logging?").shape == "flag"
+    assert analyse("Which environment variable names the proxy?").shape == "variable"
+    assert analyse("Which file holds the settings?").shape == "path"
+    assert analyse("Which address should bugs be sent to?").shape == "address"
+
+
+def test_the_counted_noun_of_a_quantity():
+    assert analyse("How many chairs stand in the hall?").counted == "chair"
+    assert analyse("What is the largest number of files a folder may hold?").counted == "file"
+
+
+def test_only_the_main_verb_is_required_and_a_causative_hands_it_on():
+    asked = analyse("Which switch makes the printer use both sides of the paper?")
+    verbs = [t for t in asked.terms if t.role == "verb"]
+    assert [t.key for t in verbs] == [key("use")] and all(t.hard for t in verbs)
+    asked = analyse("Which command does the guide recommend running after an upgrade?")
+    assert asked.verb == key("recommend")
+    assert not next(t for t in asked.terms if t.text == "running").hard
+
+
+def test_a_verb_the_tagger_takes_for_a_noun_is_still_the_verb():
+    asked = analyse("Which option prints the totals to the screen?")
+    assert asked.focus == "option" and asked.verb == key("print")
+
+
+def test_what_the_answer_leaves_out_and_document_words_only_weigh():
+    asked = analyse("How do you install the client without its graphical tools on a server?")
+    soft = {t.text for t in asked.terms if not t.hard}
+    assert {"graphical", "tools"} <= soft and "client" not in soft
+    asked = analyse("Who maintains the parser according to its manual page?")
+    assert not any(t.hard for t in asked.terms if t.text in ("manual", "page"))
+
+
+def test_a_question_about_what_something_does_asks_for_its_description():
+    assert analyse("What does the --dry-run flag do?").defines == "--dry-run flag"
+    assert analyse("What happens to the queue when the server restarts?").defines == "queue"
+
+
+def test_versions_names_and_quotes_the_documents_must_hold():
+    assert analyse('When was release 4.2.1 of "Blue Kite" published?').required == ("4.2.1", "blue kite")
+
+
+def test_french_and_german_questions_are_read_by_their_words():
+    asked = analyse("Welche Umgebungsvariable enthält den Pfad zum Zwischenspeicher?")
+    assert asked.lang == "de" and asked.kind == k.CODE and asked.shape == "variable"
+    hard = {t.text for t in asked.terms if t.hard}
+    assert hard == {"pfad", "zwischenspeicher"}  # German nouns have capitals; the verb only weighs
+    asked = analyse("Combien de fichiers le programme crée-t-il ?")
+    assert asked.lang == "fr" and asked.kind == k.QUANTITY
+
+
+def test_word_forms_match():
+    assert same(key("mapping"), key("map")) and same(key("released"), key("release"))
+    assert same(key("compression"), key("compress")) and not same(key("general"), key("gear"))
