@@ -90,13 +90,11 @@ class Context:
     entity_types: bool = _setting(True, "Type entities (Person, Location, ...).", "ingestion")
     causality: bool = _setting(True, "Find CAUSES links between actions.", "ingestion")
     # -- questions ------------------------------------------------------------------------------
-    answer_checks: bool = _setting(True, "Check a generated answer with the support judge "
-                                   "(within 3 requests an answer); off: the deterministic checks only.", "query")
     llm_plans: Literal["fallback", "always"] = _setting(
         "fallback", "With an LLM, who plans a question: fallback (the parser; the GSV-Retry loop only for what "
         "the parser cannot plan and for follow-ups) or always (the loop, seeded with the parser's plan).", "query")
-    reranker: str = _setting("", "Cross-encoder model for the hybrid fallback (optional, needs the hf extra).",
-                             "query")
+    reranker: str = _setting("", "Cross-encoder model that reorders the retrieved lines (optional, needs the hf "
+                             "extra).", "query")
     max_citations: int = _setting(5, "Most cited lines per answer, best first.", "query")
 
 

@@ -42,7 +42,8 @@ CITED = [{"doc_id": "ferry", "line_number": 3, "sentence": 0, "text": LINES[2]}]
     (Reading("15 passengers", 1, "logged 14 passengers"), "'15' is not in line 1"),
     (Reading("Bo Lund", 1, "The captain, Ada Lund"), "'Bo Lund' is not in line 1"),
     (Reading("many", 1, "logged 14 passengers"), "names no quantity"),
-    (Reading("14 passengers", 4, "logged 14 passengers"), "not one of the 1 lines"),
+    (Reading("14 people", 1, "logged 14 passengers"), "line 1 does not say '14 people'"),
+    (Reading("14 passengers", 4, "counted 14 passengers"), "not one of the 1 lines"),
 ])
 def test_the_checks_name_what_is_wrong_with_a_reading(reading, problem):
     found = check(analyse("How many passengers did the captain log?"), reading, CITED)
@@ -52,6 +53,12 @@ def test_the_checks_name_what_is_wrong_with_a_reading(reading, problem):
 def test_a_reading_its_line_holds_passes_the_checks():
     assert check(analyse("How many passengers did the captain log?"), Reading("14", 1, "logged 14 passengers"),
                  CITED) == []
+
+
+def test_a_quote_numbered_with_the_wrong_line_is_read_from_the_line_that_holds_it():
+    lines = [{"doc_id": "ferry", "line_number": 1, "sentence": 0, "text": LINES[0]}, *CITED]
+    reading = Reading("14", 1, "logged 14 passengers")
+    assert check(analyse("How many passengers did the captain log?"), reading, lines) == [] and reading.line == 2
 
 
 def test_the_model_reads_what_the_reader_cannot_prove(tmp_path):
@@ -82,6 +89,12 @@ def test_the_model_and_the_reader_agree(tmp_path):
     assert result["status"] == "GROUNDED" and result["answers"] == ["14 passengers"]
     assert result["answer_mode"] == "generated" and result["llm_calls"] == 1
     assert result["evidence"]["why"] == "the model and the reader agree"
+
+
+def test_when_the_model_gives_part_of_the_proved_span_the_span_is_shown_whole(tmp_path):
+    ctx, _ = ingested(tmp_path, replying("14", "logged 14 passengers", "The captain"))
+    result = run_query(ctx, "How many passengers did the captain log?")
+    assert result["status"] == "GROUNDED" and result["answers"] == ["14 passengers"]
 
 
 def test_when_both_verify_but_disagree_the_proved_answer_stands(tmp_path):

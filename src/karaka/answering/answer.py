@@ -131,6 +131,8 @@ def settle(offline: Decision, reading: Reading, nodes: list[str], asked: Asked) 
     grounded = offline.status == "GROUNDED" and best is not None
     if model is not None and grounded and agrees(reading, best, nodes):  # type: ignore[arg-type]
         model.agree = 2
+        if len(best.shown) > len(model.text):  # type: ignore[union-attr]
+            model.text = best.shown  # type: ignore[union-attr]  # the proved span whole: "bug-x@y.org", not "x@y.org"
         return (Decision("GROUNDED", [model], list(dict.fromkeys([model.node, *offline.lines])),
                          "the model and the reader agree", max(offline.confidence, chance(features(model, None)))),
                 "generated", [])

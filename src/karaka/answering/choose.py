@@ -17,7 +17,8 @@ from karaka.answering.confidence import chance, features
 from karaka.answering.question import Asked
 
 MIN_COVER = 0.5
-"""A candidate whose line holds less of the question than this is not shown, even as uncertain."""
+"""A candidate whose line holds less of the question than this is not shown, even as uncertain; nor is one of
+another kind than asked ("which colour?" is not answered, even uncertainly, by something never called one)."""
 
 
 @dataclass
@@ -53,9 +54,11 @@ def decide(asked: Asked, candidates: list[Candidate], pool: list[str], missing: 
     if missing:
         return Decision("NO_ANSWER", lines=_related(candidates, pool),
                         why=f"the documents never mention {', '.join(missing)}", confidence=chance({}))
-    shown = [c for c in candidates if c.proved or c.evidence.cover >= MIN_COVER]
+    shown = [c for c in candidates if c.proved or c.evidence.cover >= MIN_COVER and c.evidence.typed]
     if not shown:
-        why = f"no {asked.kind} in the closest lines" if candidates else "nothing in the closest lines"
+        asked_for = f"called a {asked.focus_text}" if asked.kind == k.TERM and asked.focus_text else \
+            f"of the kind asked for ({asked.kind})"
+        why = f"nothing {asked_for} in the closest lines" if candidates else "nothing in the closest lines"
         return Decision("NO_ANSWER", lines=_related(candidates, pool), why=why, confidence=chance({}))
     best = shown[0]
     runner_up = next((c for c in shown[1:] if c.text.lower() != best.text.lower()), None)

@@ -41,7 +41,10 @@ MIN_COVER = 0.6
 """The share of all the question's terms (soft ones weighed less) a proving line must hold with its surroundings."""
 OWN_WORDS = "the question's own words"
 SHAPED = (k.CODE, k.VERSION, k.QUANTITY, k.VALUE)
-"""Kinds whose answer's shape says what it is: the question's verb need not be the line's ("prints" or "dumps")."""
+"""Kinds whose answer's shape says what it is: read as spans; an action's role only supports them."""
+VERB_FREE = (k.CODE, k.VERSION)
+"""Kinds whose shape is rare enough that the question's verb need not be the line's ("prints" or "dumps"
+the output); a number is too common a shape for that ("how many coins did he pay" is not "sold … for nine")."""
 _NOT_TIME_UNIT = re.compile(r"(?:[kKMGTP]i?)?(?:B|b|bit|bits|byte|bytes|bps|Hz|hz)$|%|percent", re.IGNORECASE)
 
 
@@ -219,7 +222,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     frequency): a line may lack one common word of a long question ("begin", "ones"), never a
     name, a number, a piece of code or a rare word.
     """
-    soft_verb = verb_soft or words.verbless or asked.kind in SHAPED or (
+    soft_verb = verb_soft or words.verbless or asked.kind in VERB_FREE or (
         asked.kind == k.PLACE and span.kind == k.CODE)  # "where are the files put?" answered by a path
     hard = [t for t in asked.terms if t.hard and not (t.role == "verb" and soft_verb)]
     soft = [t for t in asked.terms if t not in hard]

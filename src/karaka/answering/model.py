@@ -55,10 +55,10 @@ class Reading:
 def schema(count: int) -> dict[str, Any]:
     """The reply the model must give: a line number (0: none), a quote of it, a short answer."""
     return {"type": "object", "properties": {
-        "line": {"type": "integer", "enum": list(range(count + 1))},
         "quote": {"type": "string", "maxLength": 300},
+        "line": {"type": "integer", "enum": list(range(count + 1))},
         "answer": {"type": "string", "maxLength": 200}},
-        "required": ["line", "quote", "answer"]}
+        "required": ["quote", "line", "answer"]}
 
 
 def _bare(text: str) -> str:
@@ -90,20 +90,47 @@ def states_kind(asked: Asked, answer: str) -> bool:
     return any(s.text.lower() not in question for s in spans(asked, answer, doc) if s.kind == asked.kind)
 
 
+def _plain(text: str) -> str:
+    return " ".join(re.sub(r"[^\w%.-]+", " ", text.lower()).split())
+
+
+def _said(answer: str, text: str) -> bool:
+    """Whether a line says the answer.
+
+    A short answer must appear word for word (articles and case aside), a longer one with every content word
+    of it ("binary choice" is not said by "a binary …, or a two-way choice").
+    """
+    words = [w for w in _plain(answer).split() if w not in ("the", "a", "an")]
+    line = _plain(text)
+    if not words:
+        return False
+    if len(words) <= 4:
+        return " ".join(words) in " ".join(w for w in line.split() if w not in ("the", "a", "an"))
+    return all(w in line.split() or len(w) <= 3 for w in words)
+
+
 def check(asked: Asked, reading: Reading, lines: list[Citation]) -> list[str]:
-    """What is wrong with the model's reply, each problem named ([] when it is verified)."""
+    """What is wrong with the model's reply, each problem named ([] when it is verified).
+
+    A quote found in another listed line than the one numbered moves the reading to that line:
+    the quote is the evidence, the number only points at it.
+    """
     if not reading.answer or reading.line == 0:
         return []
+    quote = _plain(reading.quote)
+    holding = [n for n, c in enumerate(lines, 1) if quote and quote in _plain(c["text"])]
+    if holding and reading.line not in holding and len(holding) == 1:
+        reading.line = holding[0]
     if not 1 <= reading.line <= len(lines):
         return [f"line {reading.line} is not one of the {len(lines)} lines"]
     text = lines[reading.line - 1]["text"]
     problems = []
-    plain = " ".join(re.sub(r"[^\w%.-]+", " ", text.lower()).split())
-    quote = " ".join(re.sub(r"[^\w%.-]+", " ", reading.quote.lower()).split())
-    if quote and quote not in plain:
+    if quote and quote not in _plain(text):
         problems.append(f"the quote {reading.quote[:60]!r} is not in line {reading.line}")
     problems += [f"{fact!r} is not in line {reading.line}" for fact in
                  unsupported_facts(reading.answer, text + " " + asked.text)]
+    if not _said(reading.answer, text):
+        problems.append(f"line {reading.line} does not say {reading.answer[:60]!r}")
     if not states_kind(asked, reading.answer):
         problems.append(f"the answer names no {asked.kind}")
     return problems
@@ -120,8 +147,8 @@ def _parse(reply: str, count: int) -> Reading:
         line = int(value.get("line") or 0)
     except (TypeError, ValueError):
         line = -1
-    reading = Reading(answer=str(value.get("answer") or "").strip(), line=line,
-                      quote=str(value.get("quote") or "").strip())
+    answer = str(value.get("answer") or "").strip().strip("[]").strip()  # "[-c, --create]" reads as a citation
+    reading = Reading(answer=answer, line=line, quote=str(value.get("quote") or "").strip())
     if not 0 <= line <= count:
         reading.problems.append(f"line {line} is not one of the {count} lines")
     return reading

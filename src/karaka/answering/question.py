@@ -48,6 +48,8 @@ class Asked:
     """The English question word ("who", "how many", …), "" for none."""
     focus: str = ""
     """The key of the noun asked about ("option", "length"), "" for none."""
+    focus_text: str = ""
+    """That noun as the question writes it."""
     shape: str = ""
     """For an artefact: the token shape that names one (``flag``, ``variable``, ``path``, ``command``, …)."""
     default: bool = False
@@ -217,7 +219,7 @@ def _analyse_words(text: str, lang: str) -> Asked:
         terms.append(Term(key(w), hard=hard, text=w, role="name" if name else "word"))
     return Asked(text=text, kind=kind, wh=wh, focus=key(focus) if focus else "", shape=shape, default=default,
                  terms=tuple(dict.fromkeys(terms)), required=required_words(text), lang=lang, named=_named(text),
-                 counted=key(focus) if wh == "how many" and focus else "")
+                 counted=key(focus) if wh == "how many" and focus else "", focus_text=focus)
 
 
 def _wh_kind(wh: str) -> tuple[str, str]:
@@ -326,6 +328,7 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
                  verb=key(_verb_lemma(verb)) if verb is not None and verb.lemma_.lower() not in k.LIGHT_VERBS else "",
                  terms=unique, required=required_words(text), lang="en", named=_named(text),
                  counted=key(counted.lemma_) if counted is not None else "",
+                 focus_text=focus_token.text.lower() if focus_token is not None else "",
                  defines=(described.group(1) or described.group(2)).strip() if described else "",
                  plural=focus_token is not None and focus_token.tag_ in ("NNS", "NNPS") or bool(
                      re.match(r"\s*who\s+(are|were)\b", text, re.IGNORECASE)))

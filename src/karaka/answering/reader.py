@@ -159,22 +159,24 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
                                                                                            strict=True)]
         for span, c, said in zip(found_spans, typed, named_as, strict=True):
             in_role = [r for r in roles if r.proved and _overlap(line.text, r.text, span)]
+            if asked.kind == k.TERM and asked.focus and not said:
+                c.evidence.why_not = c.evidence.why_not or f"the line does not say it is a {asked.focus_text}"
+                c.evidence.typed = False  # not even a candidate of the kind asked for
+            elif _bare_number(asked, span, line):
+                c.evidence.why_not = c.evidence.why_not or \
+                    f"a bare number the line does not say is the {asked.focus_text or asked.counted}"
+                c.evidence.typed = False
             if not c.proved:
                 continue
-            if asked.kind == k.TERM and asked.focus and not said:
-                c.evidence.why_not = f"the line does not say it is a {asked.focus}"
-            elif _bare_number(asked, span, line):
-                c.evidence.why_not = f"a bare number the line does not say is the {asked.counted or asked.focus}"
-            elif in_role and asked.kind not in TYPED:
-                _union(line.text, in_role[0], span)  # "on March 26th" and "March 26th, 2022": the role says both
+            if in_role and asked.kind not in TYPED:
+                _union(line.text, in_role[0], span)  # "on May 3rd" and "May 3rd, 1921": the role says both
                 c.evidence.why_not = f"part of the {in_role[0].evidence.notes[0]}, which answers"
             elif in_role:
                 c.evidence.notes.append(f"in the {in_role[0].evidence.notes[0]}")
             elif said:
-                c.evidence.notes.append(f"called a {asked.focus}")  # the line says what it is: no action needed
+                c.evidence.notes.append(f"called a {asked.focus_text}")  # the line says what it is: no action needed
             elif _needs_action(asked) and not line.words.verbless and span.kind != k.CODE:
                 c.evidence.why_not = "no action of the question's verb in the line holds it"
-
             elif (other := next((r for r in roles if r.proved and spans(asked, r.text, None)), None)) is not None:
                 c.evidence.why_not = f"the action's own {other.evidence.notes[0]} is {other.text!r}"
         found += typed
@@ -372,7 +374,8 @@ def _roles(store: Store, asked: Asked, step: dict[str, Any] | None, line: Line,
             elif text.lower() in _PRONOUNS and not refers:
                 evidence.why_not = f"{text!r} stands for someone the line and the one before it do not name"
             elif asked.kind == k.TERM and asked.focus and not focus_near(asked, span, line.words, line.doc):
-                evidence.why_not = f"the line does not say {text!r} is a {asked.focus}"
+                evidence.why_not = f"the line does not say {text!r} is a {asked.focus_text}"
+                evidence.typed = False
             elif evidence.why_not == "the line does not say it is what was asked about" \
                     or evidence.why_not.startswith("a ") or evidence.why_not == OWN_WORDS \
                     and not _all_asked(asked, text):

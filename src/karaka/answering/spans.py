@@ -174,6 +174,8 @@ def quantities(text: str, doc: Any | None) -> list[Span]:
     for m in NUMBER.finditer(text):
         if any(a <= m.start() < b for a, b in taken) or not m.group(0).strip():
             continue
+        if not text[:m.start()].strip() and re.match(r"[.:)\]]", text[m.end():m.end() + 1]):
+            continue  # "12. And then …", "3) …": a list or verse marker that opens the line, not an amount
         end = m.end()
         after = text[end:]
         unit = re.match(rf"\s?(?:{UNIT.pattern})(?![\w])", after, re.IGNORECASE)
