@@ -117,3 +117,10 @@ def test_small_talk_gets_a_short_reply_without_retrieval_or_a_request(tmp_path):
     result = run_query(ctx, "Hello!")
     assert result["status"] == "SMALL_TALK" and result["citations"] == [] and result["llm_calls"] == 0
     assert model.count("answer_read_prompt") == 0 and not any("BM25" in t for t in result["reasoning_trace"])
+
+
+def test_a_reading_from_a_line_about_something_else_is_not_grounded(tmp_path):
+    ctx, _ = ingested(tmp_path, replying("Ada Lund", "The captain, Ada Lund", "The captain, Ada Lund"))
+    result = run_query(ctx, "Which captain owns the lighthouse of the island harbour?")  # the line has a captain only
+    assert result["status"] != "GROUNDED"
+    assert any("Ada Lund" in w and "too few of the question's words" in w for w in result["warnings"])

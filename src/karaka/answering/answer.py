@@ -95,7 +95,14 @@ def answer(services: Services, question: str, plan: dict[str, Any] | None, hits:
         shown = citations(store, order, LINES)
         shown_nodes = [_node_of(store, c) for c in shown]
         reading = read(services, asked, shown, shown_nodes, decision.answers or candidates[:3])
-        settled, mode, warnings = settle(decision, reading, shown_nodes, asked)
+        words_of = {line.node: line.words for line in lines}
+
+        def off_topic(node: str) -> str:
+            words = words_of.get(node)
+            return "" if words is not None and relevant(asked, words, reading=True) else \
+                "the line holds too few of the question's words"
+
+        settled, mode, warnings = settle(decision, reading, shown_nodes, asked, off_topic)
         trace.append(f"model: {reading.answer!r} from line {reading.line}"
                      + (f" (rejected: {'; '.join(reading.problems[:2])})" if reading.problems else " (verified)")
                      + f"; {settled.status}")
@@ -109,12 +116,18 @@ RELEVANT = 0.34
 """The share of the question's hard terms a line must hold for the lines to be worth reading at all."""
 
 
-def relevant(asked: Asked, words: LineWords) -> bool:
-    """Whether a line holds enough of the question to be read (by the model, or offered as related)."""
-    hard = [t for t in asked.terms if t.hard] or list(asked.terms)
+def relevant(asked: Asked, words: LineWords, reading: bool = False) -> bool:
+    """Whether a line holds enough of the question to be read (by the model, or offered as related).
+
+    For a model's ``reading`` the question's verb is left out of the count (a reader's paraphrase:
+    "reached" for "got to") and the sentences around the line count (its "he" and "it" are named
+    there).
+    """
+    hard = [t for t in asked.terms if t.hard and not (reading and t.role == "verb")] or list(asked.terms)
     if not hard:
         return True
-    found = sum(bool(words.find(t)) or words.in_context(t) or words.in_intro(t) for t in hard)
+    found = sum(bool(words.find(t)) or words.in_context(t) or words.in_intro(t) or (reading and words.in_around(t))
+                for t in hard)
     return found >= RELEVANT * len(hard)
 
 
@@ -124,9 +137,21 @@ def _node_of(store: Store, citation: Citation) -> str:
     return document_node(citation["doc_id"], citation["line_number"], citation["sentence"])
 
 
-def settle(offline: Decision, reading: Reading, nodes: list[str], asked: Asked) -> tuple[Decision, str, list[str]]:
-    """The model's checked reading against the offline decision: (the decision, the answer mode, warnings)."""
+def settle(offline: Decision, reading: Reading, nodes: list[str], asked: Asked,
+           off_topic: Callable[[str], str] = lambda node: "") -> tuple[Decision, str, list[str]]:
+    """The model's checked reading against the offline decision: (the decision, the answer mode, warnings).
+
+    A reading the reader does not share is GROUNDED only from a line about the question
+    (``off_topic`` of its line is "": it holds as much of the question as a line worth reading,
+    ``relevant``): a line that says the answer but nothing of what was asked proves nothing.
+    """
     model = as_candidate(reading, nodes)
+    if model is not None and not (offline.status == "GROUNDED" and offline.best is not None
+                                  and agrees(reading, offline.best, nodes)):
+        gap = off_topic(model.node)
+        if gap:
+            reading.problems.append(gap)
+            model = None
     best = offline.best
     grounded = offline.status == "GROUNDED" and best is not None
     if model is not None and grounded and agrees(reading, best, nodes):  # type: ignore[arg-type]
@@ -138,14 +163,14 @@ def settle(offline: Decision, reading: Reading, nodes: list[str], asked: Asked) 
                 "generated", [])
     if grounded:
         warnings = [f"the model read {reading.answer!r} (line {reading.line}); the reader's proved answer stands"] \
-            if model is not None else ([f"the model's reading was rejected: {'; '.join(reading.problems[:2])}"]
+            if model is not None else ([f"the model's reading {reading.answer!r} was rejected: {'; '.join(reading.problems[:2])}"]
                                        if reading.problems else [])
         return offline, "extractive", warnings
     if model is not None:
         return (Decision("GROUNDED", [model], list(dict.fromkeys([model.node, *offline.lines])),
                          "the model's answer, checked against its line", chance(features(model, None))),
                 "generated", [])
-    warnings = [f"the model's reading was rejected: {'; '.join(reading.problems[:2])}"] if reading.problems else []
+    warnings = [f"the model's reading {reading.answer!r} was rejected: {'; '.join(reading.problems[:2])}"] if reading.problems else []
     if offline.status == "NO_ANSWER" and reading.answer and reading.line:
         unproved = Candidate(reading.answer, "model", nodes[reading.line - 1], "model",
                              Evidence(0.0, 0.0, [], False, why_not="; ".join(reading.problems) or "not verified"))

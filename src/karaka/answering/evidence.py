@@ -352,7 +352,7 @@ def focus_near(asked: Asked, span: Span, words: LineWords, doc: Any | None = Non
     right_after = re.match(rf"\s*\)?\s*(?:{word}[\s-]+)?({word})", after)
     linked = re.match(rf"\s*,?\s*(?:as|is|are|was|were)\s+(?:the\s+|a\s+|an\s+|its\s+)?(?:{word}\s+)?({word})",
                       after)
-    preceding = re.search(rf"({word})\s*(?:[:=(]|\bcalled|\bnamed)?\s*$", before)
+    preceding = re.search(rf"({word})\s*(?:[:=(]|\bcalled|\bnamed)?\s*[\"'“‘`]?$", before)  # "option '-q'"
     return any(m is not None and same(key(m.group(1)), asked.focus) for m in (right_after, linked, preceding))
 
 
