@@ -148,3 +148,28 @@ def test_missing_prompts_file_is_created_and_bad_placeholders_rejected(tmp_path)
     path.write_text(json.dumps({"answer_read_prompt": "Answer {question} from {lnes} {hints}"}))
     with pytest.raises(ValueError, match="answer_read_prompt"):
         load_prompts(path)
+
+
+def test_a_records_file_of_the_previous_schema_gains_the_book_columns_and_keeps_its_lines(tmp_path):
+    import sqlite3
+
+    from karaka.store.records import SCHEMA_VERSION, Records
+
+    path = tmp_path / "karaka.db"
+    db = sqlite3.connect(path)
+    db.executescript("""
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE documents (doc_id TEXT PRIMARY KEY, path TEXT NOT NULL, sha256 TEXT NOT NULL,
+          n_lines INTEGER NOT NULL, status TEXT NOT NULL, updated REAL NOT NULL);
+        CREATE TABLE lines (doc_id TEXT NOT NULL, seq INTEGER NOT NULL, line_number INTEGER NOT NULL,
+          sentence INTEGER NOT NULL, text TEXT NOT NULL, page INTEGER NOT NULL DEFAULT 0,
+          page_line INTEGER NOT NULL DEFAULT 0, section TEXT NOT NULL DEFAULT '', kind TEXT NOT NULL DEFAULT '',
+          method TEXT NOT NULL DEFAULT '', lang TEXT NOT NULL DEFAULT '', PRIMARY KEY (doc_id, seq));
+        INSERT INTO lines VALUES ('tale', 1, 3, 0, 'Mara sold the grain.', 0, 0, 'Market', '', '', 'en');
+        PRAGMA user_version = 3;""")
+    db.close()
+    records = Records(path)
+    [line] = records.lines("tale")
+    assert (line.text, line.section, line.chapter, line.verse) == ("Mara sold the grain.", "Market", "", "")
+    records.close()
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION

@@ -128,12 +128,12 @@ def line_view(ctx: Any, doc_id: str, line: int, sentence: int, around: int, page
             raise HTTPException(404, f"{doc_id!r} has no line {line}" + (f" on page {page}" if page else ""))
         line = lines[at].line
         cited = lines[at]
-        if cited.page:  # the page's text around the line, not the neighbours on other pages
-            lines = [s for s in lines if s.page == cited.page]
+        if cited.page or cited.chapter:  # the page's (the chapter's) text around the line, not another's
+            lines = [s for s in lines if (s.page, s.chapter) == (cited.page, cited.chapter)]
             at = lines.index(cited)
         window = lines[max(0, at - around):at + around + 1]
         citation = cite(doc_id, cited.line, cited.sentence, page=cited.page, page_line=cited.page_line,
-                        section=cited.section)
+                        section=cited.section, chapter=cited.chapter, verse=cited.verse)
         out = {"doc_id": doc_id, "name": Path(doc["path"]).name, "line": line, "citation": citation,
                "lines": [{"line": s.line, "sentence": s.sentence, "text": s.text, "cited": s is cited, **s.place()}
                          for s in window]}
@@ -144,8 +144,9 @@ def line_view(ctx: Any, doc_id: str, line: int, sentence: int, around: int, page
                 out["file_url"] = f"/documents/{quote(doc_id)}/file#page={cited.page}"
             except HTTPException as exc:  # a link that would answer 403 or 404 is not offered
                 out["file_note"] = str(exc.detail)
-        if cited.section:
-            out["section"] = cited.section
+        for key in ("section", "chapter", "verse"):
+            if getattr(cited, key):
+                out[key] = getattr(cited, key)
         return out
 
 
@@ -182,7 +183,7 @@ class _Elements:
             doc = self.kg.node(document_node(attrs["doc_id"], attrs["line_number"], attrs.get("sentence", 0))) or {}
             data |= {"label": attrs.get("verb", node_id), "doc_id": attrs.get("doc_id"),
                      "line": attrs.get("line_number"), "text": doc.get("text", ""),
-                     **{k: doc[k] for k in ("page", "page_line", "section") if doc.get(k)},
+                     **{k: doc[k] for k in ("page", "page_line", "section", "chapter", "verse") if doc.get(k)},
                      "provenance": attrs.get("provenance", "")}
         else:
             data |= {"label": attrs.get("canonical_name", node_id), "entity_type": attrs.get("entity_type", "")}

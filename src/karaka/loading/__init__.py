@@ -1,9 +1,9 @@
 """Documents → sentences that remember where they are; bad input reported by file, never fatal.
 
-One module per format reads a file into lines with their place (``text``, ``markdown``,
-``html``, ``pdf`` with ``ocr`` for scanned pages); ``sentences`` joins wrapped lines and splits
+One module per format reads a file into lines with their place (``text`` with ``book`` for a
+book's chapters and verses, ``markdown``, ``html``, ``pdf`` with ``ocr`` for scanned pages); ``sentences`` joins wrapped lines and splits
 them into sentences, each keeping the place of the line it starts on: the file line, and for a
-PDF the page and the line on the page; the section for Markdown and HTML.
+PDF the page and the line on the page; the section for Markdown and HTML; a book's chapter and verse.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from karaka.loading.book import book_lines
 from karaka.loading.files import DocumentError, decode, inside, kind_of, make_name, walk
 from karaka.loading.languages import detect
 from karaka.loading.markdown import markdown_lines
 from karaka.loading.pdf import Progress, pdf_lines
 from karaka.loading.sentences import Raw, build, split_long, split_sentences
-from karaka.loading.text import text_lines
 from karaka.store.base import SourceLine
 
 __all__ = ["SUFFIXES", "DocumentError", "Loaded", "LoadedDocument", "content_hash", "inside", "load_and_refine_documents",
@@ -66,7 +66,7 @@ def content_hash(lines: list[SourceLine]) -> str:
 def refine(text: str, markdown: bool = False, max_line_chars: int = 1000,
            warnings: list[str] | None = None, where: str = "") -> list[SourceLine]:
     """Text (plain or Markdown) → sentences with their file line, cut to ``max_line_chars``."""
-    return _sentences(markdown_lines(text) if markdown else text_lines(text), max_line_chars, warnings, where)
+    return _sentences(markdown_lines(text) if markdown else book_lines(text), max_line_chars, warnings, where)
 
 
 def _sentences(raws: list[Raw], max_line_chars: int, warnings: list[str] | None, where: str,
@@ -87,7 +87,7 @@ def read_lines(path: Path, warnings: list[str], ocr_langs: str = "eng",
         from karaka.loading.html import html_lines
 
         return html_lines(text), False
-    return (markdown_lines(text) if suffix in (".md", ".markdown") else text_lines(text)), False
+    return (markdown_lines(text) if suffix in (".md", ".markdown") else book_lines(text)), False
 
 
 def load_file(path: Path, max_line_chars: int, warnings: list[str], ocr_langs: str = "eng",

@@ -56,6 +56,9 @@ class Raw(NamedTuple):
     """A block of its own (a heading, a list item, a code line, a table row)."""
     wraps: bool | None = None
     """A PDF line that runs to the right margin (so the text goes on); None where unknown."""
+    chapter: str = ""
+    """A book's chapter number ("4"), its numbered unit within it (``verse``: "8"); see ``book``."""
+    verse: str = ""
 
 
 def clean(text: str) -> str:
@@ -146,7 +149,8 @@ def wrapped(previous: str, line: str) -> bool:
 
 
 def _continues(previous: Raw, line: Raw) -> bool:
-    if previous.section != line.section or previous.kind != line.kind:
+    if (previous.section, previous.kind, previous.chapter, previous.verse) != (
+            line.section, line.kind, line.chapter, line.verse):
         return False
     if previous.wraps is None:
         return wrapped(previous.text, line.text)
@@ -232,5 +236,6 @@ def build(raws: list[Raw], max_line_chars: int = 1000, warnings: list[str] | Non
         seen[raw.line] = seen.get(raw.line, 0) + 1
         sentence_no = seen[raw.line] if per_line[raw.line] > 1 else 0
         out.append(SourceLine(len(out) + 1, raw.line, sentence_no, piece, page=raw.page, page_line=raw.page_line,
-                              section=raw.section, kind=raw.kind, method=raw.method, lang=lang))
+                              section=raw.section, kind=raw.kind, method=raw.method, lang=lang,
+                              chapter=raw.chapter, verse=raw.verse))
     return out

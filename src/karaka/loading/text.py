@@ -15,7 +15,7 @@ from karaka.loading.sentences import HEADING, Raw, clean
 
 def text_lines(text: str) -> list[Raw]:
     """A text file's lines, numbered from 1, with the heading they stand under."""
-    lines = _lines(text)
+    lines = split_lines(text)
     out: list[Raw] = []
     section = ""
     for number, raw in enumerate(lines, 1):
@@ -40,5 +40,6 @@ def _heading(lines: list[str], i: int) -> bool:
     return bool(following) and bool(re.match(r"(?: {2,}|\t)\S", following[0]))
 
 
-def _lines(text: str) -> list[str]:
+def split_lines(text: str) -> list[str]:
+    """A text's lines, whatever its line ends."""
     return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")

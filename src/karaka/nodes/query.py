@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from karaka.answering.answer import answer as answer_from_lines
 from karaka.answering.answer import citations, stream_words
+from karaka.answering.reference import look_up, parse
 from karaka.config import Context
 from karaka.kg.calls import Loop, run_loop
 from karaka.kg.facts import execute, titles
@@ -24,9 +25,15 @@ from karaka.nodes.common import Runtime, emit, services_of
 from karaka.services import Services
 from karaka.state.gsv import GSVInput
 from karaka.state.query import QueryState
+from karaka.store.ids import cite_of, document_node
 
 _FIND = re.compile(r"^\s*(find|list|show|search)\b.*\b(documents?|lines?|passages?|sources?)\b"
                    r"(\s+(about|on|for|mentioning))?\s*(?P<topic>.*)$", re.IGNORECASE)
+_WHICH = re.compile(r"^\s*(?:in\s+)?which\s+(?:books?|documents?|files?|chapters?|texts?|stor(?:y|ies)|manuals?|"
+                    r"pages?|sections?|parts?)\s+(?:tells?|speaks?|talks?|says?|mentions?|describes?|explains?|"
+                    r"covers?|contains?|deals?|is|are|has|have)\s+(?:of|about|with|on)?\s*(?P<topic>.+?)[\s?.!]*$",
+                    re.IGNORECASE)
+"""A question that asks which document (book, chapter) holds something: answered as a search."""
 _FOLLOW_UP = re.compile(r"^\s*(and|but|so|then|what about)\b|\b(him|her|it|them|they|he|she|that)\b", re.IGNORECASE)
 _SMALL_TALK = re.compile(r"^\s*(hi|hello|hey|hallo|bonjour|salut|good (morning|afternoon|evening|day)|thanks?|"
                          r"thank you|merci|danke|cheers|bye|goodbye|ok(ay)?|how are you|who are you|"
@@ -48,15 +55,56 @@ def classify(state: QueryState) -> dict[str, Any]:
     if turns and _FOLLOW_UP.search(question):
         last = turns[-1]
         standalone = f"Previous question: {last['question']}\nPrevious answer: {last['answer']}\nQuestion: {question}"
-    intent = "basic" if _SMALL_TALK.match(question) else "find" if _FIND.match(question) else "answer"
+    intent = ("basic" if _SMALL_TALK.match(question) else "find" if _FIND.match(question) or _WHICH.match(question)
+              else "reference" if parse(question) else "answer")
     return {"intent": intent, "standalone": standalone, "trace": [f"intent: {intent}"], "llm_calls": 0,
             "plan": None, "plan_info": {}, "kriyas": [], "context": [], "answers": [], "referents": [],
             "hits": [], "graph_lines": [], "facts": [], "retrieval": "hybrid"}
 
 
-def route_intent(state: QueryState) -> Literal["plan", "find", "basic"]:
-    """Find-documents requests and small talk skip planning."""
-    return "find" if state["intent"] == "find" else "basic" if state["intent"] == "basic" else "plan"
+def route_intent(state: QueryState) -> Literal["plan", "find", "basic", "reference"]:
+    """Find-documents requests, references and small talk skip planning."""
+    intent = state["intent"]
+    return intent if intent in ("find", "basic", "reference") else "plan"  # type: ignore[return-value]
+
+
+REFERENCE_LINES = 3
+"""A chapter's first lines shown as its text (every line of it is cited up to ``max_citations``)."""
+
+
+def reference(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """The text at the place the question cites ("Genesis 4:8", "Jonah chapter 2", "page 12 of …").
+
+    A name that is no document's goes on as a question (``intent`` becomes "answer"); a place the
+    document lacks is said to be missing, with no lines.
+    """
+    services = services_of(runtime)
+    ref = parse(state["question"])
+    with services.workspace.reading():
+        found = look_up(ref, services.workspace.records) if ref else None
+        if found is None:
+            return {"intent": "answer", "trace": state["trace"] + ["reference: no document of that name; a question"]}
+        if found.missing:
+            text = found.missing[0].upper() + found.missing[1:] + "."
+            stream_words(text, lambda t: emit(runtime, {"event": "token", "text": t}))
+            return {"result": {"answer": text, "status": "NO_ANSWER", "confidence": 1.0},
+                    "trace": state["trace"] + [f"reference {found.ref.shown!r}: {found.missing}"]}
+        nodes = [document_node(found.doc_id, s.line, s.sentence) for s in found.lines]
+        cited = citations(services.workspace, nodes, max(services.ctx.max_citations, 1))
+    whole = len(found.lines) <= REFERENCE_LINES or bool(found.ref.verse)
+    shown = " ".join(s.text for s in (found.lines if whole else found.lines[:REFERENCE_LINES]))
+    where = cite_of(cited[0]) if cited else ""
+    text = (f"{shown} {where}" if whole else
+            f"{found.ref.label(found.doc_id)} ({len(found.lines)} lines) begins: {shown} … {where}").strip()
+    stream_words(text, lambda t: emit(runtime, {"event": "token", "text": t}))
+    return {"context": cited, "answers": [shown],
+            "result": {"answer": text, "status": "GROUNDED", "confidence": 1.0},
+            "trace": state["trace"] + [f"reference {found.ref.shown!r}: {found.doc_id}, {len(found.lines)} lines"]}
+
+
+def route_reference(state: QueryState) -> Literal["plan", "finalize"]:
+    """A reference that named no document is answered as a question."""
+    return "plan" if state["intent"] == "answer" else "finalize"
 
 
 def basic(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -148,21 +196,41 @@ def traverse_graph(state: QueryState, runtime: Runtime[Context]) -> dict[str, An
 
 
 def find(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Ranked documents and lines instead of an answer."""
+    """Ranked documents (and a book's chapters), each with its best line, instead of an answer.
+
+    A document ranks by the evidence of its three best lines (one strong line outranks many weak
+    ones); "Which book tells of …?" answers with the documents, best first.
+    """
     services = services_of(runtime)
-    match = _FIND.match(state["question"])
+    match = _FIND.match(state["question"]) or _WHICH.match(state["question"])
     topic = (match.group("topic") if match else "") or state["question"]
-    ranked_docs: dict[str, float] = {}
+    per_doc: dict[str, list[tuple[float, str]]] = {}
+    per_chapter: dict[tuple[str, str], float] = {}
     with services.workspace.reading():
-        hits = hybrid_search(services, topic, k=10)
+        hits = hybrid_search(services, topic, k=HITS)
         lines = citations(services.workspace, [h.document for h in hits], services.ctx.max_citations)
         for hit in hits:
-            doc_id = str((services.workspace.graph.node(hit.document) or {}).get("doc_id"))
-            ranked_docs[doc_id] = ranked_docs.get(doc_id, 0.0) + hit.score
-    return {"context": lines, "retrieval": "hybrid",
-            "result": {"documents": [{"doc_id": d, "score": round(s, 5)}
-                                     for d, s in sorted(ranked_docs.items(), key=lambda p: -p[1])]},
-            "trace": state["trace"] + [f"find documents about {topic!r}: {len(lines)} lines"]}
+            attrs = services.workspace.graph.node(hit.document) or {}
+            doc_id = str(attrs.get("doc_id"))
+            per_doc.setdefault(doc_id, []).append((hit.score, hit.document))
+            if attrs.get("chapter"):
+                key = (doc_id, str(attrs["chapter"]))
+                per_chapter[key] = per_chapter.get(key, 0.0) + hit.score
+        ranked = sorted(per_doc.items(), key=lambda p: -sum(sorted((s for s, _ in p[1]), reverse=True)[:3]))
+        documents: list[dict[str, Any]] = []
+        for doc_id, scored in ranked:
+            best = citations(services.workspace, [max(scored)[1]], 1)
+            documents.append({"doc_id": doc_id, "score": round(sum(sorted((s for s, _ in scored), reverse=True)[:3]), 5),
+                              "best_line": best[0] if best else None})
+    chapters = [{"doc_id": d, "chapter": c, "score": round(v, 5)}
+                for (d, c), v in sorted(per_chapter.items(), key=lambda p: -p[1])]
+    shown = "; ".join(f"{d['doc_id']}: {cite_of(d['best_line'])} {d['best_line']['text']}"
+                      for d in documents[:3] if d["best_line"])
+    result: dict[str, Any] = {"documents": documents, "answer": shown or "no matching lines"}
+    if chapters:
+        result["chapters"] = chapters
+    return {"context": lines, "retrieval": "hybrid", "result": result,
+            "trace": state["trace"] + [f"find documents about {topic!r}: {len(lines)} lines, {len(documents)} documents"]}
 
 
 def answer(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -198,7 +266,7 @@ def finalize(state: QueryState) -> dict[str, Any]:
         "intent": state.get("intent", "answer"), "plan": state.get("plan"),
         "answer_mode": body.get("mode", "extractive"), "warnings": body.get("warnings", []),
     }
-    for key in ("documents", "evidence"):
+    for key in ("documents", "chapters", "evidence"):
         if key in body:
             result[key] = body[key]
     roles = {}

@@ -26,18 +26,23 @@ class Citation(TypedDict):
     page_line: NotRequired[int]
     """The line on that page, from 1, headers and footers not counted."""
     section: NotRequired[str]
-    """The headings above the line (Markdown, HTML), outermost first, joined by " › "."""
+    """The headings above the line (Markdown, HTML, a book's chapters), outermost first, joined by " › "."""
+    chapter: NotRequired[str]
+    """A book's chapter number ("4"; "SN 35" in a collection's numbering)."""
+    verse: NotRequired[str]
+    """The numbered unit (verse, numbered paragraph) within the chapter ("8")."""
 
 
 def citation_of(attrs: dict[str, Any]) -> Citation:
-    """The citation of a Document node: its file line and text, and its page and section where it has them."""
+    """The citation of a Document node: its file line and text, and its page, section, chapter and verse where set."""
     out = Citation(doc_id=attrs["doc_id"], line_number=attrs["line_number"], sentence=int(attrs.get("sentence") or 0),
                    text=attrs["text"])
     for key in ("page", "page_line"):
         if attrs.get(key):
             out[key] = int(attrs[key])  # type: ignore[literal-required]
-    if attrs.get("section"):
-        out["section"] = str(attrs["section"])
+    for key in ("section", "chapter", "verse"):
+        if attrs.get(key):
+            out[key] = str(attrs[key])  # type: ignore[literal-required]
     return out
 
 
@@ -56,12 +61,15 @@ class QueryResult(TypedDict):
     retry_count: int
     llm_calls: int
     retrieval: Literal["graph", "hybrid"]
-    intent: Literal["answer", "find", "basic"]
+    intent: Literal["answer", "find", "basic", "reference"]
     plan: dict[str, Any] | None
     answer_mode: Literal["generated", "extractive"]
     warnings: list[str]
     reasoning_trace: list[str]
     documents: NotRequired[list[dict[str, Any]]]
+    """A search's documents, best first: ``doc_id``, ``score`` (its three best lines'), ``best_line`` (a citation)."""
+    chapters: NotRequired[list[dict[str, Any]]]
+    """A search's book chapters, best first: ``doc_id``, ``chapter``, ``score``."""
     evidence: NotRequired[dict[str, Any]]
     """Why: the chosen candidate's source, whether its line proves it (and if not, why not), its features."""
     error: NotRequired[str]
@@ -83,7 +91,7 @@ class QueryState(QueryInput):
 
     turns: Annotated[list[dict[str, Any]], last_turns]
     """Earlier questions and answers of this thread (for follow-ups)."""
-    intent: Literal["answer", "find", "basic"]
+    intent: Literal["answer", "find", "basic", "reference"]
     standalone: NotRequired[str]
     """The question with its thread's context, as the planner sees it."""
     plan: dict[str, Any] | None

@@ -49,13 +49,17 @@ class SourceLine(NamedTuple):
     """"ocr" for text read off a scanned page."""
     lang: str = ""
     """The document's language code ("en", "fr", "zh"…), "" where unknown."""
+    chapter: str = ""
+    """A book's chapter (or book, canto, sutta) number: "4", "SN 35" ("" outside books)."""
+    verse: str = ""
+    """The numbered unit within it (a verse, a numbered paragraph): "8"."""
 
     def place(self) -> dict[str, int | str]:
-        """The coordinates beyond file line and sentence that are set: page, page_line, section, kind, method, lang."""
+        """The coordinates beyond file line and sentence that are set (``PLACE``: page … chapter, verse)."""
         return {k: v for k, v in zip(PLACE, self[4:], strict=True) if v}  # type: ignore[misc]
 
 
-PLACE = ("page", "page_line", "section", "kind", "method", "lang")
+PLACE = ("page", "page_line", "section", "kind", "method", "lang", "chapter", "verse")
 """The optional coordinates of a sentence, stored on its Document node when set."""
 
 

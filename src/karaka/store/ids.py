@@ -65,16 +65,25 @@ def parse_unit_id(unit: str) -> tuple[str, int, int]:
     return match["doc"], int(match["first"]), int(match["last"])
 
 
-def cite(doc_id: str, line: int, sentence: int = 0, *, page: int = 0, page_line: int = 0, section: str = "") -> str:
+def cite(doc_id: str, line: int, sentence: int = 0, *, page: int = 0, page_line: int = 0, section: str = "",
+         chapter: str = "", verse: str = "") -> str:
     """How a citation reads.
 
     A text file's line: ``[doc, Line 11]`` (``[doc, Line 11, sentence 2]`` when the line holds
     several); a PDF's: ``[manual, p. 10, line 7]``, the line counted on the page; a line under a
-    heading: ``[webcrypto, § Supported algorithms, line 88]`` (the innermost heading).
+    heading: ``[webcrypto, § Supported algorithms, line 88]`` (the innermost heading); a book's
+    verse: ``[chronicle 4:8]``, ``[suttas, SN 35.28]``, ``[tales, v. 12]``; a line of a chapter
+    without verses: ``[iliad, Book 1, line 12]``, the heading's own word (``ch.`` for a bare number).
     """
     tail = f", sentence {sentence}]" if sentence else "]"
     if page:
         return f"[{doc_id}, p. {page}, line {page_line or line}{tail}"
+    if verse and chapter.isdigit():
+        return f"[{doc_id} {chapter}:{verse}{tail}"
+    if verse:
+        return f"[{doc_id}, {chapter}.{verse}{tail}" if chapter else f"[{doc_id}, v. {verse}{tail}"
+    if chapter:
+        return f"[{doc_id}, {_chapter_word(section)} {chapter}, line {line}{tail}"
     if section:
         heading = section.rsplit(" › ", 1)[-1]
         heading = heading if len(heading) <= 50 else heading[:49].rstrip() + "…"
@@ -82,21 +91,18 @@ def cite(doc_id: str, line: int, sentence: int = 0, *, page: int = 0, page_line:
     return f"[{doc_id}, Line {line}{tail}"
 
 
+def _chapter_word(section: str) -> str:
+    """``Book`` for a line under ``BOOK II. …``, ``ch.`` where the heading has no word (``IV.``)."""
+    word = section.rsplit(" › ", 1)[-1].split(" ", 1)[0].strip(".:").capitalize()
+    return word if word.isalpha() and word.lower() != "chapter" else "ch."
+
+
 def cite_of(place: Mapping[str, Any]) -> str:
     """``cite`` of a citation or a Document node's attributes (``line_number``, ``page``, ``section``…)."""
     return cite(place["doc_id"], int(place["line_number"]), int(place.get("sentence") or 0),
                 page=int(place.get("page") or 0), page_line=int(place.get("page_line") or 0),
-                section=str(place.get("section") or ""))
-
-
-CITATION = re.compile(r"\[([^\[\],]+),\s*(?:p\.\s*(\d+),\s*)?(?:§[^\[\]]*?,\s*)?line\s+(\d+)(?:,\s*sentence\s+\d+)?\]",
-                      re.IGNORECASE)
-"""A citation as ``cite`` writes it: groups doc, page (or None), line (on the page for a PDF)."""
-
-
-def cited_key(doc: str, page: str | int | None, line: str | int) -> tuple[str, int, int]:
-    """What identifies a cited line, from a parsed citation: (doc, page or 0, line)."""
-    return doc.strip(), int(page or 0), int(line)
+                section=str(place.get("section") or ""), chapter=str(place.get("chapter") or ""),
+                verse=str(place.get("verse") or ""))
 
 
 def citation_key(place: Mapping[str, Any]) -> tuple[str, int, int]:

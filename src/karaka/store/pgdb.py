@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from karaka.store.records import PLACE_COLUMNS, Records
+from karaka.store.records import BOOK_COLUMNS, PLACE_COLUMNS, Records
 from karaka.store.records import SCHEMA as RECORDS_SCHEMA
 
 log = logging.getLogger("karaka.postgres")
@@ -46,8 +46,8 @@ CREATE TABLE IF NOT EXISTS line_vectors (
   PRIMARY KEY (doc_id, seq));
 CREATE INDEX IF NOT EXISTS line_vectors_gen ON line_vectors(gen);
 CREATE TABLE IF NOT EXISTS failures (id BIGSERIAL PRIMARY KEY, record TEXT NOT NULL);
-""" + "".join(f"ALTER TABLE lines ADD COLUMN IF NOT EXISTS {column};\n" for column in PLACE_COLUMNS)
-# (a database made before sentences had pages and sections gains the columns)
+""" + "".join(f"ALTER TABLE lines ADD COLUMN IF NOT EXISTS {column};\n" for column in PLACE_COLUMNS + BOOK_COLUMNS)
+# (a database made before sentences had pages, sections and chapters gains the columns)
 
 
 class StoreError(RuntimeError):

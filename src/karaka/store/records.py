@@ -16,7 +16,7 @@ from karaka.store.base import SourceLine
 from karaka.store.damage import REINGEST, DamagedFile, DiskFull, is_disk_full
 from karaka.store.lock import is_read_only
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS documents (
@@ -27,7 +27,8 @@ CREATE TABLE IF NOT EXISTS lines (
   doc_id TEXT NOT NULL, seq INTEGER NOT NULL, line_number INTEGER NOT NULL, sentence INTEGER NOT NULL,
   text TEXT NOT NULL, page INTEGER NOT NULL DEFAULT 0, page_line INTEGER NOT NULL DEFAULT 0,
   section TEXT NOT NULL DEFAULT '', kind TEXT NOT NULL DEFAULT '', method TEXT NOT NULL DEFAULT '',
-  lang TEXT NOT NULL DEFAULT '', PRIMARY KEY (doc_id, seq));
+  lang TEXT NOT NULL DEFAULT '', chapter TEXT NOT NULL DEFAULT '', verse TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (doc_id, seq));
 CREATE TABLE IF NOT EXISTS results (
   unit_id TEXT PRIMARY KEY, doc_id TEXT NOT NULL, first_line INTEGER NOT NULL,
   last_line INTEGER NOT NULL, status TEXT NOT NULL, payload TEXT NOT NULL,
@@ -45,7 +46,10 @@ PLACE_COLUMNS = ("page INTEGER NOT NULL DEFAULT 0", "page_line INTEGER NOT NULL 
                   "section TEXT NOT NULL DEFAULT ''", "kind TEXT NOT NULL DEFAULT ''",
                   "method TEXT NOT NULL DEFAULT ''", "lang TEXT NOT NULL DEFAULT ''")
 """What schema 3 added to ``lines``: a sentence's page, line on the page, section, kind, method, language."""
-_LINE_FIELDS = ("seq", "line_number", "sentence", "text", "page", "page_line", "section", "kind", "method", "lang")
+BOOK_COLUMNS = ("chapter TEXT NOT NULL DEFAULT ''", "verse TEXT NOT NULL DEFAULT ''")
+"""What schema 4 added: a book's chapter and numbered unit (verse, paragraph)."""
+_LINE_FIELDS = ("seq", "line_number", "sentence", "text", "page", "page_line", "section", "kind", "method", "lang",
+                "chapter", "verse")
 
 
 class Records:
@@ -89,15 +93,16 @@ class Records:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version == 2 and not self.read_only:  # schema 2 lacked the places beyond the file line
+        if version in (2, 3) and not self.read_only:  # schema 2 lacked the places beyond the file line, 3 a book's
             with self._transaction() as db:
-                for column in PLACE_COLUMNS:
+                for column in (PLACE_COLUMNS if version == 2 else ()) + BOOK_COLUMNS:
                     db.execute(f"ALTER TABLE lines ADD COLUMN {column}")
                 db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             version = SCHEMA_VERSION
-        if version not in (0, 2, SCHEMA_VERSION) or (version == 0 and self._has_table("lines")):
-            raise ValueError(f"{self.path}: made by an older Karaka (records schema {version}); "
-                             f"ingest into a new workspace")
+        if version not in (0, 2, 3, SCHEMA_VERSION) or (version == 0 and self._has_table("lines")):
+            made = "a newer" if version > SCHEMA_VERSION else "an older"
+            raise ValueError(f"{self.path}: made by {made} Karaka (records schema {version}, this one reads "
+                             f"{SCHEMA_VERSION}); ingest into a new workspace")
         if version == 0 and not self.read_only:
             self._db.executescript(SCHEMA)
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -189,7 +194,7 @@ class Records:
                     db.execute(f"DELETE FROM {table} WHERE doc_id = ?", (doc_id,))
                 for start in range(0, len(lines), LINE_BATCH):
                     db.executemany(
-                        "INSERT INTO lines VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        "INSERT INTO lines VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         [(doc_id, *s) for s in lines[start:start + LINE_BATCH]])
             db.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,))
             db.execute("INSERT INTO documents VALUES (?, ?, ?, ?, ?, ?)",
@@ -207,8 +212,8 @@ class Records:
 
     def lines(self, doc_id: str, first: int = 1, last: int | None = None) -> list[SourceLine]:
         """A document's sentences ``first..last`` (by seq) in order."""
-        rows = self._rows("SELECT seq, line_number, sentence, text, page, page_line, section, kind, method, lang "
-                          "FROM lines WHERE doc_id = ? AND seq >= ? AND seq <= ? ORDER BY seq",
+        rows = self._rows(f"SELECT {', '.join(_LINE_FIELDS)} FROM lines "
+                          "WHERE doc_id = ? AND seq >= ? AND seq <= ? ORDER BY seq",
                           (doc_id, first, last if last is not None else 1 << 62))
         return [SourceLine(*(r[k] for k in _LINE_FIELDS)) for r in rows]
 

@@ -114,10 +114,19 @@ $("key-form").addEventListener("submit", (e) => {
 });
 
 // ---- ask -----------------------------------------------------------------------------------
-// A citation as the CLI writes it: a PDF's by page and line on the page, else the file line.
+// A citation as the CLI writes it (store/ids.py cite): a PDF's by page and line on the page, a book's by
+// chapter and verse, else the file line.
 function citeText(c) {
   const tail = c.sentence ? `, sentence ${c.sentence}]` : "]";
   if (c.page) return `[${c.doc_id}, p. ${c.page}, line ${c.page_line || c.line_number}${tail}`;
+  if (c.verse && /^\d+$/.test(c.chapter || "")) return `[${c.doc_id} ${c.chapter}:${c.verse}${tail}`;
+  if (c.verse) return c.chapter ? `[${c.doc_id}, ${c.chapter}.${c.verse}${tail}` : `[${c.doc_id}, v. ${c.verse}${tail}`;
+  if (c.chapter) {
+    const word = (c.section || "").split(" › ").pop().split(" ")[0].replace(/[.:]/g, "");
+    const name = /^[A-Za-z]+$/.test(word) && word.toLowerCase() !== "chapter"
+      ? word[0].toUpperCase() + word.slice(1).toLowerCase() : "ch.";
+    return `[${c.doc_id}, ${name} ${c.chapter}, line ${c.line_number}${tail}`;
+  }
   if (c.section) {
     const heading = c.section.split(" › ").pop();
     return `[${c.doc_id}, § ${heading.length > 50 ? heading.slice(0, 49) + "…" : heading}, line ${c.line_number}${tail}`;
@@ -125,7 +134,8 @@ function citeText(c) {
   return `[${c.doc_id}, Line ${c.line_number}${tail}`;
 }
 
-// c: {doc_id, line_number, sentence, page, page_line, section}; a PDF's may hold only page and page_line.
+// c: {doc_id, line_number, sentence, page, page_line, section, chapter, verse}; a PDF's may hold only page and
+// page_line.
 function citeButton(c) {
   const b = document.createElement("button");
   b.type = "button";
@@ -141,10 +151,19 @@ function citeButton(c) {
   return b;
 }
 
-function renderAnswer(text) {
+// The answer with its citations as buttons: a bracket that reads as one of the sources' citations opens that
+// source (a book's "[chronicle 4:8]" names no file line); else one parsed as a file or PDF line.
+function renderAnswer(text, sources) {
   const out = $("answer");
   out.textContent = "";
+  const known = new Map((sources || []).map((c) => [citeText(c), c]));
   let last = 0;
+  for (const m of text.matchAll(/\[[^\[\]]+\]/g)) {
+    if (!known.has(m[0])) continue;
+    out.append(text.slice(last, m.index), citeButton(known.get(m[0])));
+    last = m.index + m[0].length;
+  }
+  if (last > 0) { out.append(text.slice(last)); return; }
   for (const m of text.matchAll(CITE)) {
     const page = Number(m[2] || 0), line = Number(m[4]);
     out.append(text.slice(last, m.index), citeButton({ doc_id: m[1].trim(), line_number: page ? 0 : line,
@@ -160,8 +179,10 @@ async function openLine(c) {
       sentence: c.sentence || 0, page: c.page || 0, around: 3 });
     const view = await (await api("/views/line?" + q)).json();
     const title = $("line-title");
-    title.textContent = `${view.name} — ` + (view.page ? `page ${view.page}, line ${view.page_line}` : `line ${view.line}`) +
-      (view.section ? ` (§ ${view.section})` : "");
+    const where = view.page ? `page ${view.page}, line ${view.page_line}`
+      : view.verse ? (view.chapter ? `chapter ${view.chapter}, verse ${view.verse}` : `verse ${view.verse}`)
+      : `line ${view.line}`;
+    title.textContent = `${view.name} — ${where}` + (view.section ? ` (§ ${view.section})` : "");
     if (view.file_url) {
       const open = document.createElement("a");
       open.href = view.file_url;
@@ -184,7 +205,8 @@ async function openLine(c) {
       if (l.cited) { li.className = "cited"; li.setAttribute("aria-current", "true"); }
       const n = document.createElement("span");
       n.className = "n";
-      n.textContent = (l.page ? `p. ${l.page}, ${l.page_line}` : l.line) + (l.sentence ? "." + l.sentence : "");
+      n.textContent = (l.page ? `p. ${l.page}, ${l.page_line}` : l.verse ? `${l.chapter ? l.chapter + ":" : ""}${l.verse}`
+        : l.line) + (l.sentence ? "." + l.sentence : "");
       li.append(n, l.text);
       list.append(li);
     }
@@ -231,7 +253,7 @@ async function ask(question) {
 
 function finish(question, data) {
   const result = data.result || {};
-  renderAnswer(data.text || "");
+  renderAnswer(data.text || "", data.sources);
   const meta = $("answer-meta");
   meta.textContent = "";
   const status = document.createElement("span");

@@ -1,0 +1,141 @@
+"""A made-up book end to end: its chapters and verses as coordinates, references answered, the frame left out."""
+
+import httpx
+import pytest
+
+from karaka.api import create_app
+from karaka.config import Context
+from karaka.runner import run_ingest, run_query
+from karaka.services import get_services
+from tests.server_util import serve_in_thread
+
+CHRONICLE = """The Project Gutenberg eBook of The Chronicle of Keld
+
+This eBook is for the use of anyone anywhere at no cost and with almost no restrictions whatsoever.
+
+*** START OF THE PROJECT GUTENBERG EBOOK THE CHRONICLE OF KELD ***
+
+Produced by the volunteers of the lamp library.
+
+THE CHRONICLE OF KELD
+
+Chapter 1
+
+1:1 In the first year of the lamp, Oren built a tower of grey stone
+upon the northern cliff.
+
+1:2 Oren was forty years old when he lit the lamp.
+
+1:3 The fishermen saw the light and praised him.
+
+Chapter 2
+
+2:1 After seven winters a storm broke the tower.
+
+2:2 Then Mara carried new stones from the quarry of Velm.
+
+2:3 Mara rebuilt the tower in twelve days.
+
+*** END OF THE PROJECT GUTENBERG EBOOK THE CHRONICLE OF KELD ***
+
+Section 1. General Terms of Use and Redistributing Project Gutenberg electronic works
+"""
+
+VOYAGE = """THE VOYAGE OF THE HERON
+
+CHAPTER I.
+
+The Harbour
+
+The Heron left the harbour of Aska with nine sailors.
+
+The captain, Lio, steered toward the western isles.
+
+CHAPTER II.
+
+The Storm
+
+A storm tore the sail on the third night.
+"""
+
+
+@pytest.fixture(scope="module")
+def ctx(tmp_path_factory):
+    root = tmp_path_factory.mktemp("books")
+    (root / "docs").mkdir()
+    (root / "docs" / "chronicle.txt").write_text(CHRONICLE, encoding="utf-8")
+    (root / "docs" / "voyage.txt").write_text(VOYAGE, encoding="utf-8")
+    context = Context(workspace=str(root / "ws"), llm="none", extractor="parser")
+    run_ingest(context, root / "docs")
+    return context
+
+
+def test_the_frame_is_not_in_the_graph_and_verse_numbers_are_not_in_the_text(ctx):
+    ws = get_services(ctx).workspace
+    texts = [s.text for s in ws.records.lines("chronicle")]
+    assert not any("Gutenberg" in t or "eBook" in t or "Produced by" in t for t in texts)
+    assert "Oren was forty years old when he lit the lamp." in texts
+    assert not any(t[:1].isdigit() for t in texts)
+
+
+@pytest.mark.parametrize(("question", "cited"), [
+    ("What does Chronicle 1:2 say?", "[chronicle 1:2]"),
+    ("chron 2:2", "[chronicle 2:2]"),
+    ("What does chapter 2 verse 3 of the Chronicle say?", "[chronicle 2:3]"),
+    ("Chronicle, ch. 1, v. 3", "[chronicle 1:3]"),
+    ("What does Chronicle 2:1-2 say?", "[chronicle 2:1]"),
+    ("Chronical 1:2", "[chronicle 1:2]"),  # a near spelling of the name
+])
+def test_a_reference_returns_the_cited_unit(ctx, question, cited):
+    result = run_query(ctx, question)
+    assert result["status"] == "GROUNDED" and result["intent"] == "reference"
+    assert cited in result["answer"] and result["citations"][0]["chapter"] == cited.split()[-1][0]
+
+
+def test_a_range_cites_every_verse_of_it(ctx):
+    result = run_query(ctx, "What does Chronicle 2:1-2 say?")
+    assert [c["verse"] for c in result["citations"]] == ["1", "2"]
+    assert "storm" in result["answer"] and "quarry of Velm" in result["answer"]
+
+
+def test_a_chapter_answers_with_its_opening_lines_and_cites_them(ctx):
+    result = run_query(ctx, "What happens in Voyage chapter 2?")
+    assert result["status"] == "GROUNDED" and "storm tore the sail" in result["answer"]
+    assert result["citations"][0]["chapter"] == "2" and "verse" not in result["citations"][0]
+    assert "[voyage, ch. 2, line" in result["answer"]
+
+
+def test_a_place_that_does_not_exist_is_said_to_be_missing(ctx):
+    result = run_query(ctx, "What does Chronicle 7:2 say?")
+    assert result["status"] != "GROUNDED" and result["answer"] == "Chronicle has no verse 7:2."
+    assert run_query(ctx, "What happens in Voyage chapter 9?")["answer"] == "Voyage has no chapter 9."
+
+
+def test_a_name_that_is_no_document_s_is_answered_as_a_question(ctx):
+    result = run_query(ctx, "What does Psalmody 3:1 say?")
+    assert result["intent"] == "answer"
+
+
+def test_questions_about_the_book_are_never_answered_with_its_numbering(ctx):
+    result = run_query(ctx, "How old was Oren when he lit the lamp?")
+    assert result["status"] == "GROUNDED" and result["answers"] == ["forty years"]
+    assert result["citations"][0]["verse"] == "2" and "[chronicle 1:2]" in result["answer"]
+    days = run_query(ctx, "In how many days did Mara rebuild the tower?")
+    assert "1" not in days["answers"] and "2" not in days["answers"] and "3" not in days["answers"]
+
+
+def test_the_page_s_source_view_shows_the_verse_among_its_chapter(ctx):
+    with serve_in_thread(create_app(ctx)) as url, httpx.Client(base_url=url, timeout=30) as client:
+        view = client.get("/views/line", params={"doc_id": "chronicle", "line": 16, "around": 5}).json()
+        assert view["citation"] == "[chronicle 1:2]" and (view["chapter"], view["verse"]) == ("1", "2")
+        assert {line["chapter"] for line in view["lines"]} == {"1"}  # the chapter around the verse, not the next
+        chat = client.post("/chat", json={"messages": "Chron 2:3"}).json()
+        assert (chat["output"]["citations"][0]["chapter"], chat["output"]["citations"][0]["verse"]) == ("2", "3")
+
+
+def test_which_book_tells_of_something_ranks_the_books_and_their_chapters(ctx):
+    result = run_query(ctx, "Which book tells of the storm that tore the sail?")
+    assert result["intent"] == "find" and result["status"] == "GROUNDED"
+    assert result["documents"][0]["doc_id"] == "voyage"
+    assert "sail" in result["documents"][0]["best_line"]["text"] and result["answer"].startswith("voyage: ")
+    assert result["chapters"][0] == {"doc_id": "voyage", "chapter": "2", "score": result["chapters"][0]["score"]}
