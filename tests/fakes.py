@@ -163,3 +163,66 @@ def scanned(pdf: bytes, dpi: int = 200) -> bytes:
     pixels = page.render(scale=dpi / 72, grayscale=True).to_numpy()
     rows, cols = pixels.shape[:2]
     return image_pdf(pixels.reshape(rows, cols, -1)[:, :, 0].tobytes(), cols, rows, width, height)
+
+
+def epub(path, chapters: list[tuple[str, list[str]]], *, encrypted: str = "", toc: bool = True):
+    """An EPUB 3 written by hand: each chapter (title, paragraphs) an XHTML file in the spine, a nav document."""
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as book:
+        book.writestr("mimetype", "application/epub+zip")
+        book.writestr("META-INF/container.xml", '<?xml version="1.0"?><container version="1.0" '
+                      'xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile '
+                      'full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>')
+        if encrypted:
+            book.writestr("META-INF/encryption.xml", '<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" '
+                          'xmlns:enc="http://www.w3.org/2001/04/xmlenc#"><enc:EncryptedData><enc:EncryptionMethod '
+                          'Algorithm="http://www.w3.org/2001/04/xmlenc#aes128-cbc"/><enc:CipherData><enc:CipherReference '
+                          f'URI="{encrypted}"/></enc:CipherData></enc:EncryptedData></encryption>')
+        items, refs, links = [], [], []
+        for n, (title, paragraphs) in enumerate(chapters, 1):
+            body = "".join(f"<p>{p}</p>\n" for p in paragraphs)
+            book.writestr(f"OEBPS/ch{n}.xhtml", '<?xml version="1.0" encoding="utf-8"?>\n<html xmlns='
+                          f'"http://www.w3.org/1999/xhtml"><head><title>{title}</title></head><body>\n'
+                          f"<h1>{title}</h1>\n{body}</body></html>")
+            items.append(f'<item id="c{n}" href="ch{n}.xhtml" media-type="application/xhtml+xml"/>')
+            refs.append(f'<itemref idref="c{n}"/>')
+            links.append(f'<li><a href="ch{n}.xhtml">{title}</a></li>')
+        if toc:
+            items.append('<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>')
+            book.writestr("OEBPS/nav.xhtml", '<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub='
+                          '"http://www.idpf.org/2007/ops"><body><nav epub:type="toc"><ol>'
+                          f'{"".join(links)}</ol></nav></body></html>')
+        book.writestr("OEBPS/content.opf", '<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" '
+                      'version="3.0"><metadata/><manifest>' + "".join(items) + "</manifest><spine>" + "".join(refs)
+                      + "</spine></package>")
+    return path
+
+
+def docx(path, blocks: list[tuple[str, object]]):
+    """A .docx written by hand: ("Heading1", text), ("Normal", text), ("List", text) or ("table", rows)."""
+    import zipfile
+    from xml.sax.saxutils import escape
+
+    def para(style, text):
+        numbered = '<w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr>' if style == "List" else ""
+        return (f'<w:p><w:pPr><w:pStyle w:val="{style}"/>{numbered}</w:pPr>'
+                f'<w:r><w:t xml:space="preserve">{escape(text)}</w:t></w:r></w:p>')
+
+    body = []
+    for style, value in blocks:
+        if style == "table":
+            rows = "".join("<w:tr>" + "".join(f"<w:tc>{para('Normal', c)}</w:tc>" for c in row) + "</w:tr>"
+                           for row in value)  # type: ignore[union-attr]
+            body.append(f"<w:tbl>{rows}</w:tbl>")
+        else:
+            body.append(para(style, str(value)))
+    ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+    with zipfile.ZipFile(path, "w") as doc:
+        doc.writestr("[Content_Types].xml", "<Types/>")
+        doc.writestr("word/document.xml", f'<?xml version="1.0"?><w:document {ns}><w:body>{"".join(body)}'
+                     "</w:body></w:document>")
+        doc.writestr("word/styles.xml", f'<?xml version="1.0"?><w:styles {ns}><w:style w:styleId="Heading1">'
+                     '<w:name w:val="heading 1"/></w:style><w:style w:styleId="Heading2"><w:name w:val="heading 2"/>'
+                     '</w:style><w:style w:styleId="Title"><w:name w:val="Title"/></w:style></w:styles>')
+    return path

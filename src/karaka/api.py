@@ -37,6 +37,7 @@ from karaka.http.limits import BodyLimit
 from karaka.http.models import ChatRequest, IngestRequest
 from karaka.http.runs import Runs
 from karaka.loading import inside
+from karaka.loading.web import is_url
 from karaka.logs import attach_workspace_log
 from karaka.runner import stream_query
 from karaka.services import get_services
@@ -213,9 +214,15 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
             run = registry.start([staged], staged=staged, replace=replace, names=names)
         else:
             body = _parse(IngestRequest, await _json_body(request))
-            base = await run_in_threadpool(root)
-            paths = [await run_in_threadpool(_confine, base, raw) for raw in body.paths]
-            run = registry.start(paths, replace=body.replace)
+            if body.urls:
+                bad = [u for u in body.urls if not is_url(u)]
+                if bad:
+                    raise HTTPException(422, f"urls: {bad[0]!r} is not an http(s) URL")
+                run = registry.start([], replace=body.replace, urls=body.urls)  # fetched in the run, not here
+            else:
+                base = await run_in_threadpool(root)
+                paths = [await run_in_threadpool(_confine, base, raw) for raw in body.paths]
+                run = registry.start(paths, replace=body.replace)
         return {"run_id": run.id, "status": run.status, "links": {"run": f"/runs/{run.id}",
                                                                    "stream": f"/runs/{run.id}/stream"}}
 

@@ -53,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", parents=[common], help="offline demo on the bundled sample corpus")
     demo.add_argument("--fresh", action="store_true", help="delete the demo workspace first")
     ingest = sub.add_parser("ingest", parents=[common], help="ingest a file or folder")
-    ingest.add_argument("path", help="a .txt, .md or .pdf file, or a folder of them")
+    ingest.add_argument("path", help="a .txt, .md, .html, .pdf, .epub or .docx file, or a folder of them")
     ingest.add_argument("--window", type=int, help="sentences per extraction unit (default 1)")
     ingest.add_argument("--strategy", choices=["gsv", "batched"], help="one GSV loop per unit (default), or "
                                                                          "one pass + one validation per batch")

@@ -79,6 +79,11 @@ class Context:
     max_line_chars: int = _setting(1000, "Longer sentences are cut at word boundaries.", "ingestion")
     ocr_languages: str = _setting("eng", "Tesseract language packs for scanned PDF pages, joined by + (eng+fra); "
                                   "those not installed are left out.", "ingestion")
+    allow_private_urls: bool = _setting(False, "Fetch URLs that lead to loopback, private or link-local addresses "
+                                        "(refused by default: a server must not be a way into its own network).",
+                                        "ingestion")
+    url_max_bytes: int = _setting(50_000_000, "The largest web page or file fetched by URL, in bytes.", "ingestion")
+    url_timeout: float = _setting(30.0, "Seconds a URL may take in all, redirects included.", "ingestion")
     resolver_threshold: float = _setting(0.85, "Embedding similarity at which two names are one entity.",
                                          "ingestion")
     coreference: bool = _setting(True, "Link pronouns to their antecedents (IS_SAME_AS).", "ingestion")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from karaka.config import Context, check_ingest_settings, context_from, remember_models
+from karaka.loading.web import is_url
 from karaka.services import get_services
 from karaka.store.checkpoints import close_savers, open_saver, prune_thread
 
@@ -55,6 +56,19 @@ def run_repair(ctx: Context, on_event: Listener | None = None) -> dict[str, Any]
     return run_ingest(ctx, root, on_event, thread_id=ingest_thread(ctx, root, "repair"), repair=True)
 
 
+def stage_urls(ctx: Context, urls: list[str]) -> Path:
+    """Fetch web pages into WORKSPACE/fetched/<id of the URL list>/ (see ``loading.web``); the folder to ingest.
+
+    The same URLs stage into the same folder, so an interrupted run over them resumes.
+    """
+    from karaka.loading.web import stage
+
+    ctx = context_from(ctx)
+    folder = Path(ctx.workspace) / "fetched" / hashlib.sha1("\n".join(urls).encode()).hexdigest()[:12]
+    return stage(urls, folder, allow_private=ctx.allow_private_urls, max_bytes=ctx.url_max_bytes,
+                 timeout=ctx.url_timeout)
+
+
 def run_ingest(ctx: Context, path: str | Path, on_event: Listener | None = None, thread_id: str | None = None,
                stop_after: str | None = None, root: str | Path | None = None, replace: bool = False,
                repair: bool = False) -> dict[str, Any]:
@@ -65,6 +79,8 @@ def run_ingest(ctx: Context, path: str | Path, on_event: Listener | None = None,
     resolved) to a folder; ``replace`` lets a new source take over a document of the same name.
     ``repair`` (see ``run_repair``) reads no file.
     """
+    if is_url(str(path)):
+        path = stage_urls(ctx, [str(path)])
     if not Path(path).exists():
         raise FileNotFoundError(f"{path}: no such file or directory")
     if stop_after is not None and stop_after not in STAGES:

@@ -36,7 +36,7 @@ def server(tmp_path_factory):
     ctx = Context(workspace=str(base / "ws"), llm="none", extractor="parser")
     run_ingest(ctx, Path(str(resources.files("karaka") / "data" / "corpus")))
     port = free_port()
-    env = {**os.environ, "KARAKA_API_KEY": KEY}
+    env = {**os.environ, "KARAKA_API_KEY": KEY, "KARAKA_ALLOW_PRIVATE_URLS": "true"}  # the test's site is on loopback
     process = subprocess.Popen(
         [sys.executable, "-m", "karaka.cli", "serve", "--workspace", ctx.workspace, "--llm", "none",
          "--port", str(port), "--ingest-root", str(base)],
@@ -153,6 +153,49 @@ def test_a_run_with_a_skipped_file_says_which_and_why(page, server):
     problems = page.inner_text("#run-problems")
     assert problems.startswith("skipped scan.pdf: ") and len(problems) > len("skipped scan.pdf: ") + 5
     _shot(page, "run-problems")
+
+
+def test_a_book_uploaded_as_epub_is_cited_by_its_chapter_and_a_web_page_by_its_url(page, server):
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from threading import Thread
+
+    from tests.fakes import epub
+
+    _, base = server
+    book = epub(base / "heron.epub", [("The Harbour", ["The Heron left the harbour of Aska with nine sailors."]),
+                                      ("The Storm", ["A storm tore the sail on the third night."])])
+    assert _upload(page, book) == "finished"
+
+    class Page(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            body = b"<html><body><main><h1>Ferry notes</h1><p>The ferry to Keld leaves at dawn.</p></main></body></html>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    site = ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    Thread(target=site.serve_forever, daemon=True).start()
+    try:
+        page.fill("#urls", f"http://127.0.0.1:{site.server_address[1]}/ferry.html")
+        page.evaluate("document.getElementById('run-status').removeAttribute('data-status')")
+        page.click("#url-form button[type=submit]")
+        page.wait_for_selector("#run-status[data-status]")
+        assert page.get_attribute("#run-status", "data-status") == "finished"
+        page.wait_for_selector("#documents tbody tr:has-text('127.0.0.1__ferry')")
+    finally:
+        site.shutdown()
+    page.click("#tab-ask")
+    _ask(page, "What tore the sail on the third night?")
+    first = page.locator("#citations .cite").first
+    assert first.text_content().startswith("[heron, ch. 2, line ")
+    first.click()
+    page.wait_for_selector("#line-context li.cited")
+    assert "(§ The Storm)" in page.text_content("#line-title")
+    _shot(page, "book")
 
 
 def test_a_wrong_key_shows_the_refusal(page):

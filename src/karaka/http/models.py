@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fastapi import HTTPException
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 MAX_QUESTION_CHARS = 4000
 
@@ -36,8 +36,18 @@ class ChatRequest(BaseModel):
 
 
 class IngestRequest(BaseModel):
-    """``{"paths": ["docs/a.txt", ...], "replace"?: false}``, relative to the configured ingest root."""
+    """``{"paths": ["docs/a.txt", ...], "replace"?: false}`` under the ingest root, or ``{"urls": [...]}``.
+
+    URLs are web pages the server fetches (``allow_private_urls`` governs local ones).
+    """
 
     model_config = ConfigDict(extra="forbid")
-    paths: list[str] = Field(min_length=1, max_length=100)
+    paths: list[str] = Field(default_factory=list, max_length=100)
+    urls: list[str] = Field(default_factory=list, max_length=100)
     replace: bool = False
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> IngestRequest:
+        if bool(self.paths) == bool(self.urls):
+            raise ValueError("send either paths or urls (one or more)")
+        return self

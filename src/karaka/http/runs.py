@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from karaka.config import Context
-from karaka.runner import run_ingest
+from karaka.runner import run_ingest, stage_urls
 from karaka.services import get_services
 
 log = logging.getLogger("karaka.api")
@@ -76,13 +76,16 @@ class Runs:
             return path.name
 
     def start(self, paths: list[Path], staged: Path | None = None, replace: bool = False,
-              names: list[str] | None = None) -> Run:
-        """Queue a run over ``paths`` (or an upload folder, shown by the ``names`` of its files as sent)."""
+              names: list[str] | None = None, urls: list[str] | None = None) -> Run:
+        """Queue a run over ``paths``, an upload folder (shown by the ``names`` of its files as sent), or ``urls``.
+
+        Web pages are fetched when the run starts, not while the request waits.
+        """
         base = staged or self.root
-        run = Run(id=uuid.uuid4().hex[:12], paths=names or [self._public(p, base) for p in paths])
+        run = Run(id=uuid.uuid4().hex[:12], paths=names or urls or [self._public(p, base) for p in paths])
         with self.lock:
             self.runs[run.id] = run
-        self.pool.submit(self._work, run, paths, staged, replace)
+        self.pool.submit(self._work, run, paths, staged, replace, urls or [])
         return run
 
     def _record(self, run: Run, event: dict[str, Any]) -> None:
@@ -99,12 +102,19 @@ class Runs:
         prefix = str(base.resolve()).rstrip("/") + "/"
         return dict(json.loads(text.replace(json.dumps(prefix)[1:-1], "")))
 
-    def _work(self, run: Run, paths: list[Path], staged: Path | None, replace: bool) -> None:
+    def _work(self, run: Run, paths: list[Path], staged: Path | None, replace: bool, urls: list[str]) -> None:
         run.status = "running"
         records = get_services(self.ctx).workspace.records
         records.start_run(f"http-{run.id}")
         records.finish_run(f"http-{run.id}", run.view())  # a server stopped mid-run still knows of it
         reports, errors = [], []
+        if urls:
+            self._record(run, {"event": "stage", "stage": "fetch", "urls": len(urls)})
+            try:
+                staged = stage_urls(self.ctx, urls)  # a URL that fails is a skipped file of the report
+            except OSError as exc:  # the workspace cannot hold them: the run fails with the reason
+                errors.append(f"fetching {len(urls)} URL(s): {exc}")
+                paths = []
         base = staged or self.root
         for path in ([staged] if staged else paths):
             try:

@@ -1,7 +1,8 @@
 """Documents → sentences that remember where they are; bad input reported by file, never fatal.
 
 One module per format reads a file into lines with their place (``text`` with ``book`` for a
-book's chapters and verses, ``markdown``, ``html``, ``pdf`` with ``ocr`` for scanned pages); ``sentences`` joins wrapped lines and splits
+book's chapters and verses, ``markdown``, ``html``, ``pdf`` with ``ocr`` for scanned pages, ``epub``,
+``docx``); ``sentences`` joins wrapped lines and splits
 them into sentences, each keeping the place of the line it starts on: the file line, and for a
 PDF the page and the line on the page; the section for Markdown and HTML; a book's chapter and verse.
 """
@@ -21,13 +22,14 @@ from karaka.loading.languages import detect
 from karaka.loading.markdown import markdown_lines
 from karaka.loading.pdf import Progress, pdf_lines
 from karaka.loading.sentences import Raw, build, split_long, split_sentences
+from karaka.loading.web import sources
 from karaka.store.base import SourceLine
 
 __all__ = ["SUFFIXES", "DocumentError", "Loaded", "LoadedDocument", "content_hash", "inside", "load_and_refine_documents",
            "load_file", "make_name", "refine", "split_long", "split_sentences"]
 log = logging.getLogger("karaka.loading")
 
-SUFFIXES = (".txt", ".md", ".markdown", ".pdf", ".html", ".htm")
+SUFFIXES = (".txt", ".md", ".markdown", ".pdf", ".html", ".htm", ".epub", ".docx")
 
 
 @dataclass
@@ -82,6 +84,14 @@ def read_lines(path: Path, warnings: list[str], ocr_langs: str = "eng",
     suffix = path.suffix.lower()
     if suffix == ".pdf":
         return pdf_lines(path, warnings, ocr_langs, progress), True
+    if suffix == ".epub":
+        from karaka.loading.epub import epub_lines
+
+        return epub_lines(path, warnings), False
+    if suffix == ".docx":
+        from karaka.loading.docx import docx_lines
+
+        return docx_lines(path), False
     text = decode(path.read_bytes(), path, warnings)
     if suffix in (".html", ".htm"):
         from karaka.loading.html import html_lines
@@ -108,7 +118,7 @@ def load_file(path: Path, max_line_chars: int, warnings: list[str], ocr_langs: s
 
 def load_and_refine_documents(path: str | Path, max_line_chars: int = 1000, confine: Path | None = None,
                               ocr_langs: str = "eng", progress: Progress | None = None) -> Loaded:
-    """Load a file or a folder of text, Markdown, HTML and PDF files into sentences.
+    """Load a file or a folder of text, Markdown, HTML, PDF, EPUB and Word files into sentences.
 
     Bad files are listed in ``skipped`` with the reason; the rest still load.
 
@@ -130,6 +140,8 @@ def load_and_refine_documents(path: str | Path, max_line_chars: int = 1000, conf
     result = Loaded()
     is_dir = root.is_dir()
     files = walk(root, confine, result.skipped) if is_dir else [root]
+    urls, failed = sources(root) if is_dir else ({}, [])  # a folder of fetched web pages: each file's URL
+    result.skipped += failed
     for file in files:
         try:
             lines = load_file(file, max_line_chars, result.warnings, ocr_langs, progress)
@@ -138,5 +150,7 @@ def load_and_refine_documents(path: str | Path, max_line_chars: int = 1000, conf
             log.warning("skipped %s: %s", file, reason)
             result.skipped.append({"path": str(file), "error": reason})
             continue
-        result.docs.append(LoadedDocument(make_name(file, root if is_dir else None), str(file.resolve()), lines))
+        source = urls.get(file.name, "") if file.parent == root else ""
+        result.docs.append(LoadedDocument(make_name(file, root if is_dir else None), source or str(file.resolve()),
+                                          lines))
     return result

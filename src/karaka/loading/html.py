@@ -61,11 +61,11 @@ def _all_bold(element: Any) -> bool:
             and not (children[0].tail or "").strip() and len(children[0].text_content()) < 120)
 
 
-def html_lines(html: str) -> list[Raw]:
-    """An HTML page's main text as lines with their HTML file line, section and kind."""
+def html_lines(html: str, main_only: bool = True) -> list[Raw]:
+    """An HTML page's main text (all its text without ``main_only``) as lines with their file line, section, kind."""
     import lxml.html
 
-    main = _main_text(html)
+    main = _main_text(html) if main_only else ""
     root = lxml.html.document_fromstring(html.encode("utf-8"))
     out: list[Raw] = []
     path: list[tuple[int, str]] = []

@@ -6,6 +6,8 @@ from typing import Annotated, Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
+from karaka.store.ids import cite_of
+
 Status = Literal["GROUNDED", "UNCERTAIN", "NO_ANSWER", "NO_MATCH", "SMALL_TALK", "ERROR"]
 """GROUNDED: an answer a cited line proves; UNCERTAIN: a candidate answer the lines do not prove, shown as
 such with the closest lines; NO_ANSWER: lines were found but no answer they support; NO_MATCH: nothing
@@ -21,6 +23,8 @@ class Citation(TypedDict):
     sentence: int
     """Its place in that line when the line holds several sentences, else 0."""
     text: str
+    cite: NotRequired[str]
+    """How the citation reads: ``[chronicle 4:8]``, ``[manual, p. 10, line 7]`` (as in the answer's text)."""
     page: NotRequired[int]
     """A PDF's page, from 1 (absent for files without pages)."""
     page_line: NotRequired[int]
@@ -43,6 +47,7 @@ def citation_of(attrs: dict[str, Any]) -> Citation:
     for key in ("section", "chapter", "verse"):
         if attrs.get(key):
             out[key] = str(attrs[key])  # type: ignore[literal-required]
+    out["cite"] = cite_of(out)
     return out
 
 

@@ -92,9 +92,11 @@ def cite(doc_id: str, line: int, sentence: int = 0, *, page: int = 0, page_line:
 
 
 def _chapter_word(section: str) -> str:
-    """``Book`` for a line under ``BOOK II. …``, ``ch.`` where the heading has no word (``IV.``)."""
-    word = section.rsplit(" › ", 1)[-1].split(" ", 1)[0].strip(".:").capitalize()
-    return word if word.isalpha() and word.lower() != "chapter" else "ch."
+    """``Book`` for a line under ``BOOK II. …``, ``ch.`` for a chapter, a bare ``IV.`` or a title ("The Storm")."""
+    from karaka.loading.book import INNER, OUTER
+
+    word = section.rsplit(" › ", 1)[-1].split(" ", 1)[0].strip(".:").lower()
+    return word.capitalize() if word in OUTER + INNER and word != "chapter" else "ch."
 
 
 def cite_of(place: Mapping[str, Any]) -> str:

@@ -114,19 +114,12 @@ $("key-form").addEventListener("submit", (e) => {
 });
 
 // ---- ask -----------------------------------------------------------------------------------
-// A citation as the CLI writes it (store/ids.py cite): a PDF's by page and line on the page, a book's by
-// chapter and verse, else the file line.
+// A citation as the CLI writes it: the server's own reading (c.cite: a book's "[chronicle 4:8]"), else a PDF's by
+// page and line on the page, else the file line (a citation parsed from an answer's text).
 function citeText(c) {
+  if (c.cite) return c.cite;
   const tail = c.sentence ? `, sentence ${c.sentence}]` : "]";
   if (c.page) return `[${c.doc_id}, p. ${c.page}, line ${c.page_line || c.line_number}${tail}`;
-  if (c.verse && /^\d+$/.test(c.chapter || "")) return `[${c.doc_id} ${c.chapter}:${c.verse}${tail}`;
-  if (c.verse) return c.chapter ? `[${c.doc_id}, ${c.chapter}.${c.verse}${tail}` : `[${c.doc_id}, v. ${c.verse}${tail}`;
-  if (c.chapter) {
-    const word = (c.section || "").split(" › ").pop().split(" ")[0].replace(/[.:]/g, "");
-    const name = /^[A-Za-z]+$/.test(word) && word.toLowerCase() !== "chapter"
-      ? word[0].toUpperCase() + word.slice(1).toLowerCase() : "ch.";
-    return `[${c.doc_id}, ${name} ${c.chapter}, line ${c.line_number}${tail}`;
-  }
   if (c.section) {
     const heading = c.section.split(" › ").pop();
     return `[${c.doc_id}, § ${heading.length > 50 ? heading.slice(0, 49) + "…" : heading}, line ${c.line_number}${tail}`;
@@ -459,6 +452,17 @@ $("upload-form").addEventListener("submit", async (e) => {
   if ($("replace").checked) form.append("replace", "true");
   try {
     const run = await (await api("/ingest", { method: "POST", body: form })).json();
+    await follow(run);
+  } catch (err) { fail(err); }
+});
+
+$("url-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  notice("");
+  const urls = $("urls").value.split(/\s+/).filter(Boolean);
+  try {
+    const run = await (await api("/ingest", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ urls, replace: $("replace").checked }) })).json();
     await follow(run);
   } catch (err) { fail(err); }
 });
