@@ -117,3 +117,38 @@ def test_german_nouns_must_be_in_the_line_and_a_term_in_german_is_not_proved():
     assert why.get("--no-color") == ""
     why = proved("Wofür steht der Name Kiste?", "Der Name Kiste steht für ein kleines Archiv.")
     assert all(reason for reason in why.values())
+
+
+def test_a_program_is_named_by_its_word_not_by_an_option_or_a_folder():
+    why = proved("Which script does the packager run after unpacking?",
+                 "The packager runs the postfix script after unpacking, with --quiet, from /var/lib/packs/.")
+    assert why.get("postfix") == ""
+    assert "--quiet" not in why and "/var/lib/packs/" not in why
+    assert "mkbundle" in proved("Which program builds the bundle?", "You build the bundle by running mkbundle.")
+
+
+def test_an_option_s_argument_is_not_a_release():
+    why = proved("Since which version does the lamp tool accept decimal values?",
+                 "Since 3.14.2, the lamp tool accepts decimal values: lamp --wait 2.75 works.")
+    assert why.get("3.14.2") == "" and "2.75" not in why
+
+
+def test_a_dotted_configuration_name_answers_which_variable_or_option():
+    text = "The merge commands learned to honor the merge.quiet configuration variable."
+    assert proved("Which configuration variable do the merge commands honor?", text).get("merge.quiet") == ""
+    assert proved("Which option do the merge commands honor?", text).get("merge.quiet") == ""
+    assert "load()" not in proved("Which configuration variable is read?", "The loader calls load() once.")
+
+
+def test_a_number_the_question_spells_out_is_its_own_word():
+    why = proved("What are the two ferry routes?", "There are two ferry routes: the north loop and the bay line.")
+    assert why.get("two", "own words") != ""
+
+
+def test_the_entry_a_description_stands_under_answers_for_it():
+    text = "the version of the lamp tool."
+    asked = analyse("Which variable holds the version of the lamp tool?")
+    line = Line("doc_L2", text, parse(text), line_words(text, parse(text), "ENVIRONMENT › LAMP_VERSION"), 0,
+                kind="", section="LAMP_VERSION")
+    found = read(None, asked, None, [line])  # type: ignore[arg-type]
+    assert found and found[0].text == "LAMP_VERSION" and found[0].proved

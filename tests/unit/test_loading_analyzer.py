@@ -40,6 +40,18 @@ def test_a_manual_pages_headings_are_the_sections_of_the_lines_under_them():
     assert {x.section for x in prose} == {""}
 
 
+def test_an_option_entry_of_a_manual_page_is_the_section_of_its_description():
+    page = ("OPTIONS\n       -w, --wait <seconds>\n              How long the lamp waits. Since 3.2, this option\n"
+            "              accepts decimals.\n\n       -q, --quiet\n              prints nothing.\n\n"
+            "ENVIRONMENT\n       LAMP_HOME\n              where the lamp keeps its oil.\n")
+    lines = refine(page)
+    sections = {x.text: x.section for x in lines}
+    assert sections["Since 3.2, this option accepts decimals."] == "OPTIONS › -w, --wait <seconds>"
+    assert sections["-q, --quiet prints nothing."] == "OPTIONS › -q, --quiet"  # the entry is read with its text
+    assert sections["LAMP_HOME where the lamp keeps its oil."] == "ENVIRONMENT › LAMP_HOME"
+    assert [x.text for x in lines if x.kind == "heading"] == ["OPTIONS", "ENVIRONMENT"]
+
+
 def test_split_long_respects_limit():
     parts = split_long("word " * 500, 100)
     assert all(len(p) <= 100 for p in parts) and " ".join(parts).split() == ["word"] * 500

@@ -309,15 +309,15 @@ def _spared(missing: list[str], hard: list[Term], rarity: Callable[[str], float]
 
 def _in_question(asked: Asked, span: Span, words: LineWords) -> bool:
     """A span the question itself holds ("12 rooms" of "the inn with 12 rooms"), or made of its words."""
-    low = " ".join(re.findall(r"[^\W_]+", span.text.lower()))
+    low = " ".join(_DIGITS.get(w, w) for w in re.findall(r"[^\W_]+", span.text.lower()))  # "two" is "2"
     question = " " + " ".join(_DIGITS.get(w, w) for w in re.findall(r"[^\W_]+", asked.text.lower())) + " "
     if low and f" {low} " in question:
         return True
     if any(n and (n in span.text.lower() or span.text.lower() in n) for n in asked.named):
         return True
     own = [key(w) for w in re.findall(r"[^\W_]+", span.text) if w.lower() not in k.STOP]
-    if not own or span.kind in (k.QUANTITY, k.DATE, k.VERSION):
-        return False
+    if not own or span.kind in (k.QUANTITY, k.DATE, k.VERSION, k.CODE):
+        return False  # an identifier is named after what it holds: CACHE_DIR answers "which variable holds the cache dir?"
     if asked.focus and all(same(w, asked.focus) for w in own):
         return True  # "the method" is no method's name
     own = [w for w in own if not (asked.focus and same(w, asked.focus))]  # "port 7000": the focus is not repeated

@@ -26,6 +26,7 @@ from karaka.answering.candidate import GRAPH, LINES, Candidate
 from karaka.answering.evidence import OWN_WORDS, SHAPED, LineWords, focus_near, line_words, weigh
 from karaka.answering.question import Asked, key, same
 from karaka.answering.spans import REASON_OPENERS, Span, numbered, spans
+from karaka.kg.facts import titles
 from karaka.kg.traverse import PREFERENCES, coverage, entities_named, spans_of
 from karaka.kg.units import parser_reads
 from karaka.nlp.people import names_people
@@ -129,10 +130,13 @@ def read_lines(store: Store, entries: list[tuple[str, int, str]]) -> list[Line]:
                 zip(texts, attrs, strict=True)]
     docs = parse_many(readable)
     by_node = {node: i for i, (node, _, _) in enumerate(entries)}
+    title_names, title_docs = titles(store)
+    title_of = {doc: title_names[norm] for norm, ids in title_docs.items() for doc in ids}
     lines = []
     for i, ((node, rank, intro), a, text) in enumerate(zip(entries, attrs, texts, strict=True)):
-        name = re.sub(r"[_\W]+", " ", str(a.get("doc_id", "")))
-        context = f"{a.get('section', '')} {name}"
+        doc_id = str(a.get("doc_id", ""))
+        name = re.sub(r"[_\W]+", " ", doc_id)
+        context = f"{a.get('section', '')} {title_of.get(doc_id, '')} {name}"  # "Git 2.28 Release Notes" holds 2.28
         before = texts[by_node[intro]] if intro and intro in by_node else ""
         doc = docs[i] if readable[i] else None
         previous, following = _around(store, a)
@@ -283,8 +287,12 @@ def _bare_number(asked: Asked, span: Span, line: Line) -> bool:
 
 
 def _heading_values(asked: Asked, line: Line) -> list[Span]:
-    """A date or version the line's section heading gives it: a changelog's entry is dated by its heading."""
-    if asked.kind not in (k.DATE, k.VERSION) or not line.section:
+    """A date, version or piece of code the line's innermost heading gives it.
+
+    A changelog's entry is dated by its heading; a manual page's description is of the entry it
+    stands under ("-c, --create" over "creates a new archive", "TAR_VERSION" over "the version of tar").
+    """
+    if asked.kind not in (k.DATE, k.VERSION, k.CODE) or not line.section:
         return []
     from dataclasses import replace
 

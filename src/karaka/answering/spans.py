@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from karaka.answering import kinds as k
-from karaka.answering.question import CODE_TOKEN, VERSION_TOKEN, Asked
+from karaka.answering.question import CODE_TOKEN, VERSION_TOKEN, Asked, key, same
 
 UNIT = re.compile(
     r"(?:[kKMGTP]i?)?(?:B|b|bit|bits|byte|bytes|bps|Hz|hz|px|pt|dpi)|ms|µs|us|ns|s|sec|secs|min|mins|h|hr|hrs|"
@@ -81,15 +81,18 @@ def code_shape(token: str) -> str:
     return "name"
 
 
-def _fits_shape(asked: str, shape: str) -> bool:
+def _fits_shape(asked: str, shape: str, token: str = "") -> bool:
     if not asked or asked == "name":
         return True
-    if asked == "command":
-        return shape in ("name", "path", "flag")
+    if asked == "command":  # a program's name or where it lies ("/usr/bin/gzip"), not a folder nor an option
+        return shape == "name" or shape == "path" and not token.endswith("/")
     if asked == "call":
         return shape in ("call", "name")
-    if asked == "variable":
-        return shape in ("variable", "name")
+    dotted = shape in ("call", "path") and "/" not in token and not token.endswith("()")
+    if asked == "variable":  # a configuration variable is often dotted: "diff.relative", "user.name"
+        return shape in ("variable", "name") or dotted
+    if asked == "flag":  # a command-line flag, or a configuration option ("fetch.writeCommitGraph")
+        return shape == "flag" or dotted
     return shape == asked
 
 
@@ -116,11 +119,14 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
             token = m.group(1) or m.group(2)
             if token.lower().rstrip(".") in ("e.g", "i.e", "etc", "cf", "vs"):
                 continue
-            if kind == k.CODE and not _fits_shape(asked.shape, code_shape(token)):
+            if kind == k.CODE and not _fits_shape(asked.shape, code_shape(token), token):
                 continue
             if kind == k.NAME and code_shape(token) != "name":
                 continue
             add(token, m.start(1) if m.group(1) else m.start(2), k.CODE)
+    if kind == k.CODE and asked.shape == "command":
+        for value, start in _named_programs(asked, text, doc):
+            add(value, start, k.CODE)
     if kind == k.CODE and asked.shape == "address":
         for m in ADDRESS.finditer(text):
             add(m.group(0).rstrip(".,;:"), m.start(), k.CODE)
@@ -129,6 +135,8 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
             add(m.group(0), m.start(), k.CODE)
     if kind in (k.VERSION, k.VALUE, k.CODE):
         for m in VERSION_TOKEN.finditer(text):
+            if kind == k.VERSION and _OPTION_BEFORE.search(text[:m.start()]):
+                continue  # "--max-time 2.92": an option's argument, not a release
             add(m.group(0), m.start(), k.VERSION)
     if kind in (k.VALUE, k.TERM) or kind == k.CODE and asked.shape in ("name", ""):
         inside = [(m.start(), m.end()) for m in CODE_TOKEN.finditer(text)]
@@ -155,6 +163,32 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
                 whole = coordination(doc, chunk.root) if asked.plural else None
                 if whole is not None:  # "which woods?": "the pine and oak boards", the list the chunk ends
                     add(doc[whole[0]:whole[1] + 1].text, doc[whole[0]].idx, k.TERM)
+    return out
+
+
+_OPTION_BEFORE = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]*[=\s]\s*$")
+RUN_VERBS = frozenset("run execute invoke launch call type".split())
+"""Verbs whose object names a program: "by running dpkg-trigger", "type make"."""
+
+
+def _named_programs(asked: Asked, text: str, doc: Any | None) -> list[tuple[str, int]]:
+    """Plain words named as a program.
+
+    Next to the noun asked about ("the postinst script", "the program gzip"), or what is run ("by running mkbundle").
+    """
+    if doc is None or not len(doc):
+        return []
+    out = []
+    for t in doc:
+        if t.is_punct or t.is_stop or not re.fullmatch(r"[A-Za-z][\w.+-]*", t.text) or t.pos_ not in (
+                "NOUN", "PROPN", "X", "VERB", "ADJ"):
+            continue
+        after, before = (doc[t.i + 1] if t.i + 1 < len(doc) else None), (doc[t.i - 1] if t.i else None)
+        beside = any(n is not None and same(key(n.lemma_), asked.focus) for n in (after, before))
+        ran = t.dep_ in ("dobj", "obj") and t.head.lemma_.lower() in RUN_VERBS or any(
+            c.dep_ == "amod" and c.lemma_.lower() in RUN_VERBS for c in t.children)  # "by running mkbundle"
+        if (beside and not same(key(t.lemma_), asked.focus)) or ran:
+            out.append((t.text, t.idx))
     return out
 
 

@@ -1,9 +1,10 @@
 """Plain text: each file line as it is; wrapped paragraphs are rejoined by ``sentences``.
 
-A manual page's headings (a short line at the margin over an indented body: "AUTHORS", "OPTIONS")
-become sections, as Markdown's do, so "Erik Troan, Preston Brown, Jan Kaluza." is found and read
-as the authors it lists. The section ends where the text comes back to the margin (the page's
-footer).
+A manual page's headings (a short line over a body indented further: "AUTHORS", "OPTIONS", and
+inside them an option "-m, --max-time <seconds>") become sections, as Markdown's do, so "Erik
+Troan, Preston Brown, Jan Kaluza." is read as the authors it lists and "Since 7.32.0, this option
+accepts decimal values" as said of --max-time. A heading's section ends where the text comes back
+to its column (the next entry, the page's footer).
 """
 
 from __future__ import annotations
@@ -14,30 +15,46 @@ from karaka.loading.sentences import HEADING, Raw, clean
 
 
 def text_lines(text: str) -> list[Raw]:
-    """A text file's lines, numbered from 1, with the heading they stand under."""
+    """A text file's lines, numbered from 1, with the headings they stand under."""
     lines = split_lines(text)
     out: list[Raw] = []
-    section = ""
+    stack: list[tuple[int, str]] = []  # (indent, heading): the headings whose bodies the line is in
     for number, raw in enumerate(lines, 1):
+        indent = len(raw) - len(raw.lstrip())
+        if raw.strip():
+            while stack and indent <= stack[-1][0]:  # back at (or left of) a heading's column: its body has ended
+                stack.pop()
         if _heading(lines, number - 1):
-            section = clean(raw)
-            out.append(Raw(number, section, section=section, kind=HEADING, solo=True))
-            continue
-        if raw.strip() and not raw[0].isspace():  # back at the margin: the indented body has ended
-            section = ""
-        out.append(Raw(number, clean(raw), section=section))
+            stack.append((indent, clean(raw)))
+            if indent == 0:
+                out.append(Raw(number, clean(raw), section=_section(stack), kind=HEADING, solo=True))
+                continue  # an entry ("-c, --create") stays text, joined with a description that goes on from it
+        out.append(Raw(number, clean(raw), section=_section(stack)))
     return out
 
 
+def _section(stack: list[tuple[int, str]]) -> str:
+    return " › ".join(title for _, title in stack)
+
+
 def _heading(lines: list[str], i: int) -> bool:
-    """A short line at the margin, not a sentence, whose next text (within a blank line) is indented."""
+    """A short line, not a sentence, whose next text (within a blank line) is indented further.
+
+    At the margin: a manual page's section ("OPTIONS"); indented: an entry of it ("-m, --max-time
+    <seconds>" over its description), so a sentence of the description knows the option it is about.
+    """
     line = lines[i].rstrip()
-    if not line or line[0].isspace() or len(line) > 60 or len(line.split()) > 8 or line[-1] in ".,;:!?":
+    stripped = line.strip()
+    if not stripped or len(stripped) > 60 or len(stripped.split()) > 8 or stripped[-1] in ".,;:!?":
         return False
-    if not re.match(r"[^\W\d_]", line):
+    indent = len(line) - len(line.lstrip())
+    if not re.match(r"[^\W\d_]" if indent == 0 else r"[^\W_]|-", stripped):
         return False
     following = [x for x in lines[i + 1:i + 3] if x.strip()][:1]
-    return bool(following) and bool(re.match(r"(?: {2,}|\t)\S", following[0]))
+    if not following:
+        return False
+    deeper = len(following[0]) - len(following[0].lstrip())
+    return deeper > indent and (indent > 0 or bool(re.match(r"(?: {2,}|\t)\S", following[0])))
 
 
 def split_lines(text: str) -> list[str]:
