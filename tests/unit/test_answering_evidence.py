@@ -125,6 +125,7 @@ def test_a_program_is_named_by_its_word_not_by_an_option_or_a_folder():
     assert why.get("postfix") == ""
     assert "--quiet" not in why and "/var/lib/packs/" not in why
     assert "mkbundle" in proved("Which program builds the bundle?", "You build the bundle by running mkbundle.")
+    assert "mk-bundle" in proved("Which program builds the bundle?", "You build the bundle by running mk-bundle.")
 
 
 def test_an_option_s_argument_is_not_a_release():

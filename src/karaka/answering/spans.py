@@ -188,7 +188,8 @@ def _named_programs(asked: Asked, text: str, doc: Any | None) -> list[tuple[str,
         ran = t.dep_ in ("dobj", "obj") and t.head.lemma_.lower() in RUN_VERBS or any(
             c.dep_ == "amod" and c.lemma_.lower() in RUN_VERBS for c in t.children)  # "by running mkbundle"
         if (beside and not same(key(t.lemma_), asked.focus)) or ran:
-            out.append((t.text, t.idx))
+            word = next((m for m in re.finditer(r"[\w.+-]*\w", text) if m.start() <= t.idx < m.end()), None)
+            out.append((word.group(0), word.start()) if word else (t.text, t.idx))  # "dpkg-trigger" whole
     return out
 
 
