@@ -76,8 +76,9 @@ def decide(asked: Asked, candidates: list[Candidate], pool: list[str], missing: 
 
 
 def _related(candidates: list[Candidate], pool: list[str]) -> list[str]:
-    """The lines read, those whose candidates stand best first, then the rest in rank order."""
-    by_line: dict[str, float] = {}
-    for c in candidates:
-        by_line[c.node] = max(by_line.get(c.node, 0.0), c.evidence.cover)
-    return sorted(dict.fromkeys(pool), key=lambda n: (-round(by_line.get(n, 0.0), 1), pool.index(n)))
+    """The lines read, in retrieval's order: the closest lines, whatever candidates they gave.
+
+    Ordering them by their candidates' cover put lines with a wrong-kind candidate first: on the
+    action set the first cited line held the answer 76 % of the time, against bm25's top line's 85 %.
+    """
+    return list(dict.fromkeys(pool))
