@@ -76,7 +76,7 @@ def answer(services: Services, question: str, plan: dict[str, Any] | None, hits:
         has = corpus_check(store)
         missing = [w for w in asked.required if not has(w)]
         fact_lines = [node for _, node in facts]
-        nodes = list(dict.fromkeys(fact_lines + graph_lines[:3] + hits))
+        nodes = list(dict.fromkeys(fact_lines + (graph_lines if facts else graph_lines[:3]) + hits))  # a chain: every hop
         entries = pool(store, asked, nodes)
         lines = read_lines(store, entries)
         candidates = _facts(facts) + read_candidates(store, asked, step if not facts else None, lines,
