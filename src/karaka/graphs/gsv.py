@@ -34,14 +34,22 @@ WALK = Walk(
 def build_gsv_graph() -> StateGraph[GSVState, Context, GSVInput, GSVOutput]:
     """Return the uncompiled GSV-Retry builder (from ``WALK``); the task is named in the input state."""
     builder = StateGraph(GSVState, context_schema=Context, input_schema=GSVInput, output_schema=GSVOutput)
-    for name, step in WALK.steps.items():  # generate and score are Send targets: they take their own args
+    return add_walk(builder, WALK, WALK.steps)  # generate and score are Send targets: they take their own args
+
+
+Builder = typing.TypeVar("Builder", bound="StateGraph[typing.Any, typing.Any, typing.Any, typing.Any]")
+
+
+def add_walk(builder: Builder, walk: Walk, steps: dict[str, typing.Any]) -> Builder:
+    """A table's nodes (``steps``, by name), its start and its routes, added to a LangGraph builder."""
+    for name, step in steps.items():
         builder.add_node(name, step)
-    builder.add_edge(START, WALK.first)
-    for name, route in WALK.routes.items():
+    builder.add_edge(START, walk.first)
+    for name, route in walk.routes.items():
         if isinstance(route, str):
             builder.add_edge(name, route)
         else:
-            builder.add_conditional_edges(name, route, list(WALK.ends[name]))
+            builder.add_conditional_edges(name, route, list(walk.ends[name]))
     return builder
 
 

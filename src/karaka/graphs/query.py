@@ -6,12 +6,12 @@ planner is given the GSV-Retry subgraph, so the drawing shows its nodes inside `
 
 from __future__ import annotations
 
-from langgraph.graph import START, StateGraph
+from langgraph.graph import StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from karaka.config import Context
 from karaka.graphs.direct import QUERY
-from karaka.graphs.gsv import loop
+from karaka.graphs.gsv import add_walk, loop
 from karaka.nodes import query as q
 from karaka.state.query import QueryInput, QueryOutput, QueryState
 
@@ -19,15 +19,8 @@ from karaka.state.query import QueryInput, QueryOutput, QueryState
 def build_query_graph() -> StateGraph[QueryState, Context, QueryInput, QueryOutput]:
     """Return the uncompiled query builder, node for node and route for route the ``QUERY`` table."""
     builder = StateGraph(QueryState, context_schema=Context, input_schema=QueryInput, output_schema=QueryOutput)
-    for name, step in QUERY.steps.items():
-        builder.add_node(name, q.make_plan(loop) if name == "plan" else step)  # type: ignore[arg-type]
-    builder.add_edge(START, QUERY.first)
-    for name, route in QUERY.routes.items():
-        if isinstance(route, str):
-            builder.add_edge(name, route)
-        else:
-            builder.add_conditional_edges(name, route, list(QUERY.ends[name]))
-    return builder
+    steps = {name: q.make_plan(loop) if name == "plan" else step for name, step in QUERY.steps.items()}
+    return add_walk(builder, QUERY, steps)
 
 
 graph: CompiledStateGraph[QueryState, Context, QueryInput, QueryOutput] = build_query_graph().compile(name="query")
