@@ -310,11 +310,3 @@ def display(store: Store, answer: Answer) -> str:
     """How an answer reads: its span, and what a pronoun stands for: "He (Rama)"."""
     names = antecedents(store, answer.entity)
     return f"{answer.text} ({', '.join(names)})" if names else answer.text
-
-
-def referent(store: Store, answer: Answer) -> str:
-    """The entity an answer refers to: a pronoun's first antecedent, else its own name."""
-    names = antecedents(store, answer.entity)
-    if names:
-        return names[0]
-    return str((store.graph.node(answer.entity) or {}).get("canonical_name", answer.text)) if answer.entity else answer.text

@@ -13,8 +13,6 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-_DOCUMENT = re.compile(r"^(?P<doc>.+)_L(?P<line>\d+)(?:\.(?P<sentence>\d+))?$")
-_KRIYA = re.compile(r"^(?P<node>.+_L\d+(?:\.\d+)?)_K(?P<k>\d+)$")
 _UNIT = re.compile(r"^(?P<doc>.+):(?P<first>\d+)-(?P<last>\d+)$")
 
 
@@ -26,30 +24,6 @@ def document_node(doc_id: str, line: int, sentence: int = 0) -> str:
 def kriya_node(document: str, k: int) -> str:
     """Kriyā node id: the ``k``-th action of a Document node."""
     return f"{document}_K{k}"
-
-
-def parse_document_node(node: str) -> tuple[str, int, int]:
-    """``(doc_id, line, sentence)`` of a Document node id (sentence 0 when the line holds one)."""
-    match = _DOCUMENT.match(node)
-    if match is None:
-        raise ValueError(f"not a Document node id: {node!r}")
-    return match["doc"], int(match["line"]), int(match["sentence"] or 0)
-
-
-def document_of_kriya(node: str) -> str:
-    """The Document node id a Kriyā id hangs off."""
-    match = _KRIYA.match(node)
-    if match is None:
-        raise ValueError(f"not a Kriyā node id: {node!r}")
-    return match["node"]
-
-
-def kriya_number(node: str) -> int:
-    """The ``k`` of a Kriyā id."""
-    match = _KRIYA.match(node)
-    if match is None:
-        raise ValueError(f"not a Kriyā node id: {node!r}")
-    return int(match["k"])
 
 
 def unit_id(doc_id: str, first: int, last: int) -> str:

@@ -40,11 +40,6 @@ WRITER = lock_key("karaka:writer")
 ROW_BATCH = 5000
 
 
-def is_database_url(spec: str) -> bool:
-    """True for a ``postgresql://`` (or ``postgres://``) store."""
-    return spec.startswith(("postgresql://", "postgres://"))
-
-
 class JournaledVectors(LineVectors):
     """Line vectors that remember which lines were added and which documents removed."""
 

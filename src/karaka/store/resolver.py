@@ -225,10 +225,6 @@ class EntityResolver:
                 for key, vec in zip(keys, vecs, strict=True):
                     self._prepared[key] = (vec, 0, -1, -1.0)
 
-    def name_of(self, entity_id: str) -> str:
-        """The canonical name of a known entity (its id if unknown)."""
-        return self._names.get(entity_id, entity_id)
-
     def lookup(self, mention: str) -> str | None:
         """The entity a mention resolves to, without creating one."""
         key = normalize_name(mention)
