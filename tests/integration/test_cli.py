@@ -2,7 +2,11 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tests.fakes import write_doc
+
+pytestmark = pytest.mark.slow  # real processes, servers or databases: not in the fast tier
 
 SPEC = ("Rama gave the bow to Lakshmana.", "He used it to kill Ravana.")
 

@@ -19,6 +19,8 @@ from karaka.services import get_services
 from tests.fakes import write_doc
 from tests.server_util import free_port, serve_in_thread, wait_http
 
+pytestmark = pytest.mark.slow  # real processes, servers or databases: not in the fast tier
+
 KEY = "k3y"
 
 

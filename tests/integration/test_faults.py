@@ -21,6 +21,8 @@ from karaka.store import atomic, records
 from tests.fakes import write_doc
 from tests.server_util import free_port, wait_http
 
+pytestmark = pytest.mark.slow  # real processes, servers or databases: not in the fast tier
+
 NAMES = ["Rama", "Sita", "Hanuman", "Ravana", "Lakshmana", "Bharata"]
 
 

@@ -8,7 +8,11 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from tests.fakes import write_doc
+
+pytestmark = pytest.mark.slow  # real processes, servers or databases: not in the fast tier
 
 NAMES = ["Rama", "Sita", "Hanuman", "Ravana", "Lakshmana", "Bharata"]
 

@@ -14,7 +14,7 @@ from karaka.runner import run_ingest
 from tests.fakes import write_doc
 from tests.server_util import free_port, sse_events, wait_http
 
-pytestmark = pytest.mark.server
+pytestmark = [pytest.mark.server, pytest.mark.slow]
 REPO = Path(__file__).resolve().parents[2]
 
 

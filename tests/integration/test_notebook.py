@@ -4,7 +4,10 @@ import json
 from pathlib import Path
 
 import nbformat
+import pytest
 from nbclient import NotebookClient
+
+pytestmark = pytest.mark.slow  # real processes, servers or databases: not in the fast tier
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -18,6 +18,8 @@ from karaka.models.embeddings import WordLlamaEmbeddings
 from karaka.store.postgres import PgStore
 from tests.fakes import write_doc
 
+pytestmark = pytest.mark.slow  # real processes, servers or databases: not in the fast tier
+
 NAMES = ["Rama", "Sita", "Hanuman", "Ravana", "Lakshmana", "Bharata"]
 ENV = {**os.environ, "KARAKA_CONCURRENCY": "2"}
 

@@ -16,7 +16,7 @@ from karaka.models.call import call_llm_isolated, call_llm_samples
 from karaka.nodes.gsv import SCORE_SCHEMA, read_score
 from karaka.tasks import get_task
 
-pytestmark = pytest.mark.realmodel
+pytestmark = [pytest.mark.realmodel, pytest.mark.slow]
 
 SOURCE = "[L1] Rama gave the bow to Lakshmana."
 REF = {"doc_id": "t", "first_line": 1, "last_line": 1}

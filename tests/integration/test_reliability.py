@@ -8,6 +8,7 @@ import sys
 import time
 
 import numpy as np
+import pytest
 
 from karaka.config import Context
 from karaka.kg.write import write_document
@@ -17,6 +18,8 @@ from karaka.state.ingest import Unit
 from karaka.store.base import SourceLine
 from karaka.store.workspace import Workspace
 from tests.fakes import write_doc
+
+pytestmark = pytest.mark.slow  # real processes, servers or databases: not in the fast tier
 
 NAMES = ["Rama", "Sita", "Hanuman", "Ravana", "Lakshmana", "Bharata"]
 

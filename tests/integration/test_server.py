@@ -17,7 +17,7 @@ from tests.fakes import fake_context, script, write_doc
 from tests.scripted import ScriptedChatModel
 from tests.server_util import free_port, serve_in_thread, sse_events, wait_http
 
-pytestmark = pytest.mark.server
+pytestmark = [pytest.mark.server, pytest.mark.slow]
 
 SPEC = ("Rama gave the bow to Lakshmana.", "He used it to kill Ravana.")
 KEY = "s3cret-key"

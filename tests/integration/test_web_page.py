@@ -16,7 +16,7 @@ from karaka.config import Context
 from karaka.runner import run_ingest
 from tests.server_util import free_port, wait_http
 
-pytestmark = pytest.mark.server
+pytestmark = [pytest.mark.server, pytest.mark.slow]
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 KEY = "page-key"
