@@ -129,3 +129,13 @@ def test_citations_read_in_the_book_s_own_terms():
     assert cite("epic", 40, section="BOOK I. The Quarrel", chapter="1") == "[epic, Book 1, line 40]"
     assert cite("novel", 40, section="CHAPTER I. The Lamp-Maker", chapter="1") == "[novel, ch. 1, line 40]"
     assert cite("manual", 40, section="OPTIONS") == "[manual, § OPTIONS, line 40]"
+
+
+def test_a_paragraph_that_opens_like_a_heading_is_text():
+    text = ("CHAPTER 1. The Shelf.\n\nThe lamps stood on a shelf.\n\nCHAPTER 2. The Kinds.\n\n"
+            "BOOK I. (Brass), CHAPTER I. (Ship lamp).—This lamp, among the keepers of old known as the\n"
+            "storm lamp, burns whale oil.\n\nCHAPTER 3. The End.\n\nThe shelf was empty.\n")
+    sentences = refine(text)
+    assert [s.text for s in sentences if s.kind == "heading"] == ["CHAPTER 1. The Shelf.", "CHAPTER 2. The Kinds.",
+                                                                 "CHAPTER 3. The End."]
+    assert next(s for s in sentences if "empty" in s.text).section == "CHAPTER 3. The End."

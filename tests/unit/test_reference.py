@@ -26,7 +26,7 @@ def test_ranges_sections_and_pages():
     section = parse("What does section 3.2 say?")
     assert section is not None and (section.section, section.name) == ("3.2", "")
     page = parse("What is on page 12 of the tarfile manual?")
-    assert page is not None and (page.page, page.name) == (12, "tarfile")
+    assert page is not None and (page.page, page.name) == (12, "tarfile manual")  # "manual" names no document
     assert parse("tarfile manual, p. 7") == Reference("tarfile manual", page=7, shown="tarfile manual, p. 7")
 
 

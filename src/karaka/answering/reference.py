@@ -10,7 +10,7 @@ that the document has no such place. A name that is no document's is not a refer
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
 from karaka.loading.book import number
@@ -91,7 +91,15 @@ def parse(question: str) -> Reference | None:
             ref = _reference(match)
             if ref is None:
                 continue
-            rest = (text[:match.start()] + " " + text[match.end():]).lower()
+            end = match.end()
+            if ref.name and match.end("name") == end:  # a name at the end goes on to the asking words: "of Moby Dick say"
+                tail = re.match(r"(?:\s+[^\W\d_][\w'’.-]*)+", text[end:])
+                for word in (tail.group(0).split() if tail else []):
+                    if word.lower() in ASKS_TEXT:
+                        break
+                    end = text.index(word, end) + len(word)
+                ref = replace(ref, name=text[match.start("name"):end].strip(" ,"), shown=text[match.start():end].strip())
+            rest = (text[:match.start()] + " " + text[end:]).lower()
             name_words = re.findall(r"[^\W_]+", ref.name.lower())
             if ref.name and name_words and name_words[0] in ASKS_TEXT:  # "does Genesis 4:8" read as a name
                 ref = _without_leading(ref, name_words)

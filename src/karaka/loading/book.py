@@ -144,8 +144,9 @@ def _opens(lines: list[str], i: int) -> bool:
 def _headings(lines: list[str]) -> dict[int, tuple[str, str, str]]:
     """Heading lines: index → (kind word or "" for a bare number, its number, the heading as shown).
 
-    A heading stands alone after a blank line; a short title on the next line (before a blank
-    one) joins it. Bare numbers count only when at least three count up.
+    A heading stands alone between blank lines (or with a short title under it); a paragraph that
+    opens with "BOOK I. (Folio), CHAPTER I. …" is text. A short title on the next line joins the
+    heading. Bare numbers count only when at least three count up.
     """
     found: dict[int, tuple[str, str, str]] = {}
     bare: dict[int, tuple[str, str, str]] = {}
@@ -154,7 +155,7 @@ def _headings(lines: list[str]) -> dict[int, tuple[str, str, str]]:
             continue
         match = _HEADING.match(line)
         value = number(match[2]) if match else None
-        if match and value is not None:
+        if match and value is not None and (_alone(lines, i) or _titled(lines, i)):
             title = _with_title(lines, i, clean(line))
             found[i] = (match[1].lower(), str(value), title)
             continue
@@ -171,6 +172,11 @@ def _headings(lines: list[str]) -> dict[int, tuple[str, str, str]]:
 
 def _alone(lines: list[str], i: int) -> bool:
     return i + 1 >= len(lines) or not lines[i + 1].strip()
+
+
+def _titled(lines: list[str], i: int) -> bool:
+    """A heading with its title on the next line, the title alone ("CHAPTER IV." / "The Storm" / blank)."""
+    return i + 2 < len(lines) and 0 < len(lines[i + 1].strip()) <= 60 and not lines[i + 2].strip()
 
 
 def _with_title(lines: list[str], i: int, heading: str) -> str:

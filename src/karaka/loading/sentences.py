@@ -210,7 +210,7 @@ def build(raws: list[Raw], max_line_chars: int = 1000, warnings: list[str] | Non
     keep_lines = not any(r.page for r in raws) and one_per_line(r.text for r in raws if not r.solo)
     placed: list[tuple[Raw, str]] = []
     for block in blocks(raws, keep_lines):
-        if block[0].kind in NOT_EXTRACTED:
+        if block[0].kind in NOT_EXTRACTED or block[0].kind == HEADING:  # "CHAPTER 1. Loomings." is one line
             placed += [(raw, piece) for raw in block for piece in split_long(raw.text, max_line_chars)]
             continue
         joined, starts = _join(block)
