@@ -139,3 +139,21 @@ def test_which_book_tells_of_something_ranks_the_books_and_their_chapters(ctx):
     assert result["documents"][0]["doc_id"] == "voyage"
     assert "sail" in result["documents"][0]["best_line"]["text"] and result["answer"].startswith("voyage: ")
     assert result["chapters"][0] == {"doc_id": "voyage", "chapter": "2", "score": result["chapters"][0]["score"]}
+
+
+def test_a_section_and_a_page_are_found_by_their_number(tmp_path):
+    from tests.fakes import text_pdf
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "lamp-guide.md").write_text("# Lamp guide\n\n## 3.1 Wicks\n\nTrim the wick daily.\n\n"
+                                        "## 3.2 Oil\n\nUse whale oil in winter.\n", encoding="utf-8")
+    (docs / "tide-tables.pdf").write_bytes(text_pdf([[(72, 700, "The spring tide comes at noon.")],
+                                                     [(72, 700, "The neap tide comes at dusk.")]]))
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
+    run_ingest(ctx, docs)
+    section = run_query(ctx, "What does section 3.2 of the lamp guide say?")
+    assert section["status"] == "GROUNDED" and "whale oil" in section["answer"]
+    page = run_query(ctx, "What is on page 2 of the tide tables?")
+    assert page["status"] == "GROUNDED" and "neap tide" in page["answer"] and page["citations"][0]["page"] == 2
+    assert run_query(ctx, "What is on page 9 of the tide tables?")["answer"] == "Tide-tables has no page 9."

@@ -91,3 +91,44 @@ def test_the_exit_code_and_the_printed_report_agree(tmp_path):
     assert "0 lines failed, 1 files skipped (exit 3)" in run.stdout
     clean = karaka("ingest", "docs/spec.md", "--workspace", "ws2", "--extractor", "parser", "--json", cwd=tmp_path)
     assert clean.returncode == 0 and json.loads(clean.stdout)["failures"] == []
+
+
+def test_ingest_a_url_an_epub_and_a_word_document_from_the_command_line(tmp_path):
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from tests.fakes import docx, epub
+
+    class Page(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(b"<html><body><main><h1>Ferry</h1><p>The ferry to Keld first sailed on 3 May 1921.</p></main></body></html>")
+
+        def log_message(self, *args):
+            pass
+
+    site = ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=site.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{site.server_address[1]}/ferry.html"
+    try:
+        refused = karaka("ingest", url, "--workspace", "ws", "--llm", "none", "--json", cwd=tmp_path)
+        assert refused.returncode == 3 and "local or private address" in refused.stdout  # no setting: refused
+        fetched = subprocess.run([sys.executable, "-m", "karaka.cli", "ingest", url, "--workspace", "ws", "--llm", "none"],
+                                 cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                                 env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "KARAKA_ALLOW_PRIVATE_URLS": "1"})
+        assert fetched.returncode == 0, fetched.stdout + fetched.stderr
+    finally:
+        site.shutdown()
+    books = tmp_path / "books"
+    books.mkdir()
+    epub(books / "voyage.epub", [("The Harbour", ["The Heron left the harbour with nine sailors."])])
+    docx(books / "report.docx", [("Heading1", "Repairs"), ("Normal", "The crew replaced the mast in March.")])
+    assert karaka("ingest", "books", "--workspace", "ws", "--llm", "none", cwd=tmp_path).returncode == 0
+    ask = json.loads(karaka("ask", "--workspace", "ws", "When did the ferry to Keld first sail?", "--json", cwd=tmp_path).stdout)
+    assert ask["status"] == "GROUNDED" and ask["citations"][0]["doc_id"] == "127.0.0.1__ferry"
+    mast = karaka("ask", "--workspace", "ws", "When did the crew replace the mast?", cwd=tmp_path).stdout
+    assert "[report, § Repairs, line 2]" in mast
+    sailors = karaka("ask", "--workspace", "ws", "How many sailors left the harbour?", cwd=tmp_path).stdout
+    assert "[voyage, ch. 1, line" in sailors
