@@ -98,6 +98,30 @@ def test_html_keeps_what_either_of_trafilatura_s_settings_finds(tmp_path, monkey
     assert len(load_file(tmp_path / "manual.html", 1000, [])) == 40
 
 
+def test_prose_between_the_code_blocks_of_a_hand_written_page_is_kept_in_order(tmp_path):
+    page = tmp_path / "lamp-example.html"
+    page.write_text("""<html><head><title>Lamp example</title></head><body>
+<h2>Lamp example</h2>
+We are often asked how the lamp() and wick() functions should be used, and here is an
+annotated example in C that lights a lamp and trims its wick.  Read between the lines.
+<pre><b>
+#include "lamp.h"
+</b></pre><!-- -->
+<tt>BURN</tt> is simply the time in minutes a wick burns before it is trimmed.  Longer times
+save oil.  On a cold night a time of 40 minutes should be used.
+<pre><b>
+#define BURN 25
+</b></pre>
+</body></html>""", encoding="utf-8")
+    lines = load_file(page, 1000, [])
+    texts = [(s.line, s.kind, s.text) for s in lines]
+    burn = next(s for s in lines if s.text.startswith("BURN is simply"))
+    assert burn.line == 8 and burn.kind == ""  # its own line, not the body's
+    order = [t for _, _, t in texts]
+    assert order.index('#include "lamp.h"') < order.index(burn.text) < order.index("#define BURN 25")
+    assert any("annotated example" in t for t in order)
+
+
 def test_a_scanned_pdf_is_read_by_ocr_with_its_page(tmp_path):
     docs = tmp_path / "docs"
     docs.mkdir()

@@ -50,6 +50,57 @@ def _own_text(element: Any) -> str:
     return "".join(parts)
 
 
+PARAGRAPH_CHARS = 200
+
+
+def _paragraph(text: str) -> bool:
+    """Prose no menu, footer or banner is made of: two sentences or more, 200 characters or more.
+
+    trafilatura leaves out text that stands loose between blocks of a hand-written page (zlib's
+    usage example kept its code and lost the prose that explains it).
+    """
+    return len(text) >= PARAGRAPH_CHARS and len(re.findall(r"[.!?](?:\s|$)", text)) >= 2
+
+
+def _parts(element: Any) -> list[tuple[int, Any]]:
+    """The element's own text as runs split by its block children, and those children, in the file's order.
+
+    Each run comes with the file line it starts on. Hand-written pages put prose straight into
+    ``<body>`` between ``<pre>`` blocks: each stretch is a paragraph of its own, at its own line.
+    """
+    out: list[tuple[int, Any]] = []
+    start, parts = element.sourceline or 1, [element.text or ""]
+
+    def flush() -> None:
+        text = "".join(parts)
+        if text.strip():
+            out.append((start + _leading_newlines(text), text))
+
+    for child in element:
+        if isinstance(child.tag, str) and (child.tag in BLOCKS or child.tag in SKIP or _has_block(child)):
+            flush()
+            out.append((child.sourceline or start, child))
+            start = (child.sourceline or start) + _newlines(child)
+            parts = [child.tail or ""]
+            continue
+        if isinstance(child.tag, str):
+            parts.append(_own_text(child))
+        parts.append(child.tail or "")
+    flush()
+    return out
+
+
+def _newlines(element: Any) -> int:
+    """How many lines an element spans in its file (its text's line breaks)."""
+    from lxml import etree
+
+    return etree.tostring(element, with_tail=False, encoding="unicode").count("\n")
+
+
+def _leading_newlines(text: str) -> int:
+    return text[:len(text) - len(text.lstrip())].count("\n")
+
+
 def _has_block(element: Any) -> bool:
     return any(isinstance(d.tag, str) and d.tag in BLOCKS for d in element.iterdescendants())
 
@@ -70,9 +121,9 @@ def html_lines(html: str, main_only: bool = True) -> list[Raw]:
     out: list[Raw] = []
     path: list[tuple[int, str]] = []
 
-    def kept(text: str) -> bool:
+    def kept(text: str, prose: bool = False) -> bool:
         squashed = _squash(text)
-        return bool(squashed) and (not main or squashed[:60] in main)
+        return bool(squashed) and (not main or squashed[:60] in main or prose and _paragraph(text))
 
     def section() -> str:
         return SECTION_SEP.join(t for _, t in path)
@@ -101,15 +152,15 @@ def html_lines(html: str, main_only: bool = True) -> list[Raw]:
         if tag == "table":
             _table(element, out, section(), kept)
             return
-        if tag in BLOCKS:
-            text = clean(_own_text(element))
-            if text and kept(text):
-                out.append(Raw(line, ""))
-                out.append(Raw(line, text, section=section()))
-                out.append(Raw(line, ""))
-        for child in element:
-            if isinstance(child.tag, str) and (child.tag in BLOCKS or _has_block(child)):
-                visit(child)
+        for at, part in _parts(element):  # in the file's order: the text between block children, each a paragraph
+            if not isinstance(part, str):
+                visit(part)
+                continue
+            text = clean(part)
+            if tag in BLOCKS and text and kept(text, prose=True):
+                out.append(Raw(at, ""))
+                out.append(Raw(at, text, section=section()))
+                out.append(Raw(at, ""))
 
     body = root.find("body")
     visit(body if body is not None else root)
