@@ -153,3 +153,15 @@ def test_the_entry_a_description_stands_under_answers_for_it():
                 kind="", section="LAMP_VERSION")
     found = read(None, asked, None, [line])  # type: ignore[arg-type]
     assert found and found[0].text == "LAMP_VERSION" and found[0].proved
+
+
+def test_no_of_the_thing_counted_is_a_count_of_none():
+    why = proved("How many refills does the lamp take by default?",
+                 "Setting the count to 0 makes the lamp take no refills (which is the default).")
+    assert why.get("no refills") == ""
+
+
+def test_a_word_whose_lemma_ends_in_i_is_the_word_in_y():
+    from karaka.answering.question import same
+
+    assert same("retri", "retry") and same("entri", "entry") and not same("retri", "retro")

@@ -94,7 +94,11 @@ def key(word: str) -> str:
 
 
 def same(a: str, b: str) -> bool:
-    """Whether two match keys are one word in two forms: equal, or one the other plus a short ending."""
+    """Whether two match keys are one word in two forms: equal, or one the other plus a short ending.
+
+    A final "i" is a "y" ("retri", from a tagger's lemma "retrie", is "retry").
+    """
+    a, b = (x[:-1] + "y" if x.endswith("i") else x for x in (a, b))
     if a == b:
         return True
     short, long_ = sorted((a, b), key=len)

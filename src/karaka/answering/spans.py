@@ -146,6 +146,10 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
             add(m.group(1), m.start(1), k.CODE if kind == k.CODE else k.VALUE)
     if kind in (k.QUANTITY, k.VALUE):
         out += quantities(text, doc)
+    if kind == k.QUANTITY and asked.counted:  # "no retries" counts none of what was asked
+        for m in re.finditer(r"\bno\s+([^\W\d_]+)", text, re.IGNORECASE):
+            if same(key(m.group(1)), asked.counted):
+                add(m.group(0), m.start(), k.QUANTITY)
     if kind == k.DATE:
         out += lists([with_preposition(s, text, doc) for s in dates(text, doc)], text)
     if kind in (k.NAME, k.PLACE, k.TERM):
