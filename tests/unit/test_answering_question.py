@@ -83,3 +83,11 @@ def test_french_and_german_questions_are_read_by_their_words():
 def test_word_forms_match():
     assert same(key("mapping"), key("map")) and same(key("released"), key("release"))
     assert same(key("compression"), key("compress")) and not same(key("general"), key("gear"))
+
+
+def test_a_name_the_tagger_took_for_a_verb_is_part_of_which_thing_is_asked():
+    asked = analyse("Which curl flag limits only the upload speed?")
+    assert (asked.kind, asked.shape, asked.focus, asked.verb) == (k.CODE, "flag", "flag", "limit")
+    asked = analyse("Which wget option retries only the failed downloads?")
+    assert asked.focus == "option" and asked.verb == "retry"
+    assert analyse("What took place at the harbour?").kind != k.PLACE  # "took" is the verb there

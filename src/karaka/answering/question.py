@@ -251,7 +251,8 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
                 counted = _head_of_run(tokens, after.i + 1)
             focus_token = counted
         elif wh in ("which", "what") and after is not None and (after.pos_ in ("NOUN", "PROPN", "ADJ") or
-                                                                 _before_auxiliary(tokens, after.i) is not None):
+                                                                 _before_auxiliary(tokens, after.i) is not None
+                                                                 or _noun_tagged_verb(tokens, after.i)):
             focus_token = _before_auxiliary(tokens, after.i) or _head_of_run(tokens, after.i)  # "which X … option"
             if focus_token.lemma_.lower() in k.KIND_NOUNS:  # "what kind of choice" asks for a choice
                 of = next((c for c in focus_token.children if c.dep_ == "prep" and c.lower_ == "of"), None)
@@ -281,6 +282,8 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
     if default and kind == k.TERM:
         kind = k.VALUE
     verb = _verb_of(doc) or _verb_by_position(tokens, focus_token)
+    if verb is not None and focus_token is not None and wh_token is not None and wh_token.i < verb.i <= focus_token.i:
+        verb = _verb_after(tokens, focus_token.i)  # "which curl option limits …": curl names the option, limits acts
     if verb is not None:
         skip.add(verb.i)
     if focus_token is not None:
@@ -358,12 +361,30 @@ def _before_auxiliary(tokens: list, start: int):  # type: ignore[no-untyped-def]
     return None
 
 
+def _noun_tagged_verb(tokens: list, i: int) -> bool:  # type: ignore[type-arg]
+    """A word right after "which" tagged as a verb, a noun after it: a name ("which curl option", "which zip tool")."""
+    word, before = tokens[i], tokens[i - 1] if i else None
+    return (before is not None and before.lower_ == "which" and word.pos_ == "VERB"
+            and word.tag_ in ("VB", "VBP", "VBZ") and word.lower_ not in k.AUXILIARIES
+            and i + 1 < len(tokens) and tokens[i + 1].pos_ in ("NOUN", "PROPN"))  # not "what causes cancer", "did"
+
+
+def _verb_after(tokens: list, i: int):  # type: ignore[no-untyped-def, type-arg]
+    """The first word after the asked-about noun that can act: a verb, or a plural-looking word the tagger called a noun."""
+    for t in tokens[i + 1:]:
+        if t.pos_ in ("VERB", "AUX") and t.lemma_.lower() not in k.LIGHT_VERBS:
+            return t
+        if t.pos_ == "NOUN" and t.tag_ in ("NNS", "VBZ") and t.i == i + 1:
+            return t  # "which option limits the …": "limits" acts
+    return None
+
+
 def _head_of_run(tokens: list, start: int):  # type: ignore[no-untyped-def]
     """The last noun of the noun run starting at ``start`` ("X server command-line option" → option)."""
     head = tokens[start]
     i = start
     while i < len(tokens) and (tokens[i].pos_ in ("NOUN", "PROPN", "ADJ", "NUM") or tokens[i].text == "-"
-                               or tokens[i].dep_ == "compound"):
+                               or tokens[i].dep_ == "compound" or i == start and _noun_tagged_verb(tokens, i)):
         if i > start and _verb_in_disguise(tokens, i):
             break  # "which option prints the output": "prints" is the verb the tagger took for a noun
         if tokens[i].pos_ in ("NOUN", "PROPN"):
@@ -373,9 +394,14 @@ def _head_of_run(tokens: list, start: int):  # type: ignore[no-untyped-def]
 
 
 def _verb_in_disguise(tokens: list, i: int) -> bool:  # type: ignore[type-arg]
-    """A word tagged as a noun that a determiner or a pronoun follows: in a question it is the verb."""
+    """A word tagged as a noun that a determiner or a pronoun follows: in a question it is the verb.
+
+    So is a plural-looking one an adverb follows ("which option limits only the connection phase").
+    """
     nxt = tokens[i + 1] if i + 1 < len(tokens) else None
-    return tokens[i].pos_ == "NOUN" and nxt is not None and nxt.pos_ in ("DET", "PRON") and nxt.dep_ != "poss"
+    if tokens[i].pos_ != "NOUN" or nxt is None:
+        return False
+    return nxt.pos_ in ("DET", "PRON") and nxt.dep_ != "poss" or tokens[i].tag_ == "NNS" and nxt.pos_ == "ADV"
 
 
 def _verb_lemma(token) -> str:  # type: ignore[no-untyped-def]
