@@ -165,3 +165,9 @@ def test_a_word_whose_lemma_ends_in_i_is_the_word_in_y():
     from karaka.answering.question import same
 
     assert same("retri", "retry") and same("entri", "entry") and not same("retri", "retro")
+
+
+def test_an_amount_with_a_magnitude_letter_is_a_quantity_of_its_unit():
+    why = proved("How much memory does the lamp daemon reserve for its cache?",
+                 "The lamp daemon will reserve on the order of 512K bytes for its cache.")
+    assert why.get("512K bytes") == ""

@@ -201,7 +201,7 @@ def typed(asked: Asked, span: Span) -> tuple[bool, str]:
     if span.kind != kind:
         return False, f"a {span.kind}, not a {kind}"
     if kind == k.QUANTITY:
-        unit = re.sub(r"^[<>≤≥~]?\s?[\d.,\u202f\s–-]+", "", span.text).strip()
+        unit = re.sub(r"^[<>≤≥~]?\s?[\d.,\u202f\s–-]+(?:[kKMGT](?=\s|$))?", "", span.text).strip()  # "256K bytes"
         if re.search(r"\bhow (long|old|often|soon)\b", asked.text, re.IGNORECASE) and unit and \
                 _NOT_TIME_UNIT.search(unit):
             return False, f"{span.text!r} measures no time"

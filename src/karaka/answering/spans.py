@@ -31,7 +31,8 @@ UNIT = re.compile(
 _NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
                  "sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
                  "hundred|thousand|half|dozen|score")
-NUMBER = re.compile(rf"(?<![\w.:/-])(?:[<>≤≥~]\s?)?(?:\d+(?:[,\u202f]\d{{3}})*(?:\.\d+)?(?:(?:\s?[-–]\s?|\s(?:or|to)\s)\d+"
+NUMBER = re.compile(rf"(?<![\w.:/-])(?:[<>≤≥~]\s?)?(?:\d+(?:[,\u202f]\d{{3}})*(?:\.\d+)?(?:[kKMGT](?!\w))?"
+                    rf"(?:(?:\s?[-–]\s?|\s(?:or|to)\s)\d+"
                     rf"(?:\.\d+)?)?"
                     rf"|(?:{_NUMBER_WORDS})(?:[ -](?:and )?(?:{_NUMBER_WORDS}))*)(?![\w:/-]|[.,]\d)",
                     re.IGNORECASE)
