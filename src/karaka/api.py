@@ -13,10 +13,12 @@ the server.
 from __future__ import annotations
 
 import asyncio
+import errno
 import hmac
 import json
 import logging
 import re
+import sqlite3
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
@@ -33,6 +35,7 @@ from starlette.concurrency import run_in_threadpool
 
 from karaka import __version__
 from karaka.config import Context, ServerSettings, resolve_context, resolve_server
+from karaka.http.guard import Guard, split_setting
 from karaka.http.limits import BodyLimit
 from karaka.http.models import ChatRequest, IngestRequest
 from karaka.http.runs import Runs
@@ -46,6 +49,27 @@ log = logging.getLogger("karaka.api")
 notice = logging.getLogger("karaka.notice")
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 MAX_JSON_DEPTH = 32
+MAX_PATH_CHARS = 1024
+MAX_NAME_CHARS = 120
+
+
+def _scrubbed(exc: BaseException) -> str:
+    """An error's message with the server's absolute paths cut to their last part."""
+    return re.sub(r"(?<![\w.:/])/(?:[^\s'\"/:]+/)+([^\s'\":]*)", r"\1", str(exc))[:300]
+
+
+def _read_only(exc: BaseException) -> bool:
+    """Whether ``exc`` says the workspace cannot be written (a read-only file system, no permission)."""
+    if isinstance(exc, OSError) and exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return True
+    return isinstance(exc, sqlite3.OperationalError) and "readonly" in str(exc).lower()
+
+
+def _unwritable(exc: BaseException) -> HTTPException:
+    """409 for a workspace that cannot be written; any other error goes on as it is."""
+    if not _read_only(exc):
+        raise exc
+    return HTTPException(409, f"the workspace cannot be written ({_scrubbed(exc)}); nothing was changed")
 
 
 def _field_errors(exc: ValidationError | RequestValidationError) -> str:
@@ -60,11 +84,17 @@ def _confine(root: Path, raw: str) -> Path:
     """Resolve ``raw`` inside ``root`` (symlinks followed) or refuse with 403."""
     if "\x00" in raw:
         raise HTTPException(422, "paths: a path may not contain a NUL byte")
-    candidate = (root / raw).resolve()
-    if not inside(candidate, root):
-        raise HTTPException(403, f"paths: {raw!r} is outside the ingest root")
-    if not candidate.exists():
-        raise HTTPException(404, f"paths: {raw!r} does not exist under the ingest root")
+    shown = raw if len(raw) <= 80 else raw[:77] + "..."
+    if len(raw) > MAX_PATH_CHARS:
+        raise HTTPException(422, f"paths: {shown!r} is longer than {MAX_PATH_CHARS} characters")
+    try:
+        candidate = (root / raw).resolve()
+        if not inside(candidate, root):
+            raise HTTPException(403, f"paths: {shown!r} is outside the ingest root")
+        if not candidate.exists():
+            raise HTTPException(404, f"paths: {shown!r} does not exist under the ingest root")
+    except (OSError, ValueError) as exc:  # a name too long for the file system, a loop of links
+        raise HTTPException(422, f"paths: {shown!r} cannot be read as a path ({type(exc).__name__})") from None
     return candidate
 
 
@@ -92,8 +122,15 @@ async def _json_body(request: Request) -> Any:
         raise HTTPException(400, f"malformed JSON: {exc}") from None
     except RecursionError:
         raise HTTPException(400, f"JSON nested deeper than {MAX_JSON_DEPTH} levels") from None
+    except ValueError as exc:  # an integer of thousands of digits
+        raise HTTPException(400, f"malformed JSON: {exc}") from None
     if _depth(data, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
         raise HTTPException(400, f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise HTTPException(400, "malformed JSON: a string holds a lone surrogate (such as \\ud800), "
+                                 "which is not text") from None
     return data
 
 
@@ -152,6 +189,7 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await run_in_threadpool(_warm)
         yield
         stopped = state["runs"].interrupt_all() if "runs" in state else []
         notice.warning("server stopping%s", f"; ingestion runs interrupted: {', '.join(stopped)} (GET /runs/ID "
@@ -172,8 +210,11 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
 
     @app.exception_handler(Exception)
     async def crashed(_: Request, exc: Exception) -> JSONResponse:
+        if _read_only(exc):
+            return JSONResponse({"error": _unwritable(exc).detail}, status_code=409)
         log.exception("request failed")
-        return JSONResponse({"error": f"internal error: {type(exc).__name__}: {exc}"}, status_code=500)
+        return JSONResponse({"error": f"internal error: {type(exc).__name__}: {_scrubbed(exc)} "
+                                      "(the server's log has the details)"}, status_code=500)
 
     @app.get("/health")
     async def health() -> dict[str, Any]:
@@ -189,7 +230,7 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
             result = await run_in_threadpool(_answer, ctx, question, body.thread_id)
         except Exception as exc:  # noqa: BLE001 - a failed query must answer, not drop the connection
             log.exception("chat failed")
-            raise HTTPException(500, f"the query failed: {exc}") from None
+            raise HTTPException(500, f"the query failed: {_scrubbed(exc)}") from None
         return {"output": result, "thread_id": body.thread_id}
 
     @app.post("/chat/stream")
@@ -210,7 +251,10 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
         ctx = await run_in_threadpool(context)
         registry = await run_in_threadpool(runs)
         if kind.startswith("multipart/form-data"):
-            staged, replace, names = await _stage_uploads(request, Path(ctx.workspace))
+            try:
+                staged, replace, names = await _stage_uploads(request, Path(ctx.workspace))
+            except OSError as exc:
+                raise _unwritable(exc) from None
             run = registry.start([staged], staged=staged, replace=replace, names=names)
         else:
             body = _parse(IngestRequest, await _json_body(request))
@@ -251,13 +295,28 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
     @app.delete("/documents/{doc_id}")
     async def remove(doc_id: str, request: Request) -> dict[str, Any]:
         authorised(request, write=True)
-        return await run_in_threadpool(_remove, await run_in_threadpool(context), doc_id)
+        try:
+            return await run_in_threadpool(_remove, await run_in_threadpool(context), doc_id)
+        except (OSError, sqlite3.OperationalError) as exc:
+            raise _unwritable(exc) from None
 
     from karaka.http.views import add_views
 
     add_views(app, context, authorised, root)
     app.add_middleware(BodyLimit, limit=settings.max_request_bytes)  # type: ignore[arg-type]
+    app.add_middleware(Guard, allowed_origins=split_setting(settings.allowed_origins),  # type: ignore[arg-type]
+                       allowed_hosts=split_setting(settings.allowed_hosts))
     return app
+
+
+def _warm() -> None:
+    """Load spaCy before the first request: two requests importing it at once can see it half-imported."""
+    from karaka.nlp import nlp
+
+    try:
+        nlp()("Warm up the parser.")
+    except ValueError as exc:  # no English model: the requests that need one will say so
+        log.warning("spaCy not loaded at start: %s", exc)
 
 
 def _answer(ctx: Context, question: str, thread: str | None) -> dict[str, Any]:
@@ -352,6 +411,9 @@ async def _stage_uploads(request: Request, workspace: Path) -> tuple[Path, bool,
     names = []
     for upload in uploads:
         name = _SAFE_NAME.sub("_", Path(str(upload.filename or "upload.txt")).name).lstrip(".") or "upload.txt"
+        if len(name) > MAX_NAME_CHARS:  # the file system's limit is 255 bytes; keep the suffix that names the format
+            suffix = Path(name).suffix[:16]
+            name = name[:MAX_NAME_CHARS - len(suffix)] + suffix
         seen[name] = seen.get(name, 0) + 1
         folder = target / str(seen[name]) if seen[name] > 1 else target
         await run_in_threadpool(folder.mkdir, exist_ok=True)

@@ -84,6 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="POST /ingest paths must lie inside it (env KARAKA_INGEST_ROOT; default: cwd)")
     serve.add_argument("--public-read", action="store_true", dest="public_read", default=None,
                        help="with KARAKA_API_KEY set, let anonymous clients read (chat, runs, documents)")
+    serve.add_argument("--insecure", action="store_true",
+                       help="listen on a non-loopback address without an API key (anyone who reaches it may "
+                            "ingest and delete)")
     sub.add_parser("stats", parents=[common], help="graph statistics")
     sub.add_parser("repair", parents=[common], help="check graph, vectors and records agree; rebuild what "
                                                     "graph.json or vectors.npz lack from karaka.db")
@@ -202,9 +205,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from karaka.api import create_app
+    from karaka.http.guard import loopback
 
     ctx = resolve_context(_flags(args))
     server = resolve_server({"ingest_root": args.ingest_root, "public_read": args.public_read})
+    if not server.api_key and not args.insecure and not loopback(args.host):
+        print(f"❌ refusing to listen on {args.host} without an API key: anyone who can reach it could ingest "
+              "and delete documents. Set KARAKA_API_KEY, or pass --insecure if that is what you want.",
+              file=sys.stderr)
+        return EXIT_USAGE
     _open(ctx)  # load the models before the first request, and fail early on a bad spec
     root = Path(server.ingest_root or Path.cwd()).resolve()
     print(f"✅ serving {_open(ctx).workspace.location} on http://{args.host}:{args.port} · "

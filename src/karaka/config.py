@@ -79,6 +79,13 @@ class Context:
     max_line_chars: int = _setting(1000, "Longer sentences are cut at word boundaries.", "ingestion")
     ocr_languages: str = _setting("eng", "Tesseract language packs for scanned PDF pages, joined by + (eng+fra); "
                                   "those not installed are left out.", "ingestion")
+    reader_memory_mb: int = _setting(1024, "Memory a PDF, EPUB or DOCX file may take to read (its reader runs "
+                                     "in a child process with this limit; a decompression bomb fails that file).",
+                                     "ingestion")
+    reader_seconds: float = _setting(1800.0, "Seconds a PDF, EPUB or DOCX file may take to read, OCR included.",
+                                     "ingestion")
+    max_pages: int = _setting(2000, "A PDF of more pages is skipped with the reason.", "ingestion")
+    max_lines: int = _setting(200_000, "A file of more lines (sentences) is skipped with the reason.", "ingestion")
     allow_private_urls: bool = _setting(False, "Fetch URLs that lead to loopback, private or link-local addresses "
                                         "(refused by default: a server must not be a way into its own network).",
                                         "ingestion")
@@ -113,6 +120,10 @@ class ServerSettings:
     ingest_root: str = _setting("", "POST /ingest paths must lie inside it (default: the server's cwd).", "server")
     max_request_bytes: int = _setting(20 * 1024 * 1024, "Larger request bodies get 413.", "server")
     max_turns: int = _setting(5, "Turns kept per conversation thread.", "server")
+    allowed_origins: str = _setting("", "Comma-separated web origins (https://host:port) whose pages may change "
+                                        "this server (ingest, delete, chat); its own origin always may.", "server")
+    allowed_hosts: str = _setting("", "Comma-separated Host names a loopback server answers to besides localhost "
+                                      "and 127.0.0.1 ('*': any; guards against DNS rebinding).", "server")
 
 
 _BOOL_TRUE = {"1", "true", "yes", "on"}

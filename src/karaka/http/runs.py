@@ -65,6 +65,7 @@ class Runs:
     def __init__(self, ctx: Context, root: Path):
         self.ctx = ctx
         self.root = root
+        self.home = Path(ctx.workspace).resolve().parent  # errors name workspace files from the workspace's name
         self.runs: dict[str, Run] = {}
         self.lock = threading.Lock()
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="karaka-ingest")
@@ -104,6 +105,20 @@ class Runs:
 
     def _work(self, run: Run, paths: list[Path], staged: Path | None, replace: bool, urls: list[str]) -> None:
         run.status = "running"
+        try:
+            self._ingest(run, paths, staged, replace, urls)
+        except Exception as exc:  # noqa: BLE001 - the run fails with the reason; its stream ends
+            log.exception("ingest run %s failed", run.id)
+            with self.lock:
+                run.error = f"the run could not start or finish: {_without(str(exc), self.root, staged, self.home)}"
+                run.status, run.finished = "failed", time.time()
+                run.events.append({"event": "done", "status": run.status})
+            try:
+                get_services(self.ctx).workspace.records.finish_run(f"http-{run.id}", run.view())
+            except Exception:  # noqa: BLE001 - the records cannot be written either (a read-only workspace)
+                log.warning("run %s: its end could not be recorded", run.id)
+
+    def _ingest(self, run: Run, paths: list[Path], staged: Path | None, replace: bool, urls: list[str]) -> None:
         records = get_services(self.ctx).workspace.records
         records.start_run(f"http-{run.id}")
         records.finish_run(f"http-{run.id}", run.view())  # a server stopped mid-run still knows of it
@@ -124,7 +139,7 @@ class Runs:
                 reports.append(self._scrub(report, base))
             except Exception as exc:  # noqa: BLE001 - reported on the run, the server carries on
                 log.exception("ingest run %s failed on %s", run.id, path)
-                errors.append(f"{self._public(path, base)}: {str(exc).replace(str(base) + '/', '')}")
+                errors.append(f"{self._public(path, base)}: {_without(str(exc), base, self.home)}")
         with self.lock:
             run.report = reports[-1] if len(reports) == 1 else {"reports": reports} if reports else None
             run.error = "; ".join(errors) or None
@@ -178,3 +193,11 @@ class Runs:
                 yield {"event": "run", "data": json.dumps(run.view(), default=str)}
                 return
             await asyncio.sleep(0.1)
+
+
+def _without(text: str, *bases: Path | None) -> str:
+    """``text`` with the server's folders cut from the paths it names."""
+    for base in bases:
+        if base is not None:
+            text = text.replace(str(base.resolve()) + "/", "").replace(str(base) + "/", "")
+    return text

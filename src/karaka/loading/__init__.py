@@ -18,14 +18,15 @@ from pathlib import Path
 
 from karaka.loading.book import book_lines
 from karaka.loading.files import DocumentError, decode, inside, kind_of, make_name, walk
+from karaka.loading.isolated import ISOLATED, Budget, read_isolated
 from karaka.loading.languages import detect
 from karaka.loading.markdown import markdown_lines
-from karaka.loading.pdf import Progress, pdf_lines
-from karaka.loading.sentences import Raw, build, split_long, split_sentences
+from karaka.loading.pdf import Progress
+from karaka.loading.sentences import Raw, TooManyLines, build, split_long, split_sentences
 from karaka.loading.web import sources
 from karaka.store.base import SourceLine
 
-__all__ = ["SUFFIXES", "DocumentError", "Loaded", "LoadedDocument", "content_hash", "inside", "load_and_refine_documents",
+__all__ = ["SUFFIXES", "Budget", "DocumentError", "Loaded", "LoadedDocument", "content_hash", "inside", "load_and_refine_documents",
            "load_file", "make_name", "refine", "split_long", "split_sentences"]
 log = logging.getLogger("karaka.loading")
 
@@ -72,26 +73,21 @@ def refine(text: str, markdown: bool = False, max_line_chars: int = 1000,
 
 
 def _sentences(raws: list[Raw], max_line_chars: int, warnings: list[str] | None, where: str,
-               pdf: bool = False) -> list[SourceLine]:
+               pdf: bool = False, max_lines: int = 0) -> list[SourceLine]:
     """Sentences of a file's lines, each marked with the language of the file's prose."""
     lang = detect(r.text for r in raws if r.kind in ("", "heading"))
-    return build(raws, max_line_chars, warnings, where, drop_fragments=pdf, lang=lang)
+    return build(raws, max_line_chars, warnings, where, drop_fragments=pdf, lang=lang, max_lines=max_lines)
 
 
 def read_lines(path: Path, warnings: list[str], ocr_langs: str = "eng",
-               progress: Progress | None = None) -> tuple[list[Raw], bool]:
-    """A file's lines as its format reads them, and whether it is a PDF."""
+               progress: Progress | None = None, budget: Budget | None = None) -> tuple[list[Raw], bool]:
+    """A file's lines as its format reads them, and whether it is a PDF.
+
+    PDF, EPUB and DOCX files are read in a child process within ``budget`` (see ``isolated``).
+    """
     suffix = path.suffix.lower()
-    if suffix == ".pdf":
-        return pdf_lines(path, warnings, ocr_langs, progress), True
-    if suffix == ".epub":
-        from karaka.loading.epub import epub_lines
-
-        return epub_lines(path, warnings), False
-    if suffix == ".docx":
-        from karaka.loading.docx import docx_lines
-
-        return docx_lines(path), False
+    if suffix in ISOLATED:
+        return read_isolated(path, warnings, ocr_langs, budget or Budget(), progress), suffix == ".pdf"
     text = decode(path.read_bytes(), path, warnings)
     if suffix in (".html", ".htm"):
         from karaka.loading.html import html_lines
@@ -101,23 +97,32 @@ def read_lines(path: Path, warnings: list[str], ocr_langs: str = "eng",
 
 
 def load_file(path: Path, max_line_chars: int, warnings: list[str], ocr_langs: str = "eng",
-              progress: Progress | None = None) -> list[SourceLine]:
-    """One file's sentences."""
+              progress: Progress | None = None, budget: Budget | None = None) -> list[SourceLine]:
+    """One file's sentences; a file of more than ``budget.max_lines`` sentences is refused."""
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
         raise DocumentError(f"{path}: unsupported file type {suffix or '(none)'}; use {' '.join(SUFFIXES)}")
     mode = os.stat(path).st_mode
     if not stat.S_ISREG(mode):
         raise DocumentError(f"{path}: not a regular file ({kind_of(mode)}); skipped")
-    raws, is_pdf = read_lines(path, warnings, ocr_langs, progress)
-    lines = _sentences(raws, max_line_chars, warnings, str(path), is_pdf)
+    budget = budget or Budget()
+    raws, is_pdf = read_lines(path, warnings, ocr_langs, progress, budget)
+    if sum(len(r.text) for r in raws) > budget.max_lines * max_line_chars:
+        raise DocumentError(f"{path}: more text than {budget.max_lines:,} lines of {max_line_chars:,} characters "
+                            "(settings max_lines, max_line_chars); skipped")
+    try:
+        lines = _sentences(raws, max_line_chars, warnings, str(path), is_pdf, budget.max_lines)
+    except TooManyLines:
+        raise DocumentError(f"{path}: more than the {budget.max_lines:,} lines a file may have "
+                            "(setting max_lines); skipped") from None
     if not lines:
         raise DocumentError(f"{path}: empty file (no text lines)")
     return lines
 
 
 def load_and_refine_documents(path: str | Path, max_line_chars: int = 1000, confine: Path | None = None,
-                              ocr_langs: str = "eng", progress: Progress | None = None) -> Loaded:
+                              ocr_langs: str = "eng", progress: Progress | None = None,
+                              budget: Budget | None = None) -> Loaded:
     """Load a file or a folder of text, Markdown, HTML, PDF, EPUB and Word files into sentences.
 
     Bad files are listed in ``skipped`` with the reason; the rest still load.
@@ -128,6 +133,7 @@ def load_and_refine_documents(path: str | Path, max_line_chars: int = 1000, conf
         confine: when set, every file (symlinks resolved) must lie inside this folder.
         ocr_langs: Tesseract language packs for scanned PDF pages ("eng", "eng+fra").
         progress: told of slow steps (each page sent to OCR) as events.
+        budget: what one file may cost to read (memory, time, pages, lines); a file past it is skipped.
 
     Raises:
         DocumentError: the path does not exist, or leads outside ``confine``.
@@ -144,7 +150,7 @@ def load_and_refine_documents(path: str | Path, max_line_chars: int = 1000, conf
     result.skipped += failed
     for file in files:
         try:
-            lines = load_file(file, max_line_chars, result.warnings, ocr_langs, progress)
+            lines = load_file(file, max_line_chars, result.warnings, ocr_langs, progress, budget)
         except (DocumentError, OSError) as exc:
             reason = str(exc).removeprefix(f"{file}: ")  # the record names the path once
             log.warning("skipped %s: %s", file, reason)

@@ -44,10 +44,12 @@ def epub_lines(path: Path, warnings: list[str]) -> list[Raw]:
         out: list[Raw] = []
         offset = 0
         number = 0
+        too_large = []
         for href in chapters:
             info = book.getinfo(href)
             if info.file_size > MAX_CHAPTER_BYTES:
-                warnings.append(f"{path}: chapter {href} is {info.file_size} bytes; skipped")
+                warnings.append(f"{path}: chapter {href} is {info.file_size} bytes, over {MAX_CHAPTER_BYTES}; skipped")
+                too_large.append(href)
                 continue
             html = book.read(href).decode("utf-8", errors="replace")
             raws = html_lines(html, main_only=False)
@@ -60,6 +62,9 @@ def epub_lines(path: Path, warnings: list[str]) -> list[Raw]:
                     title if not raw.section or raw.section.split(" › ")[0] == title else f"{title} › {raw.section}")
                 out.append(raw._replace(line=offset + raw.line, section=section, chapter=str(number)))
             offset += max(r.line for r in raws) + 1
+    if not out and too_large:
+        raise DocumentError(f"{path}: every chapter with text is over {MAX_CHAPTER_BYTES} bytes "
+                            f"({len(too_large)} skipped)")
     return out
 
 

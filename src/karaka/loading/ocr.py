@@ -16,6 +16,9 @@ import subprocess
 from typing import Any
 
 DPI = 300
+MAX_PIXELS = 40_000_000
+"""A page is rendered for OCR with at most this many pixels (an A3 page at 300 dpi has 17 million)."""
+MIN_DPI = 100
 TIMEOUT_S = 300
 INSTALL = "install tesseract-ocr to read scanned PDFs"
 
@@ -52,14 +55,18 @@ def read_page(page: Any, langs: str = "eng") -> list[tuple[float, float, float, 
     program = tesseract()
     if program is None:
         raise OCRError(INSTALL)
-    scale = DPI / 72
+    page_w, page_h = page.get_size()
+    scale = min(DPI / 72, (MAX_PIXELS / max(page_w * page_h, 1.0)) ** 0.5)
+    if scale * 72 < MIN_DPI:  # a page of metres: rendering it readably would take gigabytes
+        raise OCRError(f"the page is {page_w:,.0f} × {page_h:,.0f} pt, too large to render for OCR "
+                       f"(over {MAX_PIXELS:,} pixels at {MIN_DPI} dpi)")
     bitmap = page.render(scale=scale, grayscale=True)
     pixels = bitmap.to_numpy()
     height, width = pixels.shape[:2]
     image = b"P5\n%d %d\n255\n" % (width, height) + pixels.reshape(height, width, -1)[:, :, 0].tobytes()
     env = {**os.environ, "OMP_THREAD_LIMIT": "1"}  # one page at a time, one core: no oversubscription
     try:
-        out = subprocess.run([program, "stdin", "stdout", "-l", wanted(langs), "--dpi", str(DPI), "tsv"],
+        out = subprocess.run([program, "stdin", "stdout", "-l", wanted(langs), "--dpi", str(round(scale * 72)), "tsv"],
                              input=image, capture_output=True, timeout=TIMEOUT_S, env=env, check=False)
     except subprocess.TimeoutExpired as exc:
         raise OCRError(f"tesseract took more than {TIMEOUT_S} s on one page") from exc

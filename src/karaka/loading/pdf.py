@@ -215,7 +215,8 @@ def _runs(textpage: Any) -> list[tuple[float, float, float, float, str]]:
     return [(r[0], r[1], r[2], r[3], r[4]) for r in runs]
 
 
-def _read(path: Path, ocr_langs: str, progress: Progress | None, warnings: list[str]) -> list[Page]:
+def _read(path: Path, ocr_langs: str, progress: Progress | None, warnings: list[str],
+          max_pages: int = 0) -> list[Page]:
     import pypdfium2 as pdfium
 
     with open(path, "rb") as handle:
@@ -230,6 +231,10 @@ def _read(path: Path, ocr_langs: str, progress: Progress | None, warnings: list[
         raise DocumentError(f"{path}: corrupt PDF: {exc}") from exc
     pages: list[Page] = []
     scanned: list[int] = []
+    if max_pages and (count := len(document)) > max_pages:
+        document.close()
+        raise DocumentError(f"{path}: {count:,} pages, more than the {max_pages:,} a file may have "
+                            "(setting max_pages); skipped")
     try:
         for index in range(len(document)):
             page = document[index]
@@ -272,9 +277,12 @@ def _ranges(numbers: list[int]) -> str:
 
 
 def pdf_lines(path: Path, warnings: list[str], ocr_langs: str = "eng",
-              progress: Progress | None = None) -> list[Raw]:
-    """A PDF's body lines with page, line on the page, and whether each runs to the margin."""
-    pages = _read(path, ocr_langs, progress, warnings)
+              progress: Progress | None = None, max_pages: int = 0) -> list[Raw]:
+    """A PDF's body lines with page, line on the page, and whether each runs to the margin.
+
+    A PDF of more than ``max_pages`` pages (when set) is refused.
+    """
+    pages = _read(path, ocr_langs, progress, warnings, max_pages)
     drop = _furniture(pages)
     out: list[Raw] = []
     number = 0

@@ -30,6 +30,7 @@ SOFT_HYPHENS = "\u00ad\x02\ufffe"
 _SOFT_BREAK = re.compile(rf"(?<=[^\W\d_])[{SOFT_HYPHENS}\u2010]$")
 """A word cut at the line end by a soft hyphen or groff's U+2010."""
 _HARD_BREAK = re.compile(r"(?<=[^\W\d_])-$")
+_SPACES = re.compile(r"\s{2,}|[^\S ]")  # only what changes: a long line makes no list of its words
 _INVISIBLE = re.compile(rf"[{SOFT_HYPHENS}\u200b\ufeff]")
 WRAP_WIDTH = 40
 PROSE, HEADING, CODE, TABLE = "", "heading", "code", "table"
@@ -66,7 +67,11 @@ def clean(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
     end = text.rstrip()
     tail = end[-1:] if end[-1:] in SOFT_HYPHENS else ""
-    return " ".join(_INVISIBLE.sub("", text).split()) + tail
+    return _SPACES.sub(" ", _INVISIBLE.sub("", text)).strip() + tail  # not split(): a 50 MB line is 9M words
+
+
+class TooManyLines(ValueError):
+    """A text of more lines than a file may have."""
 
 
 def _is_abbreviation(text_before: str) -> bool:
@@ -79,14 +84,24 @@ def _is_abbreviation(text_before: str) -> bool:
     return bool(re.fullmatch(r"(?:[a-z]\.)*[a-z]", word))  # initials and dotted acronyms: "J.", "U.S."
 
 
-def split_sentences(text: str) -> list[str]:
-    """Split text (whitespace already normalised) into sentences, sparing abbreviations and initials."""
+def split_sentences(text: str, limit: int = 0) -> list[str]:
+    """Split text (whitespace already normalised) into sentences, sparing abbreviations and initials.
+
+    Raises:
+        TooManyLines: more than ``limit`` sentences (when set), found before they are all cut out.
+    """
     cuts = []
     for match in _SENTENCE_END.finditer(text):
-        if match.group(1).startswith(".") and _is_abbreviation(text[:match.start(1) + 1]):
+        # the word before the stop (a window, not the whole prefix: a long paragraph stays linear)
+        if match.group(1).startswith(".") and _is_abbreviation(text[max(0, match.start(1) - 80):match.start(1) + 1]):
             continue
         cuts.append((match.end(1), match.end()))
-    cuts += [(m.end(1), m.end()) for m in _SCRIPT_END.finditer(text)]
+        if limit and len(cuts) > limit:
+            raise TooManyLines(limit)
+    for match in _SCRIPT_END.finditer(text):
+        cuts.append((match.end(1), match.end()))
+        if limit and len(cuts) > 2 * limit:  # a cut may be found by both patterns
+            raise TooManyLines(limit)
     out, start = [], 0
     for end, resume in sorted(cuts):
         if end <= start:
@@ -205,8 +220,12 @@ def _fragment(text: str) -> bool:
 
 
 def build(raws: list[Raw], max_line_chars: int = 1000, warnings: list[str] | None = None, where: str = "",
-          *, drop_fragments: bool = False, lang: str = "") -> list[SourceLine]:
-    """Sentences with their place, cut to ``max_line_chars``; code and table lines stay one line each."""
+          *, drop_fragments: bool = False, lang: str = "", max_lines: int = 0) -> list[SourceLine]:
+    """Sentences with their place, cut to ``max_line_chars``; code and table lines stay one line each.
+
+    Raises:
+        TooManyLines: there are more than ``max_lines`` (when set); found before they are all built.
+    """
     keep_lines = not any(r.page for r in raws) and one_per_line(r.text for r in raws if not r.solo)
     placed: list[tuple[Raw, str]] = []
     for block in blocks(raws, keep_lines):
@@ -215,7 +234,7 @@ def build(raws: list[Raw], max_line_chars: int = 1000, warnings: list[str] | Non
             continue
         joined, starts = _join(block)
         cursor = 0
-        for sentence in split_sentences(joined):
+        for sentence in split_sentences(joined, max_lines and max_lines - len(placed) + 1):
             at = joined.find(sentence, cursor)
             at = cursor if at < 0 else at
             cursor = at + len(sentence)
@@ -227,6 +246,8 @@ def build(raws: list[Raw], max_line_chars: int = 1000, warnings: list[str] | Non
                 warnings.append(f"{where}: a sentence of {len(sentence)} characters on line {raw.line} "
                                 f"was split into {len(pieces)} lines")
             placed += [(raw, piece) for piece in pieces]
+        if max_lines and len(placed) > max_lines:
+            raise TooManyLines(max_lines)
     per_line: dict[int, int] = {}
     for raw, _ in placed:
         per_line[raw.line] = per_line.get(raw.line, 0) + 1

@@ -26,7 +26,7 @@ from karaka.kg.calls import Loop
 from karaka.kg.report import build_report
 from karaka.kg.units import PARSED_LANGUAGES, sentences_of, units_between, units_in
 from karaka.kg.write import write_document
-from karaka.loading import LoadedDocument, content_hash, load_and_refine_documents
+from karaka.loading import Budget, LoadedDocument, content_hash, load_and_refine_documents
 from karaka.loading.languages import NAMES
 from karaka.nlp.ahead import BLOCK, MIN_SENTENCES, ahead
 from karaka.nodes.common import emit, services_of
@@ -106,7 +106,8 @@ def load(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     root = state.get("root")
     loaded = load_and_refine_documents(state["path"], services.ctx.max_line_chars,
                                        confine=Path(root).resolve() if root else None,
-                                       ocr_langs=services.ctx.ocr_languages, progress=lambda e: emit(runtime, e))
+                                       ocr_langs=services.ctx.ocr_languages, progress=lambda e: emit(runtime, e),
+                                       budget=budget(services.ctx))
     todo: list[str] = []
     unchanged: list[str] = []
     taken: set[str] = set()
@@ -366,3 +367,9 @@ def report(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     services.workspace.records.finish_run(state["run_id"], body)
     emit(runtime, {"event": "report", "run_id": state["run_id"], "report": body})
     return {"report": body}
+
+
+def budget(ctx: Context) -> Budget:
+    """What one file may cost to read, from the settings."""
+    return Budget(memory_mb=ctx.reader_memory_mb, seconds=ctx.reader_seconds, max_pages=ctx.max_pages,
+                  max_lines=ctx.max_lines)

@@ -1,0 +1,106 @@
+"""Hostile requests against a real server on 127.0.0.1: cross-site writes, DNS rebinding, malformed
+input. Each gets a 4xx naming why, no server path, and the server answers the next request."""
+
+import json
+import os
+import subprocess
+import sys
+
+import httpx
+import pytest
+
+from karaka.api import create_app
+from karaka.config import Context
+from karaka.runner import run_ingest
+from tests.fakes import write_doc
+from tests.server_util import free_port, serve_in_thread, wait_http
+
+pytestmark = [pytest.mark.server, pytest.mark.slow]
+
+
+@pytest.fixture
+def served(tmp_path):
+    docs = tmp_path / "root" / "docs"
+    write_doc(docs, "story.txt", "Rama gave the bow to Lakshmana.")
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
+    run_ingest(ctx, docs)
+    write_doc(tmp_path / "root" / "planted", "planted.txt", "The attacker planted this line.")
+    with serve_in_thread(create_app(ctx, ingest_root=tmp_path / "root")) as url, \
+            httpx.Client(base_url=url, timeout=30) as client:
+        yield client, url, tmp_path
+
+
+def _documents(client):
+    return sorted(d["doc_id"] for d in client.get("/documents").json()["documents"])
+
+
+def test_a_page_of_another_origin_may_not_change_a_keyless_server(served):
+    client, url, _ = served
+    port = url.rsplit(":", 1)[1]
+    evil = {"Origin": "http://attacker.example", "Content-Type": "text/plain"}
+    for path, body in (("/ingest", '{"paths": ["planted"]}'), ("/chat", '{"messages": "Who gave the bow?"}')):
+        refused = client.post(path, content=body, headers=evil)
+        assert refused.status_code == 403 and "attacker.example" in refused.json()["error"], path
+    upload = client.post("/ingest", files=[("files", ("x.txt", b"Planted line.\n", "text/plain"))],
+                         headers={"Origin": f"http://127.0.0.1:{int(port) + 1}"})
+    assert upload.status_code == 403 and "cross-site" in upload.json()["error"]
+    assert client.delete("/documents/story", headers={"Origin": "null"}).status_code == 403
+    assert client.delete("/documents/story", headers={"Sec-Fetch-Site": "cross-site"}).status_code == 403
+    # the server's own page may, and so may clients that are not browsers (no Origin)
+    own = client.post("/chat", json={"messages": "Who gave the bow?"}, headers={"Origin": url})
+    assert own.status_code == 200 and own.json()["output"]["answers"] == ["Rama"]
+    assert _documents(client) == ["story"]
+
+
+def test_json_endpoints_take_json_only(served):
+    client, _, _ = served
+    plain = client.post("/chat", content='{"messages": "Who gave the bow?"}', headers={"Content-Type": "text/plain"})
+    assert plain.status_code == 415 and "application/json" in plain.json()["error"]
+    form = client.post("/ingest", content="paths=planted", headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert form.status_code == 415
+    assert _documents(client) == ["story"]
+
+
+def test_dns_rebinding_host_is_refused(served):
+    client, _, _ = served
+    rebound = client.get("/documents", headers={"Host": "attacker.example:8123"})
+    assert rebound.status_code == 421 and "allowed_hosts" in rebound.json()["error"]
+    assert client.get("/documents", headers={"Host": "localhost:8123"}).status_code == 200
+
+
+def test_malformed_input_gets_4xx_without_server_paths(served):
+    client, _, tmp_path = served
+    cases = [
+        client.post("/ingest", json={"paths": ["a" * 10_000]}),
+        client.post("/ingest", json={"paths": ["x/" * 200 + "b" * 300]}),
+        client.post("/chat", content=b'{"messages": "\\ud800 who?"}', headers={"Content-Type": "application/json"}),
+        client.post("/chat", content=b'{"messages": "who?", "thread_id": ' + b"7" * 5000 + b"}",
+                    headers={"Content-Type": "application/json"}),
+        client.post("/chat", content=b"[" * 5000 + b"]" * 5000, headers={"Content-Type": "application/json"}),
+        client.post("/chat", json={"messages": "w" * 1_000_000}),
+    ]
+    for response in cases:
+        assert 400 <= response.status_code < 500, response.text[:200]
+        assert response.json()["error"] and str(tmp_path) not in response.text
+    long_name = client.post("/ingest", files=[("files", ("n" * 300 + ".txt", b"Sita followed Rama.\n", "text/plain"))])
+    assert long_name.status_code == 202
+    assert client.get("/health").status_code == 200
+
+
+def test_serve_refuses_a_public_address_without_a_key(tmp_path):
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
+    env = {k: v for k, v in os.environ.items() if k != "KARAKA_API_KEY"}
+    refused = subprocess.run([sys.executable, "-m", "karaka.cli", "serve", "--workspace", ctx.workspace,
+                              "--llm", "none", "--host", "0.0.0.0", "--port", str(free_port())],
+                             env=env, capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "without an API key" in refused.stderr and "--insecure" in refused.stderr
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "karaka.cli", "serve", "--workspace", ctx.workspace,
+                                "--llm", "none", "--host", "0.0.0.0", "--port", str(port), "--insecure"],
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        wait_http(f"http://127.0.0.1:{port}/health", process, seconds=90)
+        assert json.loads(httpx.get(f"http://127.0.0.1:{port}/health").text)["auth"] == "none"
+    finally:
+        process.terminate()
+        process.communicate(timeout=20)
