@@ -190,7 +190,9 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await run_in_threadpool(_warm)
+        folding = asyncio.create_task(_fold_now_and_then(lambda: state.get("ctx")))
         yield
+        folding.cancel()
         stopped = state["runs"].interrupt_all() if "runs" in state else []
         notice.warning("server stopping%s", f"; ingestion runs interrupted: {', '.join(stopped)} (GET /runs/ID "
                                             "says so; POST the same /ingest to resume)" if stopped else "")
@@ -307,6 +309,25 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
     app.add_middleware(Guard, allowed_origins=split_setting(settings.allowed_origins),  # type: ignore[arg-type]
                        allowed_hosts=split_setting(settings.allowed_hosts))
     return app
+
+
+FOLD_SECONDS = 60.0
+
+
+async def _fold_now_and_then(ctx: Callable[[], Context | None]) -> None:
+    """Fold karaka.db's write-ahead log every minute: a server killed with -9 then leaves little in it."""
+    while True:
+        await asyncio.sleep(FOLD_SECONDS)
+        current = ctx()
+        if current is not None and not current.store:
+            try:
+                await run_in_threadpool(_fold, current)
+            except Exception:  # noqa: BLE001 - a busy or damaged file is named by the requests that use it
+                log.debug("fold of karaka.db's log skipped", exc_info=True)
+
+
+def _fold(ctx: Context) -> None:
+    get_services(ctx).workspace.records.fold()
 
 
 def _warm() -> None:

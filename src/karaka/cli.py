@@ -251,6 +251,12 @@ def cmd_repair(args: argparse.Namespace) -> int:
     for line in set_aside_damaged(Path(ctx.workspace).resolve()):
         print(f"⚠️  {line}")
     ws = _open(ctx).workspace
+    damage = ws.records.damage()
+    if damage:  # the records are the source of every rebuild: nothing to repair from
+        print(f"❌ {ws.records.path}: damaged (SQLite's check: {damage}); move it aside and run "
+              f"`karaka ingest PATH --workspace {ws.root}` again for your documents (the graph is rewritten, "
+              "not duplicated)", file=sys.stderr)
+        return EXIT_FAILURES
     problems = ws.problems()
     for problem in problems:
         print(f"🔧 {problem}")

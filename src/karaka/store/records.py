@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 import time
@@ -16,6 +17,7 @@ from karaka.store.base import SourceLine
 from karaka.store.damage import REINGEST, DamagedFile, DiskFull, is_disk_full
 from karaka.store.lock import is_read_only
 
+log = logging.getLogger("karaka.store")
 SCHEMA_VERSION = 4
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -60,6 +62,9 @@ class Records:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
         self.read_only = is_read_only(self.path.parent)
+        wal = self.path.with_name(self.path.name + "-wal")
+        self.unclean = not self.read_only and wal.exists() and wal.stat().st_size > 0
+        """The last process that wrote it stopped without folding its log (a kill -9, a crash)."""
         if self.read_only:  # a shared, mounted knowledge base: read it as it is, change nothing
             if not self.path.exists():
                 raise DamagedFile(self.path, "missing in a read-only workspace", "ingest into a writable one")
@@ -79,6 +84,31 @@ class Records:
                 time.sleep(0.05)
             except sqlite3.DatabaseError as exc:
                 raise self._named(exc) from exc
+        if self.unclean and (damage := self.damage()):
+            self._db.close()
+            raise DamagedFile(self.path, f"damaged (SQLite's check: {damage})", REINGEST)
+
+    def damage(self) -> str:
+        """What SQLite's ``PRAGMA quick_check`` finds wrong in the file ("" when nothing)."""
+        try:
+            rows = self._rows_raw("PRAGMA quick_check(5)")
+        except sqlite3.DatabaseError as exc:
+            return str(exc)
+        found = [str(r[0]) for r in rows if str(r[0]) != "ok"]
+        return "; ".join(found)[:300]
+
+    def _rows_raw(self, sql: str) -> list[Any]:
+        with self._lock:
+            return self._db.execute(sql).fetchall()
+
+    def fold(self) -> None:
+        """Fold the write-ahead log into the database file (a long-running server does it now and then)."""
+        with self._lock:
+            if not self.read_only:
+                try:
+                    self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error as exc:  # busy: the next fold will do
+                    log.debug("wal checkpoint skipped: %s", exc)
 
     def _named(self, exc: sqlite3.Error) -> Exception:
         """A SQLite error as one line naming karaka.db and the remedy."""
