@@ -280,6 +280,17 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
             raise HTTPException(404, f"run {run_id!r} not found")
         return run.view()
 
+    @app.delete("/runs/{run_id}", status_code=202)
+    async def cancel_run(run_id: str, request: Request) -> dict[str, Any]:
+        authorised(request, write=True)
+        registry = await run_in_threadpool(runs)
+        run = await run_in_threadpool(registry.cancel, run_id)
+        if run is None:
+            raise HTTPException(404, f"run {run_id!r} not found")
+        if run.finished is not None:
+            raise HTTPException(409, f"run {run_id!r} has already ended ({run.status})")
+        return {"run_id": run.id, "status": "cancelling"}
+
     @app.get("/runs/{run_id}/stream")
     async def stream_run(run_id: str, request: Request) -> EventSourceResponse:
         authorised(request, write=False)

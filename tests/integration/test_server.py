@@ -264,3 +264,28 @@ def test_page_and_views_answer_and_refuse_clearly(parser_ws):
         assert client.get("/views/entity", params={"name": "Nobody"}).status_code == 404
         names = client.get("/views/entities", params={"q": "ra"}).json()["entities"]
         assert {"Rama", "Ravana"} <= {n["name"] for n in names}
+
+
+def test_a_cancelled_run_stops_and_the_same_ingest_resumes_it(parser_ws):
+    ctx, root = parser_ws
+    for n in range(12):
+        write_doc(root / "many", f"part{n}.txt", *(f"Traveller {n} carried lamp {k} to village {k}." for k in range(60)))
+    with serve_in_thread(create_app(ctx, ingest_root=root)) as url, httpx.Client(base_url=url, timeout=60) as client:
+        run_id = client.post("/ingest", json={"paths": ["many"]}).json()["run_id"]
+        deadline = time.monotonic() + 60
+        while client.get(f"/runs/{run_id}").json()["progress"]["done"] == 0:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        cancelled = client.delete(f"/runs/{run_id}")
+        assert cancelled.status_code == 202 and cancelled.json()["status"] == "cancelling"
+        run = _wait_run(client, run_id)
+        assert run["status"] == "cancelled" and "resume" in run["error"]
+        assert client.delete(f"/runs/{run_id}").status_code == 409
+        assert client.delete("/runs/000000000000").status_code == 404
+        statuses = [d["status"] for d in client.get("/documents").json()["documents"]]
+        assert statuses.count("done") < 13, statuses
+        again = _wait_run(client, client.post("/ingest", json={"paths": ["many"]}).json()["run_id"], seconds=240)
+        statuses = [d["status"] for d in client.get("/documents").json()["documents"]]
+        assert again["status"] == "finished" and statuses == ["done"] * 13, statuses
+        answer = client.post("/chat", json={"messages": "What did Traveller 11 carry to village 59?"}).json()["output"]
+        assert answer["citations"] and answer["citations"][0]["doc_id"] == "part11"

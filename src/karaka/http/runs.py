@@ -28,6 +28,14 @@ INTERRUPTED = ("the server stopped during this run; POST the same /ingest again 
                "(the lines it finished are kept)")
 
 
+CANCELLED = ("cancelled by DELETE /runs/{id}; POST the same /ingest again to resume it "
+             "(the lines it finished are kept)")
+
+
+class RunCancelled(Exception):
+    """Raised in a run's worker at its next event once the run is cancelled."""
+
+
 @dataclass
 class Run:
     """An ingestion run started over HTTP."""
@@ -42,6 +50,8 @@ class Run:
     error: str | None = None
     started: float = field(default_factory=time.time)
     finished: float | None = None
+    cancel: bool = False
+    """Set by ``DELETE /runs/{id}``: the run stops at its next event and resumes like an interrupted one."""
 
     def view(self) -> dict[str, Any]:
         """What ``GET /runs/{id}`` returns."""
@@ -90,6 +100,8 @@ class Runs:
         return run
 
     def _record(self, run: Run, event: dict[str, Any]) -> None:
+        if run.cancel:
+            raise RunCancelled(run.id)
         with self.lock:
             if event.get("event") == "progress":
                 run.done, run.total = int(event.get("done", 0)), int(event.get("total", 0))
@@ -106,7 +118,14 @@ class Runs:
     def _work(self, run: Run, paths: list[Path], staged: Path | None, replace: bool, urls: list[str]) -> None:
         run.status = "running"
         try:
+            if run.cancel:
+                raise RunCancelled(run.id)
             self._ingest(run, paths, staged, replace, urls)
+        except RunCancelled:
+            with self.lock:
+                run.status, run.error, run.finished = "cancelled", CANCELLED, time.time()
+                run.events.append({"event": "done", "status": run.status})
+            get_services(self.ctx).workspace.records.finish_run(f"http-{run.id}", run.view())
         except Exception as exc:  # noqa: BLE001 - the run fails with the reason; its stream ends
             log.exception("ingest run %s failed", run.id)
             with self.lock:
@@ -137,6 +156,8 @@ class Runs:
                                     replace=replace)
                 report = {**report, "run_id": run.id, "ingest_run_id": report.get("run_id")}  # the id POST gave
                 reports.append(self._scrub(report, base))
+            except RunCancelled:
+                raise
             except Exception as exc:  # noqa: BLE001 - reported on the run, the server carries on
                 log.exception("ingest run %s failed on %s", run.id, path)
                 errors.append(f"{self._public(path, base)}: {_without(str(exc), base, self.home)}")
@@ -166,6 +187,14 @@ class Runs:
                     view = {**view, "status": "interrupted", "error": INTERRUPTED}
                 run = Run.from_view(view)
         return run
+
+    def cancel(self, run_id: str) -> Run | None:
+        """Ask a queued or running run to stop (it stops at its next event); None for an unknown run."""
+        with self.lock:
+            run = self.runs.get(run_id)
+            if run is not None and run.finished is None:
+                run.cancel = True
+        return run if run is not None else self.get(run_id)
 
     def interrupt_all(self) -> list[str]:
         """At shutdown: record every run still in flight as ``interrupted``; returns their ids."""

@@ -424,6 +424,11 @@ async function follow(run) {
   status.textContent = run.status;
   delete status.dataset.status;
   $("run-problems").replaceChildren();
+  const cancel = $("run-cancel");
+  cancel.hidden = false;
+  cancel.onclick = async () => {
+    try { await api("/runs/" + encodeURIComponent(run.run_id), { method: "DELETE" }); } catch (err) { fail(err); }
+  };
   const response = await api(run.links.stream);
   for await (const { event, data } of events(response)) {
     if (event === "progress" && data.total) {
@@ -437,6 +442,7 @@ async function follow(run) {
       status.dataset.status = data.status;
       $("run-label").textContent = `Run ${run.run_id}: ${data.status.replace(/_/g, " ")}`;
       if (data.status === "failed") notice("The ingestion run failed: " + (data.error || "see the server log"));
+      cancel.hidden = true;
       showProblems(data.report);
     }
   }
