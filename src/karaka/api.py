@@ -19,6 +19,7 @@ import json
 import logging
 import re
 import sqlite3
+import threading
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
@@ -229,10 +230,12 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
         question = body.question()
         ctx = await run_in_threadpool(context)
         try:
-            result = await run_in_threadpool(_answer, ctx, question, body.thread_id)
+            result = await _answer_while_connected(request, ctx, question, body.thread_id)
         except Exception as exc:  # noqa: BLE001 - a failed query must answer, not drop the connection
             log.exception("chat failed")
             raise HTTPException(500, f"the query failed: {_scrubbed(exc)}") from None
+        if result is None:  # nobody is listening any more
+            raise HTTPException(499, "the client closed the connection")
         return {"output": result, "thread_id": body.thread_id}
 
     @app.post("/chat/stream")
@@ -351,14 +354,6 @@ def _warm() -> None:
         log.warning("spaCy not loaded at start: %s", exc)
 
 
-def _answer(ctx: Context, question: str, thread: str | None) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for event in stream_query(ctx, question, thread):
-        if event.get("event") == "result":
-            result = event["result"]
-    return result
-
-
 def _health(ctx: Context, settings: ServerSettings) -> dict[str, Any]:
     ws = get_services(ctx).workspace
     with ws.reading():
@@ -386,16 +381,30 @@ def _remove(ctx: Context, doc_id: str) -> dict[str, Any]:
 
 
 async def threaded(events: Callable[[], Iterator[dict[str, Any]]]) -> AsyncIterator[dict[str, Any]]:
-    """Iterate ``events()`` on a thread and yield its items here, ending with its error if any."""
+    """Iterate ``events()`` on a thread and yield its items here, ending with its error if any.
+
+    When the consumer goes away (the client disconnected), the thread stops at its next event, and
+    work still waiting for a thread never starts.
+    """
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+    stop = threading.Event()
 
     def push(item: dict[str, Any] | None) -> None:
-        loop.call_soon_threadsafe(queue.put_nowait, item)
+        if not loop.is_closed():
+            loop.call_soon_threadsafe(queue.put_nowait, item)
 
     def work() -> None:
         try:
-            for item in events():
+            if stop.is_set():
+                return
+            source = events()
+            for item in source:
+                if stop.is_set():
+                    close = getattr(source, "close", None)
+                    if close is not None:
+                        close()
+                    return
                 push(item)
         except Exception as exc:  # noqa: BLE001 - turned into an error event
             log.exception("streamed work failed")
@@ -404,9 +413,39 @@ async def threaded(events: Callable[[], Iterator[dict[str, Any]]]) -> AsyncItera
             push(None)
 
     future: Awaitable[None] = loop.run_in_executor(None, work)
-    while (item := await queue.get()) is not None:
-        yield item
-    await future
+    try:
+        while (item := await queue.get()) is not None:
+            yield item
+        await future
+    finally:
+        stop.set()
+
+
+async def _gone(request: Request) -> None:
+    """Return once the client of ``request`` has disconnected."""
+    while not await request.is_disconnected():
+        await asyncio.sleep(0.25)
+
+
+async def _answer_while_connected(request: Request, ctx: Context, question: str,
+                                  thread: str | None) -> dict[str, Any] | None:
+    """The query's result, or None when the client left first (its work then stops)."""
+
+    async def collect() -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        async for event in threaded(lambda: stream_query(ctx, question, thread)):
+            if event.get("event") == "result":
+                result = event["result"]
+            elif event.get("event") == "error":
+                raise RuntimeError(event["error"])
+        return result
+
+    answer, gone = asyncio.ensure_future(collect()), asyncio.ensure_future(_gone(request))
+    done, _ = await asyncio.wait({answer, gone}, return_when=asyncio.FIRST_COMPLETED)
+    for task in (answer, gone):
+        if task not in done:
+            task.cancel()
+    return answer.result() if answer in done else None
 
 
 async def _chat_events(ctx: Context, question: str, thread: str | None) -> AsyncIterator[dict[str, str]]:

@@ -1,14 +1,18 @@
 """Hostile requests against a real server on 127.0.0.1: cross-site writes, DNS rebinding, malformed
 input. Each gets a 4xx naming why, no server path, and the server answers the next request."""
 
+import asyncio
 import json
 import os
 import subprocess
 import sys
+import time
 
 import httpx
+import psutil
 import pytest
 
+import karaka.api
 from karaka.api import create_app
 from karaka.config import Context
 from karaka.runner import run_ingest
@@ -104,3 +108,44 @@ def test_serve_refuses_a_public_address_without_a_key(tmp_path):
     finally:
         process.terminate()
         process.communicate(timeout=20)
+
+
+def test_questions_of_clients_that_left_stop_and_nothing_leaks(served, monkeypatch):
+    client, url, _ = served
+    process = psutil.Process()
+    started = []
+    real = karaka.api.stream_query
+
+    def counted(*args, **kwargs):
+        started.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(karaka.api, "stream_query", counted)
+
+    async def drop(count: int) -> None:
+        async with httpx.AsyncClient(base_url=url, timeout=30) as dropper:
+            async def one() -> None:
+                async with dropper.stream("POST", "/chat/stream", json={"messages": "Who gave the bow to Lakshmana?"}):
+                    pass  # closed before the answer comes
+            for start in range(0, count, 50):
+                await asyncio.gather(*(one() for _ in range(min(50, count - start))))
+
+    def settled() -> tuple[int, int]:
+        time.sleep(1.0)  # the last dropped questions' threads end
+        return process.num_threads(), process.num_fds()
+
+    asyncio.run(drop(100))  # fills the thread pools a server keeps
+    threads, handles = settled()
+    began, before = time.monotonic(), len(started)
+    asyncio.run(drop(400))
+    answered = client.post("/chat", json={"messages": "Who gave the bow?"})
+    assert answered.status_code == 200 and answered.json()["output"]["answers"] == ["Rama"]
+    assert time.monotonic() - began < 60
+    after_threads, after_handles = settled()
+    while (ran := len(started)) < before + 401 and time.monotonic() - began < 60:  # what was queued runs now
+        time.sleep(1.0)
+        if len(started) == ran:
+            break
+    assert len(started) - before < 200, f"{len(started) - before} of 400 dropped questions ran"
+    assert after_threads <= threads + 4 and after_handles <= handles + 4, (threads, after_threads, handles,
+                                                                          after_handles)
