@@ -10,6 +10,7 @@ import asyncio
 import json
 import logging
 import re
+import subprocess
 import threading
 import time
 import uuid
@@ -20,8 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from karaka.config import Context
+from karaka.http.child import ingest_in_child, runs_in_child
 from karaka.runner import run_ingest, stage_urls
 from karaka.services import get_services
+from karaka.store.lock import is_read_only
 
 log = logging.getLogger("karaka.api")
 INTERRUPTED = ("the server stopped during this run; POST the same /ingest again to resume it "
@@ -78,6 +81,8 @@ class Runs:
         self.home = Path(ctx.workspace).resolve().parent  # errors name workspace files from the workspace's name
         self.runs: dict[str, Run] = {}
         self.lock = threading.Lock()
+        self.children: set[subprocess.Popen[bytes]] = set()
+        """Ingestion processes started (see ``child``)."""
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="karaka-ingest")
 
     def _public(self, path: Path, base: Path) -> str:
@@ -120,6 +125,9 @@ class Runs:
         try:
             if run.cancel:
                 raise RunCancelled(run.id)
+            if not self.ctx.store and is_read_only(Path(self.ctx.workspace)):
+                raise OSError(f"the workspace {Path(self.ctx.workspace).name} is on a read-only file system or "
+                              "not writable; nothing was ingested")
             self._ingest(run, paths, staged, replace, urls)
         except RunCancelled:
             with self.lock:
@@ -152,8 +160,12 @@ class Runs:
         base = staged or self.root
         for path in ([staged] if staged else paths):
             try:
-                report = run_ingest(self.ctx, path, on_event=lambda e: self._record(run, e), root=base,
-                                    replace=replace)
+                if runs_in_child(self.ctx):
+                    report = ingest_in_child(self.ctx, path, base, replace, lambda e: self._record(run, e),
+                                             started=self.children.add)
+                else:
+                    report = run_ingest(self.ctx, path, on_event=lambda e: self._record(run, e), root=base,
+                                        replace=replace)
                 report = {**report, "run_id": run.id, "ingest_run_id": report.get("run_id")}  # the id POST gave
                 reports.append(self._scrub(report, base))
             except RunCancelled:
@@ -206,6 +218,9 @@ class Runs:
         records = get_services(self.ctx).workspace.records
         for run in live:
             records.finish_run(f"http-{run.id}", run.view())
+        for child in list(self.children):
+            if child.poll() is None:
+                child.terminate()  # it resumes like any interrupted run
         self.pool.shutdown(wait=False, cancel_futures=True)
         return [r.id for r in live]
 
