@@ -1,4 +1,4 @@
-"""The HTTP API: ``/chat``, ``/chat/stream`` (SSE), ``/ingest``, ``/runs/{id}``, ``/documents``, ``/health``.
+"""The HTTP API: ``/chat`` and ``/chat/stream`` (SSE), ``/ingest``, ``/runs``, ``/documents``, ``/health``, ``/metrics``.
 
 ``create_app(ctx, server)`` builds the app for ``karaka serve``; the module-level ``app`` is the
 same app configured from env ``KARAKA_*``, which ``langgraph dev`` mounts through langgraph.json's
@@ -29,7 +29,7 @@ from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ValidationError
 from sse_starlette.sse import EventSourceResponse
 from starlette.concurrency import run_in_threadpool
@@ -38,6 +38,8 @@ from karaka import __version__
 from karaka.config import Context, ServerSettings, resolve_context, resolve_server
 from karaka.http.guard import Guard, split_setting
 from karaka.http.limits import BodyLimit
+from karaka.http.metrics import CONTENT_TYPE as METRICS_TYPE
+from karaka.http.metrics import Metrics, Timer
 from karaka.http.models import ChatRequest, IngestRequest
 from karaka.http.runs import Runs
 from karaka.loading import inside
@@ -161,6 +163,7 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
                  if v is not None}
     settings = dc_replace(settings, **overrides)
     state: dict[str, Any] = {"ctx": ctx}
+    metrics = Metrics()
 
     def context() -> Context:
         if state["ctx"] is None:
@@ -172,7 +175,7 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
 
     def runs() -> Runs:
         if "runs" not in state:
-            state["runs"] = Runs(context(), root())
+            state["runs"] = Runs(context(), root(), metrics)
         return state["runs"]  # type: ignore[no-any-return]
 
     def root() -> Path:
@@ -230,9 +233,10 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
         question = body.question()
         ctx = await run_in_threadpool(context)
         try:
-            result = await _answer_while_connected(request, ctx, question, body.thread_id)
+            result = await _answer_while_connected(request, ctx, question, body.thread_id, metrics)
         except Exception as exc:  # noqa: BLE001 - a failed query must answer, not drop the connection
             log.exception("chat failed")
+            metrics.question_failures.inc()
             raise HTTPException(500, f"the query failed: {_scrubbed(exc)}") from None
         if result is None:  # nobody is listening any more
             raise HTTPException(499, "the client closed the connection")
@@ -247,7 +251,7 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
             ctx = await run_in_threadpool(context)
         except ValueError as exc:
             raise HTTPException(500, f"bad server settings: {exc}") from None
-        return EventSourceResponse(_chat_events(ctx, question, body.thread_id))
+        return EventSourceResponse(_chat_events(ctx, question, body.thread_id, metrics))
 
     @app.post("/ingest", status_code=202)
     async def ingest(request: Request) -> dict[str, Any]:
@@ -274,6 +278,13 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
                 run = registry.start(paths, replace=body.replace)
         return {"run_id": run.id, "status": run.status, "links": {"run": f"/runs/{run.id}",
                                                                    "stream": f"/runs/{run.id}/stream"}}
+
+    @app.get("/metrics", include_in_schema=True)
+    async def metrics_text(request: Request) -> Response:
+        authorised(request, write=False)
+        if "runs" in state:
+            metrics.open_runs.set(state["runs"].open())
+        return Response(metrics.text(), media_type=METRICS_TYPE)
 
     @app.get("/runs/{run_id}")
     async def get_run(run_id: str, request: Request) -> dict[str, Any]:
@@ -428,16 +439,20 @@ async def _gone(request: Request) -> None:
 
 
 async def _answer_while_connected(request: Request, ctx: Context, question: str,
-                                  thread: str | None) -> dict[str, Any] | None:
+                                  thread: str | None, metrics: Metrics) -> dict[str, Any] | None:
     """The query's result, or None when the client left first (its work then stops)."""
 
     async def collect() -> dict[str, Any]:
         result: dict[str, Any] = {}
+        timer, timings = Timer(), {}
         async for event in threaded(lambda: stream_query(ctx, question, thread)):
             if event.get("event") == "result":
                 result = event["result"]
+            elif event.get("event") == "timings":
+                timings = event["timings"]
             elif event.get("event") == "error":
                 raise RuntimeError(event["error"])
+        metrics.question({**result, "timings": timings}, timer())
         return result
 
     answer, gone = asyncio.ensure_future(collect()), asyncio.ensure_future(_gone(request))
@@ -448,17 +463,23 @@ async def _answer_while_connected(request: Request, ctx: Context, question: str,
     return answer.result() if answer in done else None
 
 
-async def _chat_events(ctx: Context, question: str, thread: str | None) -> AsyncIterator[dict[str, str]]:
+async def _chat_events(ctx: Context, question: str, thread: str | None,
+                       metrics: Metrics) -> AsyncIterator[dict[str, str]]:
+    timer, timings = Timer(), {}
     async for event in threaded(lambda: stream_query(ctx, question, thread)):
         kind = event.get("event")
-        if kind == "token":
+        if kind == "timings":
+            timings = event["timings"]
+        elif kind == "token":
             yield {"event": "token", "data": json.dumps({"text": event["text"]}, ensure_ascii=False)}
         elif kind == "reset":
             yield {"event": "reset", "data": json.dumps({"reason": event.get("reason", "")}, ensure_ascii=False)}
         elif kind == "error":
+            metrics.question_failures.inc()
             yield {"event": "error", "data": json.dumps({"error": event["error"]}, ensure_ascii=False)}
         elif kind == "result":
             result = event["result"]
+            metrics.question({**result, "timings": timings}, timer())
             yield {"event": "done", "data": json.dumps({
                 "text": result.get("answer", ""), "sources": result.get("citations", []), "thread_id": thread,
                 "status": result.get("status"), "result": result}, ensure_ascii=False)}

@@ -214,7 +214,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
               "and delete documents. Set KARAKA_API_KEY, or pass --insecure if that is what you want.",
               file=sys.stderr)
         return EXIT_USAGE
-    _open(ctx)  # load the models before the first request, and fail early on a bad spec
+    _open(ctx, check=True)  # load the models before the first request; name damaged or missing files
     root = Path(server.ingest_root or Path.cwd()).resolve()
     print(f"✅ serving {_open(ctx).workspace.location} on http://{args.host}:{args.port} · "
           f"llm {ctx.llm} · ingest root {root} · API key {'on' if server.api_key else 'off'}"

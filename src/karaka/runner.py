@@ -10,6 +10,7 @@ only its newest checkpoint (its last turns), written once per question.
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -147,15 +148,23 @@ def stream_query(ctx: Context, question: str, thread_id: str | None = None) -> I
         graph = build_query_graph().compile(checkpointer=saver)
         config, durability = {"configurable": {"thread_id": thread_id}}, "exit"
     result: dict[str, Any] = {}
-    stream = graph.stream({"question": question}, config, context=ctx, stream_mode=["custom", "values"],
+    timings: dict[str, float] = {}
+    last = time.perf_counter()
+    stream = graph.stream({"question": question}, config, context=ctx, stream_mode=["custom", "values", "updates"],
                           subgraphs=True, durability=durability)
     for namespace, mode, chunk in stream:
         if mode == "custom" and isinstance(chunk, dict):
             yield chunk
-        elif not namespace and isinstance(chunk, dict) and "result" in chunk:
+        elif mode == "updates" and not namespace and isinstance(chunk, dict):
+            now = time.perf_counter()
+            for node in chunk:  # the time since the previous step, given to the node that ended it
+                timings[node] = timings.get(node, 0.0) + (now - last) / len(chunk)
+            last = now
+        elif mode == "values" and not namespace and isinstance(chunk, dict) and "result" in chunk:
             result = chunk["result"]
     if thread_id is not None:
         prune_thread(saver, thread_id)
+    yield {"event": "timings", "timings": timings}
     yield {"event": "result", "result": dict(result)}
 
 

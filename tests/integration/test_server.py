@@ -289,3 +289,37 @@ def test_a_cancelled_run_stops_and_the_same_ingest_resumes_it(parser_ws):
         assert again["status"] == "finished" and statuses == ["done"] * 13, statuses
         answer = client.post("/chat", json={"messages": "What did Traveller 11 carry to village 59?"}).json()["output"]
         assert answer["citations"] and answer["citations"][0]["doc_id"] == "part11"
+
+
+def test_metrics_are_scraped_during_an_ingest_and_questions(parser_ws):
+    from prometheus_client.parser import text_string_to_metric_families
+
+    ctx, root = parser_ws
+    write_doc(root / "more", "hanuman.txt", *(f"Hanuman carried stone {k} to the bridge." for k in range(30)))
+
+    def scrape(client) -> dict:
+        response = client.get("/metrics")
+        assert response.status_code == 200 and response.headers["content-type"].startswith("text/plain")
+        return {(s.name, tuple(sorted(s.labels.items()))): s.value
+                for family in text_string_to_metric_families(response.text) for s in family.samples}
+
+    with serve_in_thread(create_app(ctx, ingest_root=root, api_key=KEY)) as url, \
+            httpx.Client(base_url=url, timeout=60, headers={"X-API-Key": KEY}) as client:
+        assert httpx.get(url + "/metrics").status_code == 401  # metrics need the key as every read does
+        run_id = client.post("/ingest", json={"paths": ["more"]}).json()["run_id"]
+        during = scrape(client)  # scraped while the run is open
+        assert ("karaka_open_runs", ()) in during
+        for question in ("What did Rama give to Lakshmana?", "Who carried stone 7?", "What colour was the sky?"):
+            assert client.post("/chat", json={"messages": question}).status_code == 200
+        with client.stream("POST", "/chat/stream", json={"messages": "Who used it to kill Ravana?"}) as response:
+            sse_events(response)
+        assert _wait_run(client, run_id)["status"] == "finished"
+        after = scrape(client)
+    answered = {labels: v for (name, labels), v in after.items() if name == "karaka_questions_total"}
+    assert sum(answered.values()) == 4
+    assert any(dict(labels)["status"] == "GROUNDED" for labels in answered)
+    assert after[("karaka_question_seconds_count", (("stage", "total"),))] == 4
+    assert any(name == "karaka_question_seconds_count" and labels != (("stage", "total"),) for name, labels in after)
+    assert after[("karaka_ingested_lines_total", ())] == 30
+    assert after[("karaka_ingest_runs_total", (("status", "finished"),))] == 1
+    assert after[("karaka_open_runs", ())] == 0 and after[("karaka_ingest_lines_per_second", ())] > 0

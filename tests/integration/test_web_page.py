@@ -145,6 +145,18 @@ def test_upload_shows_progress_to_done_and_remove(page, server):
     page.wait_for_function("!document.querySelector('#documents tbody').textContent.includes('hanuman')")
 
 
+def test_live_metrics_count_the_questions_asked(page):
+    _key(page)
+    _ask(page, "Who killed Ravana?")
+    page.click("#tab-docs")
+    page.click("#metrics-box summary")
+    page.wait_for_selector("#metrics dd[data-metric='Questions answered']")
+    assert int(page.text_content("#metrics dd[data-metric='Questions answered']")) >= 1
+    assert int(page.text_content("#metrics dd[data-metric='GROUNDED']")) >= 1
+    assert page.text_content("#metrics dd[data-metric='Mean answer time']").endswith(" s")
+    _shot(page, "metrics")
+
+
 def test_a_run_with_a_skipped_file_says_which_and_why(page, server):
     _, base = server
     bad = base / "scan.pdf"

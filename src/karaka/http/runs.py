@@ -22,6 +22,7 @@ from typing import Any
 
 from karaka.config import Context
 from karaka.http.child import ingest_in_child, runs_in_child
+from karaka.http.metrics import Metrics
 from karaka.runner import run_ingest, stage_urls
 from karaka.services import get_services
 from karaka.store.lock import is_read_only
@@ -75,8 +76,9 @@ class Run:
 class Runs:
     """Ingestion runs, one at a time on a worker thread (they share the workspace)."""
 
-    def __init__(self, ctx: Context, root: Path):
+    def __init__(self, ctx: Context, root: Path, metrics: Metrics | None = None):
         self.ctx = ctx
+        self.metrics = metrics or Metrics()
         self.root = root
         self.home = Path(ctx.workspace).resolve().parent  # errors name workspace files from the workspace's name
         self.runs: dict[str, Run] = {}
@@ -122,6 +124,12 @@ class Runs:
 
     def _work(self, run: Run, paths: list[Path], staged: Path | None, replace: bool, urls: list[str]) -> None:
         run.status = "running"
+        try:
+            self._run(run, paths, staged, replace, urls)
+        finally:
+            self.metrics.runs.labels(run.status).inc()
+
+    def _run(self, run: Run, paths: list[Path], staged: Path | None, replace: bool, urls: list[str]) -> None:
         try:
             if run.cancel:
                 raise RunCancelled(run.id)
@@ -181,7 +189,14 @@ class Runs:
                           else "finished_with_failures" if errors or failures else "finished")
             run.finished = time.time()
             run.events.append({"event": "done", "status": run.status})
+        for report in reports:
+            self.metrics.report(report)
         records.finish_run(f"http-{run.id}", run.view())  # GET /runs/{id} still answers after a restart
+
+    def open(self) -> int:
+        """Runs queued or running."""
+        with self.lock:
+            return sum(r.finished is None for r in self.runs.values())
 
     def get(self, run_id: str) -> Run | None:
         """A run of this server, or an earlier server's from the records.

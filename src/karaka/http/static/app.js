@@ -473,5 +473,42 @@ $("url-form").addEventListener("submit", async (e) => {
   } catch (err) { fail(err); }
 });
 
+// Live metrics: a few sums read off the Prometheus text of /metrics.
+function sums(text) {
+  const out = {};
+  for (const line of text.split("\n")) {
+    const m = /^([a-z_]+)(\{[^}]*\})?\s+([0-9.eE+-]+)$/.exec(line);
+    if (!m) continue;
+    out[m[1]] = (out[m[1]] || 0) + Number(m[3]);
+    if (m[2]) out[m[1] + m[2]] = Number(m[3]);
+  }
+  return out;
+}
+
+async function showMetrics() {
+  if (!$("metrics-box").open) return;
+  try {
+    const m = sums(await (await api("/metrics")).text());
+    const grounded = Object.keys(m).filter((k) => k.startsWith("karaka_questions_total{") && k.includes('status="GROUNDED"'))
+      .reduce((n, k) => n + m[k], 0);
+    const count = m["karaka_question_seconds_count{stage=\"total\"}"] || 0;
+    const spent = m["karaka_question_seconds_sum{stage=\"total\"}"] || 0;
+    const rows = [["Questions answered", m.karaka_questions_total || 0], ["GROUNDED", grounded],
+      ["Mean answer time", count ? (spent / count).toFixed(2) + " s" : "–"],
+      ["Failed questions", m.karaka_question_failures_total || 0],
+      ["LLM requests", m.karaka_llm_requests_total || 0], ["Lines ingested", m.karaka_ingested_lines_total || 0],
+      ["Runs open", m.karaka_open_runs || 0]];
+    $("metrics").replaceChildren(...rows.flatMap(([name, value]) => {
+      const dt = document.createElement("dt"), dd = document.createElement("dd");
+      dt.textContent = name;
+      dd.textContent = String(value);
+      dd.dataset.metric = name;
+      return [dt, dd];
+    }));
+  } catch (err) { fail(err); }
+}
+$("metrics-box").addEventListener("toggle", showMetrics);
+setInterval(showMetrics, 5000);
+
 health();
 loadDocuments();
