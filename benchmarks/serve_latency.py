@@ -76,7 +76,7 @@ def main() -> None:
     for way in ("idle", "thread", "child"):
         folder = base / "root" / way
         _corpus(folder, args.docs)
-        runs_module.runs_in_child = (lambda _: way == "child")  # type: ignore[assignment]
+        runs_module.runs_in_child = (lambda _, child=(way == "child"): child)  # type: ignore[assignment]
         with serve_in_thread(create_app(ctx, ingest_root=base / "root")) as url:
             line = _measure(url, args.questions, args.concurrency, None if way == "idle" else way)
         print(f"{way:>6}: {line}", flush=True)

@@ -102,6 +102,10 @@ class Context:
     entity_types: bool = _setting(True, "Type entities (Person, Location, ...).", "ingestion")
     causality: bool = _setting(True, "Find CAUSES links between actions.", "ingestion")
     # -- questions ------------------------------------------------------------------------------
+    mmr_lambda: float = _setting(1.0, "Maximal marginal relevance over the retrieved lines' vectors: 1 keeps the "
+                                 "fused ranking (measured best on the dev sets), lower trades relevance for "
+                                 "diversity (0.5: half each); duplicates are dropped whenever it is below 1.",
+                                 "query")
     llm_plans: Literal["fallback", "always"] = _setting(
         "fallback", "With an LLM, who plans a question: fallback (the parser; the GSV-Retry loop only for what "
         "the parser cannot plan and for follow-ups) or always (the loop, seeded with the parser's plan).", "query")

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from karaka.services import Services
 from karaka.store.base import Store
 
@@ -25,6 +27,8 @@ logging.getLogger("bm25s").setLevel(logging.WARNING)  # its DEBUG lines flood no
 RRF_K = 60
 LEXICAL_WEIGHT = 1.0
 DENSE_WEIGHT = 0.25
+FETCH_K = 32
+"""Fused lines MMR chooses among (seed 003's fetch_k)."""
 MIN_COSINE = 0.5
 STOPWORDS = frozenset(
     "a an the of to in on at by for with and or is was were are be been being who what whom which when where why how "
@@ -200,7 +204,42 @@ def hybrid_search(services: Services, question: str, k: int = 5) -> list[Hit]:
     hits = [Hit(n, s) for n, s in sorted(fused.items(), key=lambda p: (-p[1], p[0]))]
     if services.ctx.reranker:
         hits = rerank(services, question, hits[: 4 * k])
+    if services.ctx.mmr_lambda < 1.0:
+        hits = diversify(services, hits[: max(FETCH_K, 2 * k)], k, services.ctx.mmr_lambda)
     return hits[:k]
+
+
+def diversify(services: Services, hits: list[Hit], k: int, lam: float) -> list[Hit]:
+    """Maximal marginal relevance over the lines' vectors, duplicates dropped (seed 003: k 8, fetch_k 32).
+
+    Each pick maximises ``lam * relevance - (1 - lam) * (the highest cosine to a line already
+    picked)``, relevance being the fused score over the best one's; a line whose text (case and
+    spaces aside) was picked already is left out. A line without a vector is like no other.
+    """
+    if not hits:
+        return hits
+    store = services.workspace
+    vectors, texts = [], []
+    for hit in hits:
+        attrs = store.graph.node(hit.document) or {}
+        vectors.append(store.vectors.vector(str(attrs.get("doc_id", "")), int(attrs.get("seq", -1))))
+        texts.append(" ".join(str(attrs.get("text", "")).lower().split()))
+    best = max(h.score for h in hits) or 1.0
+    left, picked, seen = list(range(len(hits))), list[int](), set[str]()
+    while left and len(picked) < k:
+        def value(i: int) -> float:
+            mine = vectors[i]
+            near = [float(np.dot(mine, theirs)) for j in picked
+                    if mine is not None and (theirs := vectors[j]) is not None]
+            return lam * hits[i].score / best - (1 - lam) * max(near, default=0.0)
+
+        choice = max(left, key=lambda i: (value(i), -i))
+        left.remove(choice)
+        if texts[choice] and texts[choice] in seen:
+            continue
+        seen.add(texts[choice])
+        picked.append(choice)
+    return [hits[i] for i in picked]
 
 
 def rerank(services: Services, question: str, hits: list[Hit]) -> list[Hit]:

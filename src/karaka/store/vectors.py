@@ -105,6 +105,11 @@ class LineVectors:
             for s, i in zip(scores[0], ids[0], strict=True) if int(i) in self.refs
         ]
 
+    def vector(self, doc_id: str, line: int) -> np.ndarray | None:
+        """The normalised vector of one line, or None when it has none."""
+        vid = self._by_doc.get(doc_id, {}).get(line)
+        return None if vid is None else np.asarray(self.index.reconstruct(vid))
+
     def nearby(self, doc_id: str, line: int, window: int = 3, k: int = 5) -> list[int]:
         """Lines of the same document within ``window`` of ``line``, most similar first."""
         known = self._by_doc.get(doc_id, {})
