@@ -60,7 +60,7 @@ def browser():
 @pytest.fixture
 def page(browser, server):
     url, _ = server
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context = browser.new_context(viewport={"width": 1280, "height": 1000}, bypass_csp=True)  # waits eval
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     page.goto(url + "/")
@@ -221,7 +221,7 @@ def test_a_wrong_key_shows_the_refusal(page):
 
 def test_keyboard_and_a_narrow_screen(browser, server):
     url, _ = server
-    context = browser.new_context(viewport={"width": 390, "height": 800})
+    context = browser.new_context(viewport={"width": 390, "height": 800}, bypass_csp=True)
     page = context.new_page()
     page.goto(url + "/")
     page.focus("#tab-ask")

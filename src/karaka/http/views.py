@@ -35,6 +35,12 @@ from karaka.store.ids import cite, document_node
 from karaka.store.schema import KARAKA_RELATIONS, RELATION_TO_KARAKA
 
 STATIC = Path(str(resources.files("karaka.http") / "static"))
+PAGE_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+                               "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+                               "frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"}
+"""The page runs only its own scripts: text from documents can never run as script in it."""
 MAX_CITES = 20
 MAX_AROUND = 10
 MAX_NEIGHBOURHOOD = 60
@@ -52,7 +58,7 @@ def add_views(app: FastAPI, context: Callable[[], Any], authorised: Callable[...
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def page() -> HTMLResponse:
-        return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"))
+        return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"), headers=PAGE_HEADERS)
 
     @app.get("/ui/{name:path}", include_in_schema=False)
     async def asset(name: str) -> FileResponse:
@@ -60,7 +66,7 @@ def add_views(app: FastAPI, context: Callable[[], Any], authorised: Callable[...
         if not path.is_file() or STATIC.resolve() not in path.parents:
             raise HTTPException(404, f"no such file: {name!r}")
         return FileResponse(path, media_type=_TYPES.get(path.suffix, "application/octet-stream"),
-                            headers={"Cache-Control": "no-cache"})
+                            headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"})
 
     @app.get("/views/line")
     async def line(request: Request, doc_id: str, line: int = Query(ge=1), sentence: int = Query(0, ge=0),
