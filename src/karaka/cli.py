@@ -77,6 +77,10 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--trace", action="store_true", help="print the reasoning trace")
     ask.add_argument("--json", action="store_true", help="print the whole result as JSON")
     ask.add_argument("--thread", help="conversation thread id (for follow-up questions)")
+    ask.add_argument("--web-search", dest="web_search", choices=["tavily", "searxng", "brave"],
+                     help="ask the web when the documents do not prove an answer (env KARAKA_WEB_SEARCH; "
+                          "the key in KARAKA_WEB_SEARCH_KEY, TAVILY_API_KEY or BRAVE_API_KEY)")
+    ask.add_argument("--web-search-url", dest="web_search_url", help="the provider's address (SearXNG's instance)")
     serve = sub.add_parser("serve", parents=[common], help="HTTP API and web page: /, /chat, /ingest, /runs, /health")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8123, help="port (default 8123)")
@@ -187,7 +191,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     """Answer a question."""
     from karaka.runner import run_query
 
-    ctx = resolve_context(_flags(args))
+    ctx = resolve_context(_flags(args, "web_search", "web_search_url"))
     _require_graph(ctx)
     _open(ctx, check=True)
     result = run_query(ctx, args.question, thread_id=args.thread, direct=True)

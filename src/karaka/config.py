@@ -102,6 +102,14 @@ class Context:
     entity_types: bool = _setting(True, "Type entities (Person, Location, ...).", "ingestion")
     causality: bool = _setting(True, "Find CAUSES links between actions.", "ingestion")
     # -- questions ------------------------------------------------------------------------------
+    web_search: str = _setting("", "Web search as a fallback when the documents' answer is not proved: tavily, "
+                               "searxng or brave (off when empty); only the question is sent.", "query")
+    web_search_url: str = _setting("", "The provider's address (searxng: the instance; tavily and brave have "
+                                   "defaults).", "query")
+    web_search_key: str = _setting("", "The provider's key (else env TAVILY_API_KEY or BRAVE_API_KEY).", "query")
+    web_search_timeout: float = _setting(10.0, "Seconds a web search may take.", "query")
+    web_results: int = _setting(5, "Web results read for an answer.", "query")
+    web_fetch_pages: bool = _setting(False, "Also fetch each result's page and read its text.", "query")
     mmr_lambda: float = _setting(1.0, "Maximal marginal relevance over the retrieved lines' vectors: 1 keeps the "
                                  "fused ranking (measured best on the dev sets), lower trades relevance for "
                                  "diversity (0.5: half each); duplicates are dropped whenever it is below 1.",

@@ -114,7 +114,12 @@ def print_answer(result: dict[str, Any], trace: bool) -> None:
     print(result["answer"])
     for i, c in enumerate(result.get("citations", []), 1):
         print(f"  [{i}] {cite_of(c)} {c['text']}")
-    print(f"status: {result['status']} · confidence {result.get('confidence', 0):.2f} · retrieval: "
+    web = result.get("web") or {}
+    if web.get("citations"):
+        print(f"from the web ({web.get('status')}; not your documents):")
+        for i, c in enumerate(web["citations"], 1):
+            print(f"  [w{i}] {c['cite']} {c['text']}")
+    print(f"status: {result['status']}{' (web)' if result.get('source') == 'web' else ''} · confidence {result.get('confidence', 0):.2f} · retrieval: "
           f"{result['retrieval']} · LLM calls: {result['llm_calls']}")
     for warning in result.get("warnings", []):
         print(f"⚠️  {warning}")

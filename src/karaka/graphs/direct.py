@@ -20,10 +20,11 @@ from karaka.walk import END, DirectRuntime, Walk
 
 QUERY = Walk(
     steps={"classify": q.classify, "basic": q.basic, "plan": q.make_plan(None), "retrieve": q.retrieve,
-           "traverse": q.traverse_graph, "find": q.find, "answer": q.answer, "reference": q.reference,
-           "finalize": q.finalize},
+           "traverse": q.traverse_graph, "find": q.find, "answer": q.answer, "web_search": q.web_search,
+           "reference": q.reference, "finalize": q.finalize},
     routes={"classify": q.route_intent, "basic": "finalize", "plan": "retrieve", "retrieve": "traverse",
-            "traverse": "answer", "find": "finalize", "answer": "finalize", "reference": q.route_reference,
+            "traverse": "answer", "find": "finalize", "answer": "web_search", "web_search": "finalize",
+            "reference": q.route_reference,
             "finalize": END},
     ends={"classify": ("plan", "find", "basic", "reference"), "reference": ("plan", "finalize")},
     first="classify", state=QueryState,

@@ -245,6 +245,26 @@ def answer(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
             "llm_calls": state["llm_calls"] + result.pop("llm_calls"), "trace": state["trace"] + out["trace"]}
 
 
+def web_search(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """The web's answer when the documents' is not proved and ``web_search`` is on (``answering.web``)."""
+    ctx = services_of(runtime).ctx
+    body = dict(state.get("result") or {})
+    if not ctx.web_search or body.get("status", "NO_MATCH") not in ("UNCERTAIN", "NO_ANSWER", "NO_MATCH"):
+        return {}
+    from karaka.answering.web import answer_from_web  # httpx: only when web search is on
+
+    emit(runtime, {"event": "stage", "stage": "web_search"})
+    web = answer_from_web(ctx, state["question"])
+    body["web"] = web
+    body["warnings"] = list(body.get("warnings", [])) + web["warnings"]
+    update: dict[str, Any] = {"result": body, "trace": state["trace"] + [
+        f"web search ({ctx.web_search}): {web['status']}, {len(web['citations'])} web lines cited"]}
+    if web["status"] == "GROUNDED":
+        body.update(answer=web["answer"], status="GROUNDED", source="web", mode="extractive")
+        update["answers"] = web["answers"]
+    return update
+
+
 def finalize(state: QueryState) -> dict[str, Any]:
     """The QueryResult, plus this turn in the thread's memory."""
     info = state.get("plan_info") or {}
@@ -266,7 +286,7 @@ def finalize(state: QueryState) -> dict[str, Any]:
         "intent": state.get("intent", "answer"), "plan": state.get("plan"),
         "answer_mode": body.get("mode", "extractive"), "warnings": body.get("warnings", []),
     }
-    for key in ("documents", "chapters", "evidence"):
+    for key in ("documents", "chapters", "evidence", "web", "source"):
         if key in body:
             result[key] = body[key]
     roles = {}

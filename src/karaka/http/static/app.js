@@ -259,6 +259,18 @@ function finish(question, data) {
     li.append(citeButton(c), " " + c.text);
     $("citations").append(li);
   }
+  const web = (result.web || {}).citations || [];
+  $("web-citations").replaceChildren(...web.map((c) => {
+    const li = document.createElement("li");
+    const link = document.createElement("a");
+    if (/^https?:\/\//.test(c.url)) link.href = c.url;  // never a javascript: URL
+    link.rel = "noopener noreferrer nofollow";
+    link.target = "_blank";
+    link.textContent = c.cite;
+    li.append(link, " " + c.text);
+    return li;
+  }));
+  $("web-box").hidden = web.length === 0;
   for (const step of result.reasoning_trace || []) {
     const li = document.createElement("li");
     li.textContent = step;
