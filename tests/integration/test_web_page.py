@@ -157,6 +157,23 @@ def test_live_metrics_count_the_questions_asked(page):
     _shot(page, "metrics")
 
 
+def test_a_table_answer_is_drawn_as_a_table_with_a_cited_row_each(page, server):
+    _, base = server
+    upload = base / "kiln.md"
+    upload.write_text("# Kiln\n\n## Programs\n\n| Program | Peak temperature |\n|---|---|\n| Bisque | 1000 C |\n"
+                      "| Glaze | 1240 C |\n", encoding="utf-8")
+    assert _upload(page, upload) == "finished"
+    page.click("#tab-ask")
+    _ask(page, "What are the programs and their peak temperatures?")
+    page.wait_for_selector("#answer-table tbody tr")
+    rows = page.locator("#answer-table tbody tr")
+    assert rows.count() == 2 and rows.nth(1).locator("td").nth(1).text_content() == "1240 C"
+    rows.nth(1).locator("button.cite").click()
+    page.wait_for_function("(document.querySelector('#line-context li.cited') || {}).textContent"
+                           "?.includes('1240 C')")
+    _shot(page, "table-answer")
+
+
 def test_a_run_with_a_skipped_file_says_which_and_why(page, server):
     _, base = server
     bad = base / "scan.pdf"

@@ -29,6 +29,7 @@ from karaka.answering.model import LINES, Reading, agrees, as_candidate, read
 from karaka.answering.question import Asked, analyse
 from karaka.answering.reader import pool, read_lines
 from karaka.answering.reader import read as read_candidates
+from karaka.answering.table import Table, asked_columns, find_table
 from karaka.kg.retrieval import index_key
 from karaka.services import Services
 from karaka.state.query import Citation, citation_of
@@ -89,6 +90,10 @@ def answer(services: Services, question: str, plan: dict[str, Any] | None, hits:
                  + f"; {len(entries)} lines read, {len(candidates)} candidates, "
                  + f"{sum(c.proved for c in candidates)} proved",
                  f"{decision.status}: {decision.why}"]
+        columns = asked_columns(question)
+        table = find_table(store, columns, nodes) if columns else None
+        if table is not None:
+            return _table_result(store, table, trace, on_token)
         if services.llm is None or decision.status == "NO_MATCH":
             cited = citations(store, decision.lines, services.ctx.max_citations)
             return _result(decision, cited, trace, on_token, mode="extractive")
@@ -205,6 +210,27 @@ def _result(decision: Decision, cited: list[Citation], trace: list[str], on_toke
     result = {"answer": text, "status": decision.status, "confidence": decision.confidence, "mode": mode,
               "llm_calls": requests, "warnings": [], "regenerations": 0, "evidence": evidence_of(decision)}
     return {"result": result, "context": cited, "answers": answers, "referents": refs, "trace": trace}
+
+
+TABLE_CONFIDENCE = 0.9
+"""A table's rows are each in their own cited line; what is left unsure is whether it is the table meant."""
+
+
+def _table_result(store: Store, table: Table, trace: list[str],
+                  on_token: Callable[[str], None] | None) -> dict[str, Any]:
+    """The state update of a table answer: a Markdown table, every row cited by its line."""
+    cited = [next(iter(citations(store, [node], 1)), None) for _, _, node in table.rows]
+    rows = [(row, c) for row, c in zip(table.rows, cited, strict=True) if c is not None]
+    text = Table(table.columns, [r for r, _ in rows]).markdown([cite_of(c) for _, c in rows])
+    stream_words(text, on_token)
+    why = f"a table in the documents gives {table.columns[1]} for {len(rows)} {table.columns[0]}"
+    result = {"answer": text, "status": "GROUNDED", "confidence": TABLE_CONFIDENCE, "mode": "table",
+              "llm_calls": 0, "warnings": [], "regenerations": 0, "evidence": {"why": why, "source": "table"},
+              "table": {"columns": list(table.columns),
+                        "rows": [{"cells": [a, b], "citation": c}
+                                 for (a, b, _), c in rows]}}
+    return {"result": result, "context": [c for _, c in rows], "answers": [f"{a}: {b}" for (a, b, _), _ in rows],
+            "referents": [], "trace": trace + [f"table: {why}"]}
 
 
 def evidence_of(decision: Decision) -> dict[str, Any]:

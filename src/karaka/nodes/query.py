@@ -286,7 +286,7 @@ def finalize(state: QueryState) -> dict[str, Any]:
         "intent": state.get("intent", "answer"), "plan": state.get("plan"),
         "answer_mode": body.get("mode", "extractive"), "warnings": body.get("warnings", []),
     }
-    for key in ("documents", "chapters", "evidence", "web", "source"):
+    for key in ("documents", "chapters", "evidence", "web", "source", "table"):
         if key in body:
             result[key] = body[key]
     roles = {}

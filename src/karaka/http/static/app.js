@@ -244,9 +244,30 @@ async function ask(question) {
   }
 }
 
+// A table answer (several things, each with a property): one row a cited line.
+function answerTable(table) {
+  const el = document.createElement("table");
+  el.id = "answer-table";
+  const head = el.createTHead().insertRow();
+  for (const name of [...table.columns, "source"]) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = name;
+    head.append(th);
+  }
+  const body = el.createTBody();
+  for (const row of table.rows) {
+    const tr = body.insertRow();
+    for (const cell of row.cells) tr.insertCell().textContent = cell;
+    tr.insertCell().append(citeButton(row.citation));
+  }
+  return el;
+}
+
 function finish(question, data) {
   const result = data.result || {};
   renderAnswer(data.text || "", data.sources);
+  if (result.table) $("answer").replaceChildren(answerTable(result.table));
   const meta = $("answer-meta");
   meta.textContent = "";
   const status = document.createElement("span");

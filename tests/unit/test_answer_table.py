@@ -1,0 +1,30 @@
+"""Which questions ask for a table, and how a table row's fields are read (sentences made up here)."""
+
+import pytest
+
+from karaka.answering.table import _fields, _stem, _value, asked_columns
+
+
+@pytest.mark.parametrize(("question", "columns"), [
+    ("What are the planets and their moons?", ("planets", "moons")),
+    ("List each tool with its price.", ("tool", "price")),
+    ("Show me the rivers along with their lengths", ("rivers", "lengths")),
+    ("Which gates and their keepers", ("gates", "keepers")),
+    ("Name every bridge and its builder?", ("bridge", "builder")),
+])
+def test_questions_that_ask_for_things_and_a_property(question, columns):
+    assert asked_columns(question) == columns
+
+
+@pytest.mark.parametrize("question", ["Who gave the lamp and the rope to the miller?",
+                                      "What did the miller do with his rope?", "How long is the river?"])
+def test_questions_that_do_not(question):
+    assert asked_columns(question) is None
+
+
+def test_a_row_sentence_gives_the_value_after_the_property():
+    first, fields = _fields("Planet Mars: Moon count 2, Colour red")
+    assert first == "Planet Mars" and fields == ["Moon count 2", "Colour red"]
+    assert _value(fields, [_stem("moon"), _stem("counts")]) == "2"
+    assert _value(fields, ["colour"]) == "red" and _value(fields, ["mass"]) is None
+    assert [_stem(w) for w in ("cities", "boxes", "glass", "sizes")] == ["city", "box", "glass", "size"]
