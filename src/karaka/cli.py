@@ -183,7 +183,12 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 def _require_graph(ctx: Any) -> None:
     from karaka.store.workspace import RECORDS_FILE
 
-    if not ctx.store and not (Path(ctx.workspace) / RECORDS_FILE).exists():
+    root = Path(ctx.workspace)
+    if not ctx.store and not (root / RECORDS_FILE).exists():
+        if (root / "graph.json").exists():
+            raise ValueError(f"{root / RECORDS_FILE}: missing, though graph.json is there (the records of every "
+                             f"document are gone); run `karaka ingest PATH --workspace {root}` again for your "
+                             "documents to rebuild them (the graph is rewritten, not duplicated)")
         raise ValueError(f"workspace {ctx.workspace} is empty: run `karaka ingest PATH` (or `karaka demo`) first")
 
 
@@ -355,9 +360,24 @@ def _storage_message(exc: BaseException) -> str:
     if is_disk_full(exc) and "free space" not in text:
         return f"{text}; {RESUME}"
     if isinstance(exc, sqlite3.Error):
-        return f"a workspace database (karaka.db or checkpoints.sqlite): {text}; if it is damaged, move it aside " \
-               "and run `karaka ingest PATH` again for your documents"
+        return f"{_database_of(exc)}: {text}; if it is damaged, move it aside and run `karaka ingest PATH` again " \
+               "for your documents"
     return text
+
+
+def _database_of(exc: BaseException) -> str:
+    """Which workspace database an SQLite error came from, by the code it was raised in."""
+    tb = exc.__traceback__
+    files = []
+    while tb is not None:
+        files.append(tb.tb_frame.f_code.co_filename)
+        tb = tb.tb_next
+    for marker, name in (("checkpoint", "checkpoints.sqlite (LangGraph's checkpoints; finished units are kept "
+                                        "in karaka.db)"), ("store/index", "graph.sqlite (the graph's index)"),
+                         ("store/records", "karaka.db")):
+        if any(marker in f for f in reversed(files)):
+            return name
+    return "a workspace database (karaka.db or checkpoints.sqlite)"
 
 
 def _quiet_stdout() -> None:

@@ -9,7 +9,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import re
+import socket
 import subprocess
 import threading
 import time
@@ -156,7 +158,7 @@ class Runs:
     def _ingest(self, run: Run, paths: list[Path], staged: Path | None, replace: bool, urls: list[str]) -> None:
         records = get_services(self.ctx).workspace.records
         records.start_run(f"http-{run.id}")
-        records.finish_run(f"http-{run.id}", run.view())  # a server stopped mid-run still knows of it
+        records.finish_run(f"http-{run.id}", {**run.view(), "owner": OWNER})  # a server stopped mid-run knows of it
         reports, errors = [], []
         if urls:
             self._record(run, {"event": "stage", "stage": "fetch", "urls": len(urls)})
@@ -209,9 +211,12 @@ class Runs:
         if run is None and re.fullmatch(r"[0-9a-f]{12}", run_id):
             row = get_services(self.ctx).workspace.records.run(f"http-{run_id}")
             if row and row["report"]:
-                view = row["report"]
+                view = {k: v for k, v in row["report"].items() if k != "owner"}
                 if view["status"] in ("queued", "running"):
-                    view = {**view, "status": "interrupted", "error": INTERRUPTED}
+                    if _alive(str(row["report"].get("owner", ""))):  # another server's run, going on now
+                        view = {**view, "error": "running in another server process on this workspace"}
+                    else:
+                        view = {**view, "status": "interrupted", "error": INTERRUPTED}
                 run = Run.from_view(view)
         return run
 
@@ -260,3 +265,21 @@ def _without(text: str, *bases: Path | None) -> str:
         if base is not None:
             text = text.replace(str(base.resolve()) + "/", "").replace(str(base) + "/", "")
     return text
+
+
+OWNER = f"{socket.gethostname()}:{os.getpid()}"
+"""This server process, as its runs' records name it."""
+
+
+def _alive(owner: str) -> bool:
+    """Whether the server process a run's record names (``host:pid``) is another one, alive on this host."""
+    host, _, pid = owner.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit() or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, another user's
+        return True
+    return True

@@ -136,6 +136,15 @@ def _connect(path: Path, read_only: bool = False) -> sqlite3.Connection:
 def _rebuild(path: Path, graph: KnowledgeGraph, generation: int, graph_size: int) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.unlink(missing_ok=True)
+    try:
+        _write_index(tmp, graph, generation, graph_size)
+    except BaseException:  # a failed rebuild leaves no half-written file behind
+        tmp.unlink(missing_ok=True)
+        raise
+    os.replace(tmp, path)
+
+
+def _write_index(tmp: Path, graph: KnowledgeGraph, generation: int, graph_size: int) -> None:
     db = _connect(tmp)
     try:
         os.chmod(tmp, 0o666 & ~UMASK)
@@ -157,7 +166,6 @@ def _rebuild(path: Path, graph: KnowledgeGraph, generation: int, graph_size: int
         db.close()
     with open(tmp, "rb") as handle:
         os.fsync(handle.fileno())
-    os.replace(tmp, path)
 
 
 def _apply(path: Path, graph: JournaledGraph, generation: int, graph_size: int) -> None:
