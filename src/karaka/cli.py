@@ -170,7 +170,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
     ctx = resolve_context(_flags(args, "window", "strategy", "extractor", "concurrency", "max_retries",
                                  "fast_path", "parser_candidate", "llm_writes"))
-    _open(ctx)
+    _open(ctx, check=(Path(ctx.workspace) / "graph.json").exists())  # a damaged file is named, not skipped over
     root = Path(args.ingest_root).resolve() if args.ingest_root else None
     report = run_ingest(ctx, args.path, on_event=None if args.json else Progress(), root=root, replace=args.replace)
     if args.json:

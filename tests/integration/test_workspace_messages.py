@@ -95,3 +95,20 @@ def test_another_live_servers_run_is_not_called_interrupted(workspace):
         assert "owner" not in alive.view()
     finally:
         other.kill()
+
+
+@pytest.mark.parametrize(("name", "said"), [("vectors.npz", "Bad CRC-32"), ("graph.sqlite", "malformed")])
+def test_ingest_of_unchanged_files_names_a_damaged_file(tmp_path, name, said):
+    for n in range(3):
+        write_doc(tmp_path / "docs", f"d{n}.txt", f"Rama gave bow {n} to Lakshmana.", f"Sita crossed river {n}.")
+    ws = tmp_path / "ws"
+    args = ("ingest", str(tmp_path / "docs"), "--workspace", str(ws), "--llm", "none", "--extractor", "parser")
+    assert _karaka(*args).returncode == 0
+    damaged = bytearray((ws / name).read_bytes())
+    middle = len(damaged) // 2
+    damaged[middle:middle + 2000] = bytes(b ^ 0xFF for b in damaged[middle:middle + 2000])
+    (ws / name).write_bytes(bytes(damaged))
+    again = _karaka(*args)  # every file unchanged: before, "finished" and exit 0
+    assert again.returncode == 2 and f"{name}: damaged" in again.stderr and said in again.stderr
+    assert "karaka repair" in again.stderr
+    assert _karaka("repair", "--workspace", str(ws)).returncode == 0 and _karaka(*args).returncode == 0

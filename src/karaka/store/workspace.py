@@ -245,6 +245,7 @@ class Workspace:
         with self._mutex:
             known = {r["doc_id"] for r in self.records.documents()}
             out = []
+            self._check_vectors_file()
             stray = [d for d in self.graph.doc_ids() if d not in known]
             if stray:
                 out.append(f"{self.root / RECORDS_FILE}: no record of {len(stray)} documents that "
@@ -256,6 +257,19 @@ class Workspace:
                     what = "is missing" if not (self.root / name).exists() else f"lacks {len(lacking)} documents"
                     out.append(f"{self.root / name}: {what}{effect}; " + REPAIR.format(root=self.root))
             return out
+
+    def _check_vectors_file(self) -> None:
+        """Raise DamagedFile when vectors.npz fails its checksums (read through, not loaded)."""
+        path = self.root / VECTORS_FILE
+        if self._vectors is not None or not path.exists():
+            return
+        try:
+            with file_lock(self.root / FILES_LOCK, shared=True), zipfile.ZipFile(path) as archive:
+                bad = archive.testzip()
+        except (zipfile.BadZipFile, OSError) as exc:
+            raise DamagedFile(path, f"damaged ({type(exc).__name__}: {exc})", REPAIR.format(root=self.root)) from exc
+        if bad is not None:
+            raise DamagedFile(path, f"damaged (Bad CRC-32 for {bad!r})", REPAIR.format(root=self.root))
 
     def _incomplete(self) -> tuple[list[str], list[str]]:
         """Documents marked done whose sentences the graph lacks, and those the vectors lack."""
