@@ -150,6 +150,9 @@ def load_and_refine_documents(path: str | Path, max_line_chars: int = 1000, conf
     result.skipped += failed
     for file in files:
         try:
+            if confine is not None and file.is_file() and file.stat().st_nlink > 1:
+                raise DocumentError(f"{file}: a hard link (another name of a file that may lie outside the ingest "
+                                    "root); copy the file in instead")
             lines = load_file(file, max_line_chars, result.warnings, ocr_langs, progress, budget)
         except (DocumentError, OSError) as exc:
             reason = str(exc).removeprefix(f"{file}: ")  # the record names the path once
