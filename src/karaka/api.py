@@ -29,6 +29,7 @@ from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ValidationError
 from sse_starlette.sse import EventSourceResponse
@@ -333,6 +334,10 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
     app.add_middleware(BodyLimit, limit=settings.max_request_bytes)  # type: ignore[arg-type]
     app.add_middleware(Guard, allowed_origins=split_setting(settings.allowed_origins),  # type: ignore[arg-type]
                        allowed_hosts=split_setting(settings.allowed_hosts))
+    if settings.allowed_origins:  # pages of these origins may call the API from a browser (no cookies: a key)
+        app.add_middleware(CORSMiddleware, allow_origins=list(split_setting(settings.allowed_origins)),  # type: ignore[arg-type]
+                           allow_credentials=False, allow_methods=["GET", "POST", "DELETE"],
+                           allow_headers=["Authorization", "X-API-Key", "Content-Type"])
     return app
 
 

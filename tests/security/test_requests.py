@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+from dataclasses import replace as dc_replace
 
 import httpx
 import psutil
@@ -14,7 +15,7 @@ import pytest
 
 import karaka.api
 from karaka.api import create_app
-from karaka.config import Context
+from karaka.config import Context, resolve_server
 from karaka.runner import run_ingest
 from tests.fakes import write_doc
 from tests.server_util import free_port, serve_in_thread, wait_http
@@ -149,3 +150,27 @@ def test_questions_of_clients_that_left_stop_and_nothing_leaks(served, monkeypat
     assert len(started) - before < 200, f"{len(started) - before} of 400 dropped questions ran"
     assert after_threads <= threads + 4 and after_handles <= handles + 4, (threads, after_threads, handles,
                                                                           after_handles)
+
+
+def test_no_origin_gets_cors_access_unless_configured(served, tmp_path):
+    client, _, _ = served
+    asked = {"Origin": "https://tools.example", "Access-Control-Request-Method": "POST",
+             "Access-Control-Request-Headers": "content-type"}
+    preflight = client.options("/chat", headers=asked)
+    assert "access-control-allow-origin" not in preflight.headers
+    assert "access-control-allow-origin" not in client.get("/health", headers={"Origin": "https://tools.example"}).headers
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
+    app = create_app(ctx, dc_replace(resolve_server(), allowed_origins="https://tools.example"))
+    with serve_in_thread(app) as url, httpx.Client(base_url=url, timeout=30) as other:
+        allowed = other.options("/chat", headers=asked)
+        assert allowed.headers["access-control-allow-origin"] == "https://tools.example"
+        assert "access-control-allow-credentials" not in allowed.headers
+        posted = other.post("/chat", json={"messages": "Who gave the bow?"}, headers={"Origin": "https://tools.example"})
+        assert posted.status_code == 200
+
+
+def test_invalid_utf8_bodies_get_400(served):
+    client, _, _ = served
+    bad = client.post("/chat", content=b'{"messages": "caf\xe9 \xff"}', headers={"Content-Type": "application/json"})
+    assert bad.status_code == 400 and "malformed JSON" in bad.json()["error"]
+    assert client.get("/health").status_code == 200
