@@ -1,6 +1,7 @@
 """Documents that carry script, shown in headless Chromium (Debian's) by a real ``karaka serve``:
-answers, citations, the cited line in context, the answer's graph, an entity's graph and the
-documents list. Nothing runs: every payload would change ``document.title`` or set a flag."""
+answers, citations, the cited line in context, the answer's graph, an entity's graph, the
+documents list and a run's list of skipped files. Nothing runs: every payload would change
+``document.title`` or set a flag."""
 
 import os
 import shutil
@@ -61,7 +62,7 @@ def test_the_page_forbids_inline_script(hostile_server):
     assert "script-src 'self'" in policy and "unsafe-inline" not in policy and "object-src 'none'" in policy
 
 
-def test_stored_script_never_runs_in_the_page(hostile_server):
+def test_stored_script_never_runs_in_the_page(hostile_server, tmp_path):
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     assert chromium, "Debian's chromium is missing: scripts/setup.sh installs it"
     with playwright_api.sync_playwright() as p:
@@ -86,6 +87,12 @@ def test_stored_script_never_runs_in_the_page(hostile_server):
         page.click("#entity-form button")
         page.click("#tab-docs")
         _poll(page, "document.querySelectorAll('#documents tbody tr').length >= 2")
+        hostile = tmp_path / f'<img src=x onerror="{RUN}">.pdf'
+        hostile.write_bytes(b"<svg onload=alert(1)>not a pdf")
+        page.set_input_files("#files", str(hostile))
+        page.click("#upload-form button[type=submit]")  # a run whose skipped file is named in the runs list
+        _poll(page, "document.getElementById('run-status').dataset.status !== undefined")
+        assert "onerror" in page.inner_text("#run-problems")  # shown as text
         for link in page.locator("a[href^='javascript:']").all():
             pytest.fail(f"a javascript: link was made: {link.get_attribute('href')}")
         time.sleep(1.0)
