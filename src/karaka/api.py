@@ -13,15 +13,10 @@ the server.
 from __future__ import annotations
 
 import asyncio
-import errno
 import hmac
-import json
 import logging
-import re
 import sqlite3
-import threading
-import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace as dc_replace
 from pathlib import Path
@@ -31,118 +26,25 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ValidationError
 from sse_starlette.sse import EventSourceResponse
 from starlette.concurrency import run_in_threadpool
 
 from karaka import __version__
 from karaka.config import Context, ServerSettings, resolve_context, resolve_server
+from karaka.http.answers import answer_while_connected, chat_events
+from karaka.http.bodies import confine, field_errors, json_body, parse, read_only, scrubbed, stage_uploads, unwritable
 from karaka.http.guard import Guard, split_setting
 from karaka.http.limits import BodyLimit
 from karaka.http.metrics import CONTENT_TYPE as METRICS_TYPE
-from karaka.http.metrics import Metrics, Timer
+from karaka.http.metrics import Metrics
 from karaka.http.models import ChatRequest, IngestRequest
 from karaka.http.runs import Runs
-from karaka.loading import inside
 from karaka.loading.web import is_url
 from karaka.logs import attach_workspace_log
-from karaka.runner import stream_query
 from karaka.services import get_services
 
 log = logging.getLogger("karaka.api")
 notice = logging.getLogger("karaka.notice")
-_SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
-MAX_JSON_DEPTH = 32
-MAX_PATH_CHARS = 1024
-MAX_NAME_CHARS = 120
-
-
-def _scrubbed(exc: BaseException) -> str:
-    """An error's message with the server's absolute paths cut to their last part."""
-    return re.sub(r"(?<![\w.:/])/(?:[^\s'\"/:]+/)+([^\s'\":]*)", r"\1", str(exc))[:300]
-
-
-def _read_only(exc: BaseException) -> bool:
-    """Whether ``exc`` says the workspace cannot be written (a read-only file system, no permission)."""
-    if isinstance(exc, OSError) and exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
-        return True
-    return isinstance(exc, sqlite3.OperationalError) and "readonly" in str(exc).lower()
-
-
-def _unwritable(exc: BaseException) -> HTTPException:
-    """409 for a workspace that cannot be written; any other error goes on as it is."""
-    if not _read_only(exc):
-        raise exc
-    return HTTPException(409, f"the workspace cannot be written ({_scrubbed(exc)}); nothing was changed")
-
-
-def _field_errors(exc: ValidationError | RequestValidationError) -> str:
-    parts = []
-    for err in exc.errors():
-        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
-        parts.append(f"{where}: {err.get('msg')}")
-    return "; ".join(parts)
-
-
-def _confine(root: Path, raw: str) -> Path:
-    """Resolve ``raw`` inside ``root`` (symlinks followed) or refuse with 403."""
-    if "\x00" in raw:
-        raise HTTPException(422, "paths: a path may not contain a NUL byte")
-    shown = raw if len(raw) <= 80 else raw[:77] + "..."
-    if len(raw) > MAX_PATH_CHARS:
-        raise HTTPException(422, f"paths: {shown!r} is longer than {MAX_PATH_CHARS} characters")
-    try:
-        candidate = (root / raw).resolve()
-        if not inside(candidate, root):
-            raise HTTPException(403, f"paths: {shown!r} is outside the ingest root")
-        if not candidate.exists():
-            raise HTTPException(404, f"paths: {shown!r} does not exist under the ingest root")
-    except (OSError, ValueError) as exc:  # a name too long for the file system, a loop of links
-        raise HTTPException(422, f"paths: {shown!r} cannot be read as a path ({type(exc).__name__})") from None
-    return candidate
-
-
-def _depth(value: Any, limit: int) -> int:
-    stack, deepest = [(value, 1)], 1
-    while stack:
-        item, depth = stack.pop()
-        deepest = max(deepest, depth)
-        if depth > limit:
-            return depth
-        if isinstance(item, dict):
-            stack += [(v, depth + 1) for v in item.values()]
-        elif isinstance(item, list):
-            stack += [(v, depth + 1) for v in item]
-    return deepest
-
-
-async def _json_body(request: Request) -> Any:
-    raw = await request.body()
-    if not raw:
-        raise HTTPException(400, "the request body is empty; send JSON")
-    try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise HTTPException(400, f"malformed JSON: {exc}") from None
-    except RecursionError:
-        raise HTTPException(400, f"JSON nested deeper than {MAX_JSON_DEPTH} levels") from None
-    except ValueError as exc:  # an integer of thousands of digits
-        raise HTTPException(400, f"malformed JSON: {exc}") from None
-    if _depth(data, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
-        raise HTTPException(400, f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
-    try:
-        json.dumps(data, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        raise HTTPException(400, "malformed JSON: a string holds a lone surrogate (such as \\ud800), "
-                                 "which is not text") from None
-    return data
-
-
-def _parse(model: type[BaseModel], data: Any) -> Any:
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        raise HTTPException(422, _field_errors(exc)) from None
 
 
 def create_app(ctx: Context | None = None, server: ServerSettings | None = None, *,
@@ -209,7 +111,7 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"error": _field_errors(exc)}, status_code=422)
+        return JSONResponse({"error": field_errors(exc)}, status_code=422)
 
     @app.exception_handler(HTTPException)
     async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
@@ -217,10 +119,10 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
 
     @app.exception_handler(Exception)
     async def crashed(_: Request, exc: Exception) -> JSONResponse:
-        if _read_only(exc):
-            return JSONResponse({"error": _unwritable(exc).detail}, status_code=409)
+        if read_only(exc):
+            return JSONResponse({"error": unwritable(exc).detail}, status_code=409)
         log.exception("request failed")
-        return JSONResponse({"error": f"internal error: {type(exc).__name__}: {_scrubbed(exc)} "
+        return JSONResponse({"error": f"internal error: {type(exc).__name__}: {scrubbed(exc)} "
                                       "(the server's log has the details)"}, status_code=500)
 
     @app.get("/health")
@@ -230,15 +132,15 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
     @app.post("/chat")
     async def chat(request: Request) -> dict[str, Any]:
         authorised(request, write=False)
-        body = _parse(ChatRequest, await _json_body(request))
+        body = parse(ChatRequest, await json_body(request))
         question = body.question()
         ctx = await run_in_threadpool(context)
         try:
-            result = await _answer_while_connected(request, ctx, question, body.thread_id, metrics)
+            result = await answer_while_connected(request, ctx, question, body.thread_id, metrics)
         except Exception as exc:  # noqa: BLE001 - a failed query must answer, not drop the connection
             log.exception("chat failed")
             metrics.question_failures.inc()
-            raise HTTPException(500, f"the query failed: {_scrubbed(exc)}") from None
+            raise HTTPException(500, f"the query failed: {scrubbed(exc)}") from None
         if result is None:  # nobody is listening any more
             raise HTTPException(499, "the client closed the connection")
         return {"output": result, "thread_id": body.thread_id}
@@ -246,13 +148,13 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
     @app.post("/chat/stream")
     async def chat_stream(request: Request) -> EventSourceResponse:
         authorised(request, write=False)
-        body = _parse(ChatRequest, await _json_body(request))
+        body = parse(ChatRequest, await json_body(request))
         question = body.question()
         try:
             ctx = await run_in_threadpool(context)
         except ValueError as exc:
             raise HTTPException(500, f"bad server settings: {exc}") from None
-        return EventSourceResponse(_chat_events(ctx, question, body.thread_id, metrics))
+        return EventSourceResponse(chat_events(ctx, question, body.thread_id, metrics))
 
     @app.post("/ingest", status_code=202)
     async def ingest(request: Request) -> dict[str, Any]:
@@ -262,12 +164,12 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
         registry = await run_in_threadpool(runs)
         if kind.startswith("multipart/form-data"):
             try:
-                staged, replace, names = await _stage_uploads(request, Path(ctx.workspace))
+                staged, replace, names = await stage_uploads(request, Path(ctx.workspace))
             except OSError as exc:
-                raise _unwritable(exc) from None
+                raise unwritable(exc) from None
             run = registry.start([staged], staged=staged, replace=replace, names=names)
         else:
-            body = _parse(IngestRequest, await _json_body(request))
+            body = parse(IngestRequest, await json_body(request))
             if body.urls:
                 bad = [u for u in body.urls if not is_url(u)]
                 if bad:
@@ -275,7 +177,7 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
                 run = registry.start([], replace=body.replace, urls=body.urls)  # fetched in the run, not here
             else:
                 base = await run_in_threadpool(root)
-                paths = [await run_in_threadpool(_confine, base, raw) for raw in body.paths]
+                paths = [await run_in_threadpool(confine, base, raw) for raw in body.paths]
                 run = registry.start(paths, replace=body.replace)
         return {"run_id": run.id, "status": run.status, "links": {"run": f"/runs/{run.id}",
                                                                    "stream": f"/runs/{run.id}/stream"}}
@@ -326,7 +228,7 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
         try:
             return await run_in_threadpool(_remove, await run_in_threadpool(context), doc_id)
         except (OSError, sqlite3.OperationalError) as exc:
-            raise _unwritable(exc) from None
+            raise unwritable(exc) from None
 
     from karaka.http.views import add_views
 
@@ -394,130 +296,6 @@ def _remove(ctx: Context, doc_id: str) -> dict[str, Any]:
     if not known:
         raise HTTPException(404, f"document {doc_id!r} not found")
     return {"removed": doc_id, **ws.remove_document(doc_id)}
-
-
-async def threaded(events: Callable[[], Iterator[dict[str, Any]]]) -> AsyncIterator[dict[str, Any]]:
-    """Iterate ``events()`` on a thread and yield its items here, ending with its error if any.
-
-    When the consumer goes away (the client disconnected), the thread stops at its next event, and
-    work still waiting for a thread never starts.
-    """
-    loop = asyncio.get_running_loop()
-    queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
-    stop = threading.Event()
-
-    def push(item: dict[str, Any] | None) -> None:
-        if not loop.is_closed():
-            loop.call_soon_threadsafe(queue.put_nowait, item)
-
-    def work() -> None:
-        try:
-            if stop.is_set():
-                return
-            source = events()
-            for item in source:
-                if stop.is_set():
-                    close = getattr(source, "close", None)
-                    if close is not None:
-                        close()
-                    return
-                push(item)
-        except Exception as exc:  # noqa: BLE001 - turned into an error event
-            log.exception("streamed work failed")
-            push({"event": "error", "error": str(exc) or type(exc).__name__})
-        finally:
-            push(None)
-
-    future: Awaitable[None] = loop.run_in_executor(None, work)
-    try:
-        while (item := await queue.get()) is not None:
-            yield item
-        await future
-    finally:
-        stop.set()
-
-
-async def _gone(request: Request) -> None:
-    """Return once the client of ``request`` has disconnected."""
-    while not await request.is_disconnected():
-        await asyncio.sleep(0.25)
-
-
-async def _answer_while_connected(request: Request, ctx: Context, question: str,
-                                  thread: str | None, metrics: Metrics) -> dict[str, Any] | None:
-    """The query's result, or None when the client left first (its work then stops)."""
-
-    async def collect() -> dict[str, Any]:
-        result: dict[str, Any] = {}
-        timer, timings = Timer(), {}
-        async for event in threaded(lambda: stream_query(ctx, question, thread)):
-            if event.get("event") == "result":
-                result = event["result"]
-            elif event.get("event") == "timings":
-                timings = event["timings"]
-            elif event.get("event") == "error":
-                raise RuntimeError(event["error"])
-        metrics.question({**result, "timings": timings}, timer())
-        return result
-
-    answer, gone = asyncio.ensure_future(collect()), asyncio.ensure_future(_gone(request))
-    done, _ = await asyncio.wait({answer, gone}, return_when=asyncio.FIRST_COMPLETED)
-    for task in (answer, gone):
-        if task not in done:
-            task.cancel()
-    return answer.result() if answer in done else None
-
-
-async def _chat_events(ctx: Context, question: str, thread: str | None,
-                       metrics: Metrics) -> AsyncIterator[dict[str, str]]:
-    timer, timings = Timer(), {}
-    async for event in threaded(lambda: stream_query(ctx, question, thread)):
-        kind = event.get("event")
-        if kind == "timings":
-            timings = event["timings"]
-        elif kind == "token":
-            yield {"event": "token", "data": json.dumps({"text": event["text"]}, ensure_ascii=False)}
-        elif kind == "reset":
-            yield {"event": "reset", "data": json.dumps({"reason": event.get("reason", "")}, ensure_ascii=False)}
-        elif kind == "error":
-            metrics.question_failures.inc()
-            yield {"event": "error", "data": json.dumps({"error": event["error"]}, ensure_ascii=False)}
-        elif kind == "result":
-            result = event["result"]
-            metrics.question({**result, "timings": timings}, timer())
-            yield {"event": "done", "data": json.dumps({
-                "text": result.get("answer", ""), "sources": result.get("citations", []), "thread_id": thread,
-                "status": result.get("status"), "result": result}, ensure_ascii=False)}
-
-
-async def _stage_uploads(request: Request, workspace: Path) -> tuple[Path, bool, list[str]]:
-    """Save multipart ``files`` into WORKSPACE/uploads/<id>/ with safe names; a ``replace`` field may say true.
-
-    Files of the same name in one request are all kept: the second goes into a subfolder ``2/``,
-    the third into ``3/``… (each then gets its own document id, as same-named files of two folders
-    do on the command line). Returns the folder, ``replace`` and the names as sent.
-    """
-    form = await request.form()
-    uploads = [f for f in form.getlist("files") if hasattr(f, "filename")]
-    if not uploads:
-        raise HTTPException(422, "files: send one or more files in the multipart field 'files'")
-    replace = str(form.get("replace") or "").strip().lower() in ("1", "true", "yes", "on")
-    target = workspace / "uploads" / uuid.uuid4().hex[:12]
-    await run_in_threadpool(target.mkdir, parents=True, exist_ok=True)
-    seen: dict[str, int] = {}
-    names = []
-    for upload in uploads:
-        name = _SAFE_NAME.sub("_", Path(str(upload.filename or "upload.txt")).name).lstrip(".") or "upload.txt"
-        if len(name) > MAX_NAME_CHARS:  # the file system's limit is 255 bytes; keep the suffix that names the format
-            suffix = Path(name).suffix[:16]
-            name = name[:MAX_NAME_CHARS - len(suffix)] + suffix
-        seen[name] = seen.get(name, 0) + 1
-        folder = target / str(seen[name]) if seen[name] > 1 else target
-        await run_in_threadpool(folder.mkdir, exist_ok=True)
-        data = await upload.read()  # type: ignore[union-attr]
-        await run_in_threadpool((folder / name).write_bytes, data)
-        names.append(Path(str(upload.filename or name)).name)
-    return target, replace, names
 
 
 app = create_app()

@@ -13,7 +13,7 @@ import httpx
 import psutil
 import pytest
 
-import karaka.api
+import karaka.runner
 from karaka.api import create_app
 from karaka.config import Context, resolve_server
 from karaka.runner import run_ingest
@@ -115,13 +115,13 @@ def test_questions_of_clients_that_left_stop_and_nothing_leaks(served, monkeypat
     client, url, _ = served
     process = psutil.Process()
     started = []
-    real = karaka.api.stream_query
+    real = karaka.runner.stream_query
 
     def counted(*args, **kwargs):
         started.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(karaka.api, "stream_query", counted)
+    monkeypatch.setattr(karaka.runner, "stream_query", counted)
 
     async def drop(count: int) -> None:
         async with httpx.AsyncClient(base_url=url, timeout=30) as dropper:
