@@ -34,6 +34,8 @@ def _common() -> argparse.ArgumentParser:
     parent.add_argument("--llm", help="LLM spec: huggingface:MODEL, openai:MODEL@URL, llamacpp:PATH.gguf, "
                                       "simulated, none (default: the workspace's; else Nemotron where its weights and a "
                                       "GPU are, else none: the offline parser)")
+    parent.add_argument("--preset", choices=["offline", "small-model", "strong-model"],
+                        help="a named group of settings (README: Configuration); flags you give win")
     parent.add_argument("--embeddings", help="embeddings spec: wordllama (default) or huggingface[:MODEL]")
     parent.add_argument("--prompts", help="prompts JSON file overriding the packaged ones (created if missing)")
     parent.add_argument("--llm-timeout", type=float, dest="llm_timeout",
@@ -115,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _flags(args: argparse.Namespace, *names: str) -> dict[str, Any]:
-    keys = ("workspace", "store", "llm", "embeddings", "prompts", "llm_timeout", "llm_concurrency", *names)
+    keys = ("workspace", "store", "llm", "preset", "embeddings", "prompts", "llm_timeout", "llm_concurrency", *names)
     return {k: getattr(args, k, None) for k in keys}
 
 

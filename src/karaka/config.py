@@ -46,6 +46,8 @@ class Context:
                           "(the workspace directory then keeps config, logs and reports).", "models")
     llm: str = _setting(DEFAULT_LLM, "LLM spec: huggingface:MODEL, openai:MODEL@URL, llamacpp:PATH.gguf, "
                         "simulated, or none (parser extraction, parser plans, extractive answers).", "models")
+    preset: str = _setting("", "A named group of settings, each below the ones given: offline, small-model or "
+                           "strong-model (see PRESETS).", "models")
     embeddings: str = _setting("wordllama", "Embeddings spec: wordllama (bundled) or huggingface[:MODEL].", "models")
     prompts: str = _setting("", "A prompts JSON file overriding the packaged prompts (created when missing).", "models")
     max_tokens: int = _setting(512, "Most tokens one LLM reply may use.", "models")
@@ -217,6 +219,20 @@ def _default_for(hub: str) -> str:
     return "none"
 
 
+PRESETS: dict[str, dict[str, Any]] = {
+    "offline": {"llm": "none", "extractor": "parser", "metaphors": False, "coreference_llm": False},
+    "small-model": {"extractor": "llm", "parser_candidate": True, "llm_writes": False, "fast_path": True,
+                    "llm_plans": "fallback", "coreference_llm": False, "metaphors": False},
+    "strong-model": {"extractor": "llm", "parser_candidate": True, "llm_writes": True, "fast_path": True,
+                     "llm_plans": "always", "coreference_llm": True, "metaphors": True},
+}
+"""Named settings (paper-qa's idea): ``offline``, the parser and no model; ``small-model`` (SmolLM2,
+Qwen 1.5B), where the model chooses among the parser's readings and plans only what the parser
+cannot; ``strong-model`` (Nemotron 8B and up), where it writes candidates, plans every question,
+picks pronouns' antecedents and links metaphors. A setting given by flag, env or the workspace's
+file wins over its preset."""
+
+
 def resolve_context(flags: dict[str, Any] | None = None, env: dict[str, str] | None = None) -> Context:
     """Build a Context from flags, then env ``KARAKA_*``, then the workspace's toml, then defaults.
 
@@ -231,6 +247,11 @@ def resolve_context(flags: dict[str, Any] | None = None, env: dict[str, str] | N
     workspace = flags.get("workspace") or env.get("KARAKA_WORKSPACE") or default_workspace()
     merged = _layers(Context, flags, env, workspace)
     merged["workspace"] = str(workspace)
+    preset = merged.get("preset") or ""
+    if preset and preset not in PRESETS:
+        raise ValueError(f"setting 'preset': {preset!r} is none of {', '.join(PRESETS)}")
+    for name, value in PRESETS.get(preset, {}).items():
+        merged.setdefault(name, value)
     if merged.get("extractor") == "parser" and "llm" not in merged:
         merged["llm"] = "none"
     if "llm" not in merged:
