@@ -22,8 +22,8 @@ else:
     Loop = Any
 
 L = TypeVar("L")
-CONFIG_KEY_CHECKPOINTER = "__pregel_checkpointer"  # the config key a parent uses to lend a child its checkpointer
 _walks: dict[int, tuple[Any, Walk]] = {}
+_unsaved: dict[int, tuple[Any, Any]] = {}
 
 
 def ask(services: Services, key: str, suffix: str = "", on_token: Callable[[str], None] | None = None,
@@ -74,8 +74,10 @@ def run_loop(loop: Loop, inputs: GSVInput, ctx: Context) -> GSVOutput:
     if held is not None and held[0] is loop and (ctx.loop_steps == "direct" or
                                                  (ctx.loop_steps == "auto" and not watched())):
         return held[1].run(dict(inputs), DirectRuntime(ctx, _parent_writer()), limit)  # type: ignore[return-value]
-    config: Any = {"recursion_limit": limit, "configurable": {CONFIG_KEY_CHECKPOINTER: None}}
-    return loop.invoke(inputs, config=config, context=ctx)  # type: ignore[return-value]
+    unsaved = _unsaved.get(id(loop))
+    if unsaved is None or unsaved[0] is not loop:  # the same loop, compiled never to inherit a checkpointer
+        unsaved = _unsaved[id(loop)] = (loop, loop.copy({"checkpointer": False}))
+    return unsaved[1].invoke(inputs, config={"recursion_limit": limit}, context=ctx)  # type: ignore[no-any-return,return-value]
 
 
 def _parent_writer() -> Callable[[dict[str, Any]], None] | None:
