@@ -12,9 +12,11 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from karaka.answering import web
 from karaka.config import Context, check_ingest_settings, context_from, remember_models
 from karaka.loading.web import is_url
 from karaka.services import get_services
@@ -186,3 +188,12 @@ def run_query(ctx: Context, question: str, thread_id: str | None = None,
         elif on_event is not None:
             on_event(event)
     return result
+
+
+def _ingest_and_ask(ctx: Context, folder: Path, question: str) -> dict[str, Any]:
+    """Ingest ``folder`` with the parser into ``ctx.workspace``, then answer ``question`` there (web search)."""
+    run_ingest(replace(ctx, llm="none"), folder)
+    return run_query(ctx, question)
+
+
+web.set_answerer(_ingest_and_ask)

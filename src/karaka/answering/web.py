@@ -28,11 +28,12 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from karaka.config import Context
+
+if TYPE_CHECKING:
+    import httpx
 
 log = logging.getLogger("karaka.web")
 PROVIDERS = ("tavily", "searxng", "brave")
@@ -96,6 +97,8 @@ def search(ctx: Context, query: str) -> list[WebResult]:
         raise WebSearchError(f"web search ({provider}) needs web_search_url (the instance's address)")
     if KEY_ENV[provider] and not key:
         raise WebSearchError(f"web search ({provider}) needs a key: web_search_key or {KEY_ENV[provider]}")
+    import httpx  # only when web search is on
+
     try:
         with httpx.Client(timeout=ctx.web_search_timeout, follow_redirects=False) as client:
             results = SEARCHES[provider](client, url, key, query, ctx.web_results)
@@ -117,6 +120,8 @@ def search(ctx: Context, query: str) -> list[WebResult]:
 
 def _with_page(client: httpx.Client, result: WebResult, limit: int) -> WebResult:
     """The result with its page's text (HTML read by the HTML reader), when it can be fetched."""
+    import httpx
+
     from karaka.loading.html import html_lines
 
     try:
@@ -160,9 +165,19 @@ def answer_from_web(ctx: Context, question: str) -> dict[str, Any]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _answer_over(ctx: Context, question: str, results: list[WebResult], folder: Path) -> dict[str, Any]:
-    from karaka.runner import run_ingest, run_query
+Answerer = Callable[[Context, Path, str], dict[str, Any]]
+"""Ingest a folder into a workspace of its own (``ctx.workspace``) and answer a question over it."""
+_answerer: list[Answerer] = []
 
+
+def set_answerer(answerer: Answerer) -> None:
+    """Give this module the way to ingest and ask (``karaka.runner`` does at import: it sits above it)."""
+    _answerer[:] = [answerer]
+
+
+def _answer_over(ctx: Context, question: str, results: list[WebResult], folder: Path) -> dict[str, Any]:
+    if not _answerer:
+        raise WebSearchError("web search needs karaka.runner (it answers over the results)")
     docs = folder / "results"
     docs.mkdir()
     by_doc = {}
@@ -172,8 +187,7 @@ def _answer_over(ctx: Context, question: str, results: list[WebResult], folder: 
         by_doc[f"web-{n}"] = result
     quiet = replace(ctx, workspace=str(folder / "ws"), store="", web_search="", extractor="parser",
                     coreference=True, metaphors=False, entity_types=False, causality=False)
-    run_ingest(replace(quiet, llm="none"), docs)
-    found = run_query(quiet, question)
+    found = _answerer[0](quiet, docs, question)
     citations = []
     for c in found.get("citations", []):
         source = by_doc.get(str(c.get("doc_id", "")))
