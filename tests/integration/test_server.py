@@ -141,6 +141,7 @@ def test_ingest_needs_the_key_and_stays_inside_the_root(parser_ws, tmp_path):
             httpx.Client(base_url=url, timeout=30) as anonymous, \
             httpx.Client(base_url=url, timeout=30, headers={"X-API-Key": KEY}) as client:
         assert anonymous.post("/ingest", json={"paths": ["more"]}).status_code == 401
+        assert anonymous.delete("/runs/0123456789ab").status_code == 401  # runs control needs the key too
         # with a key set, every endpoint but /health needs it, and /health names no server path
         for method, path in (("POST", "/chat"), ("POST", "/chat/stream"), ("GET", "/runs/abc"), ("GET", "/documents")):
             assert anonymous.request(method, path, json={"messages": "Who?"}).status_code == 401, path
