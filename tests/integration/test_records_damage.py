@@ -56,3 +56,19 @@ def test_damage_in_the_log_of_a_killed_writer_is_named(tmp_path):
     stats = _karaka("stats", "--workspace", str(ws))
     assert "no record of 1 documents" in stats.stderr and "second" in stats.stderr, stats.stderr
     assert "karaka ingest" in stats.stderr
+
+
+def test_unit_results_lost_from_the_records_are_named_and_the_same_ingest_restores_them(tmp_path):
+    import sqlite3
+
+    for n in range(2):
+        write_doc(tmp_path / "docs", f"d{n}.txt", f"Rama gave bow {n} to Lakshmana.", f"Sita crossed river {n}.")
+    ws = tmp_path / "ws"
+    _ingest(tmp_path / "docs", ws)
+    with sqlite3.connect(ws / "karaka.db") as db:  # what a rolled-back log leaves: the document, not its units
+        db.execute("DELETE FROM results WHERE doc_id = 'd1'")
+    stats = _karaka("stats", "--workspace", str(ws))
+    assert "no unit results for 1 documents the graph holds (d1)" in stats.stderr and "karaka ingest" in stats.stderr
+    _ingest(tmp_path / "docs", ws)
+    again = _karaka("stats", "--workspace", str(ws))
+    assert "no unit results" not in again.stderr and '"d1"' in again.stdout

@@ -251,6 +251,11 @@ class Workspace:
                 out.append(f"{self.root / RECORDS_FILE}: no record of {len(stray)} documents that "
                            f"{GRAPH_FILE} holds ({', '.join(stray[:3])}{', …' if len(stray) > 3 else ''}); "
                            + REINGEST.format(root=self.root).replace("move it aside and run", "run"))
+            unitless = self._unitless()
+            if unitless:  # a damaged write-ahead log rolled them back: re-extracting restores them
+                out.append(f"{self.root / RECORDS_FILE}: no unit results for {len(unitless)} documents the graph "
+                           f"holds ({', '.join(unitless[:3])}{', …' if len(unitless) > 3 else ''}); the same "
+                           f"`karaka ingest PATH --workspace {self.root}` restores them")
             for name, lacking, effect in zip((GRAPH_FILE, VECTORS_FILE), self._incomplete(),
                                              ("", " (answers fall back to keyword search)"), strict=True):
                 if lacking:
@@ -271,6 +276,11 @@ class Workspace:
         if bad is not None:
             raise DamagedFile(path, f"damaged (Bad CRC-32 for {bad!r})", REPAIR.format(root=self.root))
 
+    def _unitless(self) -> list[str]:
+        """Documents marked done whose Kriyās the graph holds but whose unit results the records lack."""
+        done = [r["doc_id"] for r in self.records.documents() if r["status"] == DocStatus.DONE]
+        return [d for d in done if self.graph.kriyas_of(d) and not self.records.done_units(d)]
+
     def _incomplete(self) -> tuple[list[str], list[str]]:
         """Documents marked done whose sentences the graph lacks, and those the vectors lack."""
         done = [r for r in self.records.documents() if r["status"] == DocStatus.DONE]
@@ -286,7 +296,7 @@ class Workspace:
             return _read(self.root / VECTORS_FILE, saved_counts)
 
     def requeue_incomplete(self) -> list[str]:
-        """Documents marked done whose sentences are not all in the graph and the vectors go back to the queue.
+        """Documents marked done that the graph, the vectors or the unit results lack go back to the queue.
 
         A crash between a save and a status update, a deleted or damaged file, or a writer of an
         older version could leave "done" in the records with the graph or the vectors lacking the
@@ -294,10 +304,11 @@ class Workspace:
         """
         with self._mutex:
             graph, vectors = self._incomplete()
-            requeued = list(dict.fromkeys(graph + vectors))
+            requeued = list(dict.fromkeys(graph + vectors + self._unitless()))
             for doc_id in requeued:
                 self.records.set_status(doc_id, DocStatus.LOADED)
-                log.warning("document %s is marked done but the graph or the vectors lack its lines: re-queued", doc_id)
+                log.warning("document %s is marked done but the graph, the vectors or the records lack part of it: "
+                            "re-queued", doc_id)
         return requeued
 
     # -- paths and logs -------------------------------------------------------------------------
