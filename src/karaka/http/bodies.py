@@ -25,6 +25,7 @@ _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 MAX_JSON_DEPTH = 32
 MAX_PATH_CHARS = 1024
 MAX_NAME_CHARS = 120
+CHUNK = 1 << 20
 
 
 def scrubbed(exc: BaseException) -> str:
@@ -142,7 +143,8 @@ async def stage_uploads(request: Request, workspace: Path) -> tuple[Path, bool, 
         seen[name] = seen.get(name, 0) + 1
         folder = target / str(seen[name]) if seen[name] > 1 else target
         await run_in_threadpool(folder.mkdir, exist_ok=True)
-        data = await upload.read()  # type: ignore[union-attr]
-        await run_in_threadpool((folder / name).write_bytes, data)
+        with open(folder / name, "wb") as out:  # in pieces: an upload is never held whole in memory
+            while chunk := await upload.read(CHUNK):  # type: ignore[union-attr]
+                await run_in_threadpool(out.write, chunk)
         names.append(Path(str(upload.filename or name)).name)
     return target, replace, names
