@@ -1,7 +1,8 @@
 """Ingestion runs started over HTTP: one at a time on a worker thread, recorded in karaka.db.
 
 A run's view names paths relative to the ingest root (or the upload folder), never the server's
-absolute paths.
+absolute paths. A run whose models load cheaply runs in a child process (``child``); ``DELETE
+/runs/{id}`` stops a run at its next event.
 """
 
 from __future__ import annotations
@@ -30,10 +31,10 @@ from karaka.services import get_services
 from karaka.store.lock import is_read_only
 
 log = logging.getLogger("karaka.api")
+OWNER = f"{socket.gethostname()}:{os.getpid()}"
+"""This server process, as its runs' records name it (another server on the workspace asks if it lives)."""
 INTERRUPTED = ("the server stopped during this run; POST the same /ingest again to resume it "
                "(the lines it finished are kept)")
-
-
 CANCELLED = ("cancelled by DELETE /runs/{id}; POST the same /ingest again to resume it "
              "(the lines it finished are kept)")
 
@@ -266,9 +267,6 @@ def _without(text: str, *bases: Path | None) -> str:
             text = text.replace(str(base.resolve()) + "/", "").replace(str(base) + "/", "")
     return text
 
-
-OWNER = f"{socket.gethostname()}:{os.getpid()}"
-"""This server process, as its runs' records name it."""
 
 
 def _alive(owner: str) -> bool:
