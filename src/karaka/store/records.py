@@ -91,15 +91,12 @@ class Records:
     def damage(self) -> str:
         """What SQLite's ``PRAGMA quick_check`` finds wrong in the file ("" when nothing)."""
         try:
-            rows = self._rows_raw("PRAGMA quick_check(5)")
+            with self._lock:
+                rows = self._db.execute("PRAGMA quick_check(5)").fetchall()
         except sqlite3.DatabaseError as exc:
             return str(exc)
         found = [str(r[0]) for r in rows if str(r[0]) != "ok"]
         return "; ".join(found)[:300]
-
-    def _rows_raw(self, sql: str) -> list[Any]:
-        with self._lock:
-            return self._db.execute(sql).fetchall()
 
     def fold(self) -> None:
         """Fold the write-ahead log into the database file (a long-running server does it now and then)."""
@@ -282,6 +279,10 @@ class Records:
                 [(unit, doc, first, last, str(status), json.dumps(payload, ensure_ascii=False), calls, tokens,
                   attempts, int(fast), seconds, run_id)
                  for unit, doc, first, last, status, payload, calls, tokens, attempts, fast, seconds, run_id in rows])
+
+    def documents_with_results(self) -> set[str]:
+        """The documents that have at least one unit result."""
+        return {str(r["doc_id"]) for r in self._rows("SELECT DISTINCT doc_id FROM results")}
 
     def results(self, doc_ids: list[str] | None = None) -> list[dict[str, Any]]:
         """Unit results, optionally for some documents, ordered by position."""

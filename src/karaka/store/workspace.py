@@ -245,7 +245,6 @@ class Workspace:
         with self._mutex:
             known = {r["doc_id"] for r in self.records.documents()}
             out = []
-            self._check_vectors_file()
             stray = [d for d in self.graph.doc_ids() if d not in known]
             if stray:
                 out.append(f"{self.root / RECORDS_FILE}: no record of {len(stray)} documents that "
@@ -279,7 +278,8 @@ class Workspace:
     def _unitless(self) -> list[str]:
         """Documents marked done whose Kriyās the graph holds but whose unit results the records lack."""
         done = [r["doc_id"] for r in self.records.documents() if r["status"] == DocStatus.DONE]
-        return [d for d in done if self.graph.kriyas_of(d) and not self.records.done_units(d)]
+        with_results = self.records.documents_with_results()  # one query; the graph is asked of the rest only
+        return [d for d in done if d not in with_results and self.graph.kriyas_of(d)]
 
     def _incomplete(self) -> tuple[list[str], list[str]]:
         """Documents marked done whose sentences the graph lacks, and those the vectors lack."""
@@ -298,11 +298,15 @@ class Workspace:
     def requeue_incomplete(self) -> list[str]:
         """Documents marked done that the graph, the vectors or the unit results lack go back to the queue.
 
+        Raises:
+            DamagedFile: vectors.npz fails its checksums.
+
         A crash between a save and a status update, a deleted or damaged file, or a writer of an
         older version could leave "done" in the records with the graph or the vectors lacking the
         document; its stored unit results make the next ingestion of it cheap.
         """
         with self._mutex:
+            self._check_vectors_file()  # read through once a run, not at every question
             graph, vectors = self._incomplete()
             requeued = list(dict.fromkeys(graph + vectors + self._unitless()))
             for doc_id in requeued:
