@@ -60,6 +60,11 @@ class Run:
     cancel: bool = False
     """Set by ``DELETE /runs/{id}``: the run stops at its next event and resumes like an interrupted one."""
 
+    def end(self, status: str, error: str | None) -> None:
+        """The run is over with ``status`` (the caller holds the registry's lock); its stream says so."""
+        self.status, self.error, self.finished = status, error, time.time()
+        self.events.append({"event": "done", "status": status})
+
     def view(self) -> dict[str, Any]:
         """What ``GET /runs/{id}`` returns."""
         return {"run_id": self.id, "status": self.status, "paths": self.paths,
@@ -142,15 +147,12 @@ class Runs:
             self._ingest(run, paths, staged, replace, urls)
         except RunCancelled:
             with self.lock:
-                run.status, run.error, run.finished = "cancelled", CANCELLED, time.time()
-                run.events.append({"event": "done", "status": run.status})
+                run.end("cancelled", CANCELLED)
             get_services(self.ctx).workspace.records.finish_run(f"http-{run.id}", run.view())
         except Exception as exc:  # noqa: BLE001 - the run fails with the reason; its stream ends
             log.exception("ingest run %s failed", run.id)
             with self.lock:
-                run.error = f"the run could not start or finish: {_without(str(exc), self.root, staged, self.home)}"
-                run.status, run.finished = "failed", time.time()
-                run.events.append({"event": "done", "status": run.status})
+                run.end("failed", f"the run could not start or finish: {_without(str(exc), self.root, staged, self.home)}")
             try:
                 get_services(self.ctx).workspace.records.finish_run(f"http-{run.id}", run.view())
             except Exception:  # noqa: BLE001 - the records cannot be written either (a read-only workspace)
@@ -186,12 +188,9 @@ class Runs:
                 errors.append(f"{self._public(path, base)}: {_without(str(exc), base, self.home)}")
         with self.lock:
             run.report = reports[-1] if len(reports) == 1 else {"reports": reports} if reports else None
-            run.error = "; ".join(errors) or None
             failures = sum(len(r.get("failures", [])) + len(r.get("skipped_files", [])) for r in reports)
-            run.status = ("failed" if errors and not reports
-                          else "finished_with_failures" if errors or failures else "finished")
-            run.finished = time.time()
-            run.events.append({"event": "done", "status": run.status})
+            run.end("failed" if errors and not reports else "finished_with_failures" if errors or failures
+                    else "finished", "; ".join(errors) or None)
         for report in reports:
             self.metrics.report(report)
         records.finish_run(f"http-{run.id}", run.view())  # GET /runs/{id} still answers after a restart
@@ -234,8 +233,7 @@ class Runs:
         with self.lock:
             live = [r for r in self.runs.values() if r.finished is None]
             for run in live:
-                run.status, run.error, run.finished = "interrupted", INTERRUPTED, time.time()
-                run.events.append({"event": "done", "status": run.status})
+                run.end("interrupted", INTERRUPTED)
         records = get_services(self.ctx).workspace.records
         for run in live:
             records.finish_run(f"http-{run.id}", run.view())
@@ -266,7 +264,6 @@ def _without(text: str, *bases: Path | None) -> str:
         if base is not None:
             text = text.replace(str(base.resolve()) + "/", "").replace(str(base) + "/", "")
     return text
-
 
 
 def _alive(owner: str) -> bool:
