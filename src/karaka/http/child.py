@@ -14,15 +14,13 @@ server thread as before: loading it twice would cost its memory twice.
 from __future__ import annotations
 
 import dataclasses
-import json
-import signal
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from karaka.config import Context
+from karaka.processes import request, run_child, send
 
 IN_CHILD_MODELS = ("none", "openai")
 """Model kinds a child process can use without loading weights into memory."""
@@ -44,47 +42,23 @@ def ingest_in_child(ctx: Context, path: Path, root: Path, replace: bool, on_even
     Raises:
         RuntimeError: the run failed in the child (the message is the child's).
     """
-    request = {"ctx": {**dataclasses.asdict(ctx), "workspace": str(Path(ctx.workspace).resolve())},
-               "path": str(path), "root": str(root), "replace": replace}
-    child = subprocess.Popen([sys.executable, "-m", "karaka.http.child"], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    if started is not None:
-        started(child)
-    answer: dict[str, Any] = {}
-    try:
-        assert child.stdin is not None and child.stdout is not None
-        child.stdin.write(json.dumps(request).encode())
-        child.stdin.close()
-        for line in child.stdout:
-            message = json.loads(line)
-            if "event" in message:
-                on_event(message["event"])
-            else:
-                answer = message
-        child.wait()
-    finally:
-        if child.poll() is None:
-            child.send_signal(signal.SIGTERM)
-            child.wait(timeout=60)
-    if "report" in answer:
-        return dict(answer["report"])
-    raise RuntimeError(answer.get("error") or f"the ingestion process ended with exit code {child.returncode}")
+    asked = {"ctx": {**dataclasses.asdict(ctx), "workspace": str(Path(ctx.workspace).resolve())},
+             "path": str(path), "root": str(root), "replace": replace}
+    ended = run_child("karaka.http.child", asked, on_event, started=started)
+    if "report" in ended.answer:
+        return dict(ended.answer["report"])
+    raise RuntimeError(ended.answer.get("error") or f"the ingestion process ended with exit code {ended.returncode}")
 
 
 def _child() -> None:
     from karaka.runner import run_ingest
 
-    request = json.loads(sys.stdin.read())
+    asked = request()
     fields = {f.name for f in dataclasses.fields(Context)}
-    ctx = Context(**{k: v for k, v in request["ctx"].items() if k in fields})
-
-    def send(message: dict[str, Any]) -> None:
-        sys.stdout.write(json.dumps(message, ensure_ascii=False, default=str) + "\n")
-        sys.stdout.flush()
-
+    ctx = Context(**{k: v for k, v in asked["ctx"].items() if k in fields})
     try:
-        report = run_ingest(ctx, Path(request["path"]), on_event=lambda e: send({"event": e}),
-                            root=Path(request["root"]), replace=bool(request["replace"]))
+        report = run_ingest(ctx, Path(asked["path"]), on_event=lambda e: send({"event": e}),
+                            root=Path(asked["root"]), replace=bool(asked["replace"]))
     except Exception as exc:  # noqa: BLE001 - the parent records it on the run
         send({"error": str(exc) or type(exc).__name__})
         return

@@ -7,17 +7,13 @@ The formats whose readers decompress (PDF, EPUB, DOCX) are therefore read by
 (``RLIMIT_AS``) before it opens the file, and that is killed when it runs past the time budget.
 A bomb then fails that one file with a clear reason; the server or the run carries on.
 
-The child answers on its standard output with JSON lines: ``{"progress": event}`` while it reads
-(a page sent to OCR), then ``{"raws": [...], "warnings": [...]}`` or ``{"error": reason}``.
+The child answers in JSON lines (``karaka.processes``): ``{"event": …}`` while it reads (a page sent
+to OCR), then ``{"raws": [...], "warnings": [...]}`` or ``{"error": reason}``.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
-import threading
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -25,6 +21,7 @@ from typing import Any
 
 from karaka.loading.files import DocumentError
 from karaka.loading.sentences import Raw
+from karaka.processes import request, run_child, send
 
 ISOLATED = (".pdf", ".epub", ".docx")
 """Formats read in the child: their readers inflate compressed streams."""
@@ -48,46 +45,18 @@ def read_isolated(path: Path, warnings: list[str], ocr_langs: str, budget: Budge
         DocumentError: the file is bad, or reading it would pass the budget (the reason says which).
     """
     env = {**os.environ, "OMP_THREAD_LIMIT": "1", "OPENBLAS_NUM_THREADS": "1", "PYTHONUNBUFFERED": "1"}
-    request = json.dumps({"path": str(path), "ocr_langs": ocr_langs, "budget": asdict(budget)})
-    child = subprocess.Popen([sys.executable, "-m", "karaka.loading.isolated"], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    timed_out = threading.Event()
-
-    def stop() -> None:
-        timed_out.set()
-        child.kill()
-
-    timer = threading.Timer(budget.seconds, stop)
-    timer.daemon = True
-    timer.start()
-    answer: dict[str, Any] = {}
-    try:
-        assert child.stdin is not None and child.stdout is not None
-        child.stdin.write(request.encode())
-        child.stdin.close()
-        for raw in child.stdout:
-            message = json.loads(raw)
-            if "progress" in message:
-                if progress is not None:
-                    progress(message["progress"])
-            else:
-                answer = message
-        child.wait()
-    finally:
-        timer.cancel()
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-        stderr = child.stderr.read().decode(errors="replace") if child.stderr else ""
-    if timed_out.is_set():
+    ended = run_child("karaka.loading.isolated", {"path": str(path), "ocr_langs": ocr_langs, "budget": asdict(budget)},
+                      progress, env=env, seconds=budget.seconds)
+    answer = ended.answer
+    if ended.timed_out:
         raise DocumentError(f"{path}: reading it took more than {budget.seconds:g} s (setting reader_seconds); "
                             "skipped")
     if "error" in answer:
         raise DocumentError(str(answer["error"]))
     if "raws" not in answer:
-        memory = "MemoryError" in stderr or "memory" in stderr.lower() or child.returncode in (-6, -9, -11)
+        memory = "MemoryError" in ended.stderr or "memory" in ended.stderr.lower() or ended.returncode in (-6, -9, -11)
         cause = (f"it needs more than {budget.memory_mb} MB to read (setting reader_memory_mb; "
-                 "a decompression bomb?)" if memory else f"its reader crashed (exit {child.returncode})")
+                 "a decompression bomb?)" if memory else f"its reader crashed (exit {ended.returncode})")
         raise DocumentError(f"{path}: {cause}; skipped")
     warnings.extend(answer.get("warnings", []))
     return [Raw(*row) for row in answer["raws"]]
@@ -102,22 +71,17 @@ def _limit_memory(megabytes: int) -> None:
 
 def _child() -> None:
     """The child's side: read one file as the request on stdin says, answer on stdout."""
-    request = json.loads(sys.stdin.read())
-    budget = Budget(**request["budget"])
+    asked = request()
+    budget = Budget(**asked["budget"])
     _limit_memory(budget.memory_mb)
-    path = Path(request["path"])
+    path = Path(asked["path"])
     warnings: list[str] = []
-
-    def send(message: dict[str, Any]) -> None:
-        sys.stdout.write(json.dumps(message, ensure_ascii=False) + "\n")
-        sys.stdout.flush()
-
     try:
         suffix = path.suffix.lower()
         if suffix == ".pdf":
             from karaka.loading.pdf import pdf_lines
 
-            raws = pdf_lines(path, warnings, request["ocr_langs"], lambda e: send({"progress": e}),
+            raws = pdf_lines(path, warnings, asked["ocr_langs"], lambda e: send({"event": e}),
                              max_pages=budget.max_pages)
         elif suffix == ".epub":
             from karaka.loading.epub import epub_lines
