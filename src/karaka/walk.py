@@ -10,8 +10,9 @@ Two walks use it, and both give what the LangGraph graph gives (tests run both s
   Pregel child per unit cost about 3 ms of a 10 ms line. Studio, or any caller that streams the
   loop's steps or traces it, still gets the LangGraph child.
 
-A step runs its tasks in order (named nodes, then ``Send`` branches in the order sent), applies
-their updates with the state's reducers, then follows each task's route. As in Pregel, a node
+A step runs its tasks in order (named nodes, then ``Send`` branches in the order sent; at once in
+threads when the model decodes concurrent requests in one batch), applies their updates in that
+order with the state's reducers, then follows each task's route. As in Pregel, a node
 reached by several tasks of a step runs once in the next. A conditional route reads the state
 after the whole step, which is what Pregel's route reads when its node ran alone in the step;
 the walk refuses a step where that does not hold.
@@ -23,6 +24,7 @@ import functools
 import inspect
 import typing
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -39,6 +41,8 @@ class DirectRuntime:
 
     context: Context
     stream_writer: Callable[[dict[str, Any]], None] | None = None
+    parallel: bool = False
+    """Run a step's ``Send`` branches at once (as Pregel does): for a model that decodes them in one batch."""
 
 
 @functools.cache
@@ -53,6 +57,21 @@ def _call(fn: Callable[..., Any], arg: Any, runtime: DirectRuntime) -> Any:
 def _sent(target: Any) -> bool:
     """A ``Send`` (duck-typed: this module never imports LangGraph)."""
     return hasattr(target, "node") and hasattr(target, "arg")
+
+
+_pool: ThreadPoolExecutor | None = None
+
+
+def _updates(steps: dict[str, Callable[..., Any]], tasks: list[tuple[str, Any]], state: dict[str, Any],
+             runtime: DirectRuntime) -> list[dict[str, Any]]:
+    """Each task's update, in task order; at once in threads when the runtime says so."""
+    global _pool
+    if not runtime.parallel or len(tasks) < 2:
+        return [_call(steps[name], state if arg is None else arg, runtime) or {} for name, arg in tasks]
+    if _pool is None:
+        _pool = ThreadPoolExecutor(max_workers=32, thread_name_prefix="karaka-branch")
+    futures = [_pool.submit(_call, steps[name], state if arg is None else arg, runtime) for name, arg in tasks]
+    return [f.result() or {} for f in futures]
 
 
 @dataclass(frozen=True)
@@ -86,7 +105,7 @@ class Walk:
         self._apply(state, inputs)
         tasks: list[tuple[str, Any]] = [(self.first, None)]
         for _ in range(limit):
-            updates = [_call(self.steps[name], state if arg is None else arg, runtime) or {} for name, arg in tasks]
+            updates = _updates(self.steps, tasks, state, runtime)
             for update in updates:  # as in Pregel, every task of a step reads the state from before it
                 self._apply(state, update)
             if len(tasks) > 1 and any(callable(self.routes[name]) for name, _ in tasks):

@@ -143,3 +143,36 @@ def test_smollm2_judges_types_causes_and_pronouns_on_the_parsers_graph(tmp_path)
     assert not any((b, a) in causes for a, b in causes)  # never both ways round
     he = next(e for e in kg.nodes_of("Entity") if (kg.node(e) or {}).get("canonical_name") == "He")
     assert [(kg.node(x.target) or {})["canonical_name"] for x in kg.edges_out(he, "IS_SAME_AS")] in (["Rama"], ["king"])
+
+
+def test_smollm2_through_huggingface_decodes_a_batch_as_it_decodes_each_request_alone():
+    """Greedy decoding in one padded batch, each row under its own schema and limit, equals one at a time."""
+    from langchain_core.messages import HumanMessage, SystemMessage
+
+    from karaka.models.batching import decode_together
+
+    llm = load_llm("huggingface:smollm2:batch=8", 96)
+    task = get_task("kriya")
+    lines = ["Rama gave the bow to Lakshmana.", "The committee approved the long budget on Monday morning."]
+    requests = []
+    for line in lines:
+        source = f"[L1] {line}"
+        requests.append(llm._request([SystemMessage(content="You extract actions."), HumanMessage(content=source)],
+                                     {"max_tokens": 96, "json_schema": task.llm_schema(source)}))
+        requests.append(llm._request([SystemMessage(content="You rate."), HumanMessage(content=f"Rate: {line}")],
+                                     {"max_tokens": 48, "json_schema": SCORE_SCHEMA}))
+    requests.append(llm._request([SystemMessage(content="Be brief."), HumanMessage(content="Say hello.")],
+                                 {"max_tokens": 5}))  # free text, and a limit far below the others'
+    requests.append(requests[0])  # the same request twice in one batch: decoded once
+    model, tokenizer = llm.batcher.model, llm.batcher.tokenizer
+    alone = [decode_together(model, tokenizer, [r])[0] for r in requests]
+    together = decode_together(model, tokenizer, requests)
+    assert [d.text for d in together] == [d.text for d in alone]
+    assert [d.completion_tokens for d in together] == [d.completion_tokens for d in alone]
+    assert together[4].completion_tokens <= 5
+    for decoded in (together[0], together[2]):
+        assert task.parse(decoded.text)[1] == [] and "\n" not in decoded.text, decoded.text
+    assert all(read_score(d.text)[0] is not None for d in (together[1], together[3]))
+    replies, requests_made = call_llm_samples(llm, "You rate.", "Rate: ok.", n=3, prompt_key="probe", max_tokens=40,
+                                              schema=SCORE_SCHEMA)
+    assert requests_made == 1 and len({r.text for r in replies}) == 1 and read_score(replies[0].text)[0]

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from karaka.config import Context, context_from
 from karaka.models.call import LLMReply, call_llm_isolated, call_llm_samples
-from karaka.services import Services
+from karaka.services import Services, get_services
 from karaka.state.gsv import GSVInput, GSVOutput
 from karaka.walk import DirectRuntime
 from karaka.watch import watched
@@ -73,11 +73,19 @@ def run_loop(loop: Loop, inputs: GSVInput, ctx: Context) -> GSVOutput:
     held = _walks.get(id(loop))
     if held is not None and held[0] is loop and (ctx.loop_steps == "direct" or
                                                  (ctx.loop_steps == "auto" and not watched())):
-        return held[1].run(dict(inputs), DirectRuntime(ctx, _parent_writer()), limit)  # type: ignore[return-value]
+        runtime = DirectRuntime(ctx, _parent_writer(), parallel=_batches(ctx))
+        return held[1].run(dict(inputs), runtime, limit)  # type: ignore[return-value]
     unsaved = _unsaved.get(id(loop))
     if unsaved is None or unsaved[0] is not loop:  # the same loop, compiled never to inherit a checkpointer
         unsaved = _unsaved[id(loop)] = (loop, loop.copy({"checkpointer": False}))
     return unsaved[1].invoke(inputs, config={"recursion_limit": limit}, context=ctx)  # type: ignore[no-any-return,return-value]
+
+
+def _batches(ctx: Context) -> bool:
+    """Whether the context's model decodes concurrent requests together (the local transformers node)."""
+    if not ctx.llm.startswith("huggingface"):
+        return False
+    return hasattr(get_services(ctx).llm, "batcher")
 
 
 def _parent_writer() -> Callable[[dict[str, Any]], None] | None:

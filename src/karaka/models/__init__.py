@@ -1,6 +1,7 @@
 """Model providers chosen by a spec string; one load per process.
 
-LLM specs: ``huggingface:MODEL`` (hub id, local dir, .gguf path or ``smollm2``),
+LLM specs: ``huggingface:MODEL[:batch=N,wait_ms=M]`` (hub id, local dir, .gguf path or ``smollm2``;
+requests arriving within M ms are decoded N at a time),
 ``openai:MODEL@BASE_URL``, ``llamacpp:PATH.gguf[:threads=N,ctx=N,parallel=N]`` (or
 ``llamacpp:smollm2``; llama.cpp's server in-process on loopback), ``simulated[:latency=S,score=N]``,
 ``none`` (no LLM: parser extraction and extractive answers), or ``registered:NAME``
@@ -64,7 +65,15 @@ def _build_llm(spec: str, max_tokens: int, timeout: float) -> BaseChatModel | No
     if kind == "huggingface":
         from karaka.models.huggingface import load_huggingface_chat
 
-        return load_huggingface_chat(rest or "nvidia/Llama-3.1-Nemotron-Nano-8B-v1", max_tokens)
+        name, opts = rest, {}
+        head, _, tail = rest.rpartition(":")
+        if head and "=" in tail:
+            name, opts = head, _options(tail)
+        unknown = set(opts) - {"batch", "wait_ms"}
+        if unknown:
+            raise ValueError(f"huggingface: unknown option(s) {sorted(unknown)}: use batch=N,wait_ms=M")
+        return load_huggingface_chat(name or "nvidia/Llama-3.1-Nemotron-Nano-8B-v1", max_tokens,
+                                     batch_size=int(opts.get("batch", 8)), wait_ms=float(opts.get("wait_ms", 5)))
     if kind == "openai":
         try:
             from langchain_openai import ChatOpenAI
@@ -110,8 +119,9 @@ def load_llm(spec: str, max_tokens: int = 512, announce: bool = True, *, timeout
                 _announce(spec)
             return _cache[key]  # type: ignore[no-any-return]
         model = _build_llm(spec, max_tokens, timeout)
-        if model is not None:
-            set_concurrency(model, concurrency)
+        if model is not None:  # a model that batches takes as many calls as it decodes at once
+            batch = getattr(getattr(model, "batcher", None), "batch_size", 0)
+            set_concurrency(model, max(concurrency, batch))
         if not spec.startswith("registered"):
             _cache[key] = model
         return model

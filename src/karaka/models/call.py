@@ -226,12 +226,19 @@ def call_llm_samples(
     """``n`` independent replies to one prompt, and the number of requests that made them.
 
     An OpenAI-compatible server (llama.cpp, vLLM) gets one request with ``n`` completions: it reads
-    the prompt once and decodes the replies together. Other providers get ``n`` isolated calls.
+    the prompt once and decodes the replies together; a model with ``karaka_samples`` (the local
+    transformers node) decodes them in one batch. Other providers get ``n`` isolated calls.
     The prompt's tokens are counted once per request (on the first reply of that request).
 
     Raises:
         LLMCallError: a request still failed after the retries, or failed for good.
     """
+    batched = getattr(llm, "karaka_samples", None)
+    if n > 1 and callable(batched) and not watched():
+        decoded = _retrying(llm, prompt_key, backoff, sleep,
+                            lambda: batched(system_prompt, user_prompt, n, max_tokens=max_tokens, schema=schema))
+        return [LLMReply(strip_think(d.text), d.prompt_tokens if i == 0 else 0, d.completion_tokens)
+                for i, d in enumerate(decoded)], 1
     if n <= 1 or not takes_n(llm):
         return [call_llm_isolated(llm, system_prompt, user_prompt, prompt_key=prompt_key, max_tokens=max_tokens,
                                   backoff=backoff, sleep=sleep, schema=schema) for _ in range(max(n, 1))], max(n, 1)

@@ -2,7 +2,8 @@
 
 With CUDA the model loads in 4-bit NF4 (bitsandbytes); on CPU it falls back to
 bf16/fp32 with a warning. A local GGUF file loads through ``gguf_file=`` so the
-production path runs offline on a model shipped in a PyPI package.
+production path runs offline on a model shipped in a PyPI package. Requests are decoded in
+batches (``karaka.models.batching``).
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
-from langchain_core.outputs import ChatResult
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_huggingface import ChatHuggingFace, HuggingFacePipeline
 
 from karaka.jsonparse import strip_think
+from karaka.models.batching import Batcher, Decoded, Request
 
 log = logging.getLogger("karaka.models")
 
@@ -38,9 +40,15 @@ def packaged_smollm2() -> Path:
 
 
 class KarakaChatHuggingFace(ChatHuggingFace):
-    """ChatHuggingFace plus Nemotron's reasoning switch, think-stripping, max_tokens and JSON-schema decoding."""
+    """ChatHuggingFace whose requests are decoded in batches (``karaka.models.batching``).
+
+    Adds Nemotron's reasoning switch, think-stripping, ``max_tokens`` and JSON-schema decoding.
+    Requests from concurrent callers, and the ``n`` samples of ``karaka_samples``, share one
+    ``generate`` call; decoding is greedy, so a reply is the same alone or in a batch.
+    """
 
     thinking: bool = False
+    batcher: Any = None
 
     def karaka_structured(self, schema: dict[str, Any]) -> dict[str, Any]:
         """Per-call arguments that constrain decoding to compact JSON fitting ``schema`` (llguidance)."""
@@ -48,6 +56,21 @@ class KarakaChatHuggingFace(ChatHuggingFace):
 
     def _is_nemotron(self) -> bool:
         return "nemotron" in (self.model_id or "").lower()
+
+    def _prompt(self, messages: list[BaseMessage]) -> str:
+        if self._is_nemotron():
+            # Nemotron reads its reasoning switch from the system prompt alone.
+            instructions = "\n".join(str(m.content) for m in messages if isinstance(m, SystemMessage))
+            rest = [m for m in messages if not isinstance(m, SystemMessage)]
+            switch = "detailed thinking on" if self.thinking else "detailed thinking off"
+            if rest and instructions:
+                rest[-1] = HumanMessage(content=f"{instructions}\n\n{rest[-1].content}")
+            messages = [SystemMessage(content=switch), *rest]
+        return self._to_chat_prompt(messages)
+
+    def _request(self, messages: list[BaseMessage], kwargs: dict[str, Any]) -> Request:
+        limit = kwargs.get("max_tokens") or self.llm.pipeline._forward_params.get("max_new_tokens") or 512
+        return Request(self._prompt(messages), kwargs.get("json_schema"), int(limit))
 
     def _generate(
         self,
@@ -57,35 +80,29 @@ class KarakaChatHuggingFace(ChatHuggingFace):
         stream: bool | None = None,  # noqa: FBT001
         **kwargs: Any,
     ) -> ChatResult:
-        max_tokens = kwargs.pop("max_tokens", None)
-        schema = kwargs.pop("json_schema", None)
-        pipeline_kwargs: dict[str, Any] = {"do_sample": False}
-        if max_tokens:
-            pipeline_kwargs["max_new_tokens"] = int(max_tokens)
-        if schema is not None:
-            from transformers import LogitsProcessorList
+        decoded = self.batcher.submit(self._request(messages, kwargs)).result()
+        return ChatResult(generations=[_generation(decoded)])
 
-            from karaka.models.grammar import GrammarLogitsProcessor
-
-            pipeline_kwargs["logits_processor"] = LogitsProcessorList([GrammarLogitsProcessor(self.tokenizer, schema)])
-        kwargs["pipeline_kwargs"] = pipeline_kwargs
-        if self._is_nemotron():
-            # Nemotron reads its reasoning switch from the system prompt alone.
-            instructions = "\n".join(str(m.content) for m in messages if isinstance(m, SystemMessage))
-            rest = [m for m in messages if not isinstance(m, SystemMessage)]
-            switch = "detailed thinking on" if self.thinking else "detailed thinking off"
-            if rest and instructions:
-                rest[-1] = HumanMessage(content=f"{instructions}\n\n{rest[-1].content}")
-            messages = [SystemMessage(content=switch), *rest]
-        result = super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
-        for generation in result.generations:
-            if isinstance(generation.message.content, str):
-                generation.message.content = strip_think(generation.message.content)
-        return result
+    def karaka_samples(self, system: str, user: str, n: int, *, max_tokens: int,
+                       schema: dict[str, Any] | None = None) -> list[Decoded]:
+        """``n`` replies to one prompt in one batch (greedy: decoded once, the same reply ``n`` times)."""
+        request = self._request([SystemMessage(content=system), HumanMessage(content=user)],
+                                {"max_tokens": max_tokens, "json_schema": schema})
+        return list(self.batcher.decode([request] * n))
 
 
-def load_huggingface_chat(name: str, max_tokens: int = 512) -> KarakaChatHuggingFace:
-    """Load ``name`` (a hub id, a local dir, a .gguf path, or ``smollm2``) as a chat model."""
+def _generation(decoded: Decoded) -> ChatGeneration:
+    usage = {"input_tokens": decoded.prompt_tokens, "output_tokens": decoded.completion_tokens,
+             "total_tokens": decoded.prompt_tokens + decoded.completion_tokens}
+    return ChatGeneration(message=AIMessage(content=strip_think(decoded.text), usage_metadata=usage))  # type: ignore[arg-type]
+
+
+def load_huggingface_chat(name: str, max_tokens: int = 512, batch_size: int = 8,
+                          wait_ms: float = 5.0) -> KarakaChatHuggingFace:
+    """Load ``name`` (a hub id, a local dir, a .gguf path, or ``smollm2``) as a chat model.
+
+    Up to ``batch_size`` requests that arrive within ``wait_ms`` of each other are decoded together.
+    """
     try:
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer, pipeline
@@ -135,4 +152,5 @@ def load_huggingface_chat(name: str, max_tokens: int = 512) -> KarakaChatHugging
     )
     llm = HuggingFacePipeline(pipeline=pipe, model_id=name)
     # disable_streaming: the pipeline streamer thread is not worth its risks; stream() yields one chunk.
-    return KarakaChatHuggingFace(llm=llm, tokenizer=tokenizer, model_id=name, disable_streaming=True)
+    return KarakaChatHuggingFace(llm=llm, tokenizer=tokenizer, model_id=name, disable_streaming=True,
+                                 batcher=Batcher(model, tokenizer, batch_size, wait_ms))
