@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
+import shutil
 import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -45,6 +46,23 @@ from karaka.services import get_services
 
 log = logging.getLogger("karaka.api")
 notice = logging.getLogger("karaka.notice")
+
+
+def costs(ctx: Context, paths: list[Path]) -> dict[str, Any]:
+    """The summed estimate of several paths, with the sentence a person reads (``text``)."""
+    from karaka.estimate import describe, estimate
+
+    found = [estimate(ctx, path) for path in paths]
+    total = dict(found[0])
+    for more in found[1:]:
+        for key in ("documents", "lines", "extracted_lines", "requests", "extraction_requests",
+                    "post_processing_requests", "prompt_tokens", "completion_tokens"):
+            if key in total:
+                total[key] += more.get(key, 0)
+        total["seconds"] = None if total["seconds"] is None else total["seconds"] + (more["seconds"] or 0)
+        total["skipped_files"] = total["skipped_files"] + more["skipped_files"]
+    total["skipped_files"] = [{**s, "path": Path(s["path"]).name} for s in total["skipped_files"]]  # no server paths
+    return {**total, "text": describe(total)}
 
 
 def create_app(ctx: Context | None = None, server: ServerSettings | None = None, *,
@@ -181,6 +199,26 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
                 run = registry.start(paths, replace=body.replace)
         return {"run_id": run.id, "status": run.status, "links": {"run": f"/runs/{run.id}",
                                                                    "stream": f"/runs/{run.id}/stream"}}
+
+    @app.post("/estimate")
+    async def estimate(request: Request) -> dict[str, Any]:
+        """What ingesting these files would cost (lines, LLM requests, tokens, time); nothing is kept."""
+        authorised(request, write=True)
+        ctx = await run_in_threadpool(context)
+        if request.headers.get("content-type", "").startswith("multipart/form-data"):
+            try:
+                staged, _, _ = await stage_uploads(request, Path(ctx.workspace))
+            except OSError as exc:
+                raise unwritable(exc) from None
+            try:
+                return await run_in_threadpool(costs, ctx, [staged])
+            finally:
+                await run_in_threadpool(shutil.rmtree, staged, True)
+        body = parse(IngestRequest, await json_body(request))
+        if body.urls:
+            raise HTTPException(422, "urls: a web page's cost is known once it is fetched; estimate files or paths")
+        base = await run_in_threadpool(root)
+        return await run_in_threadpool(costs, ctx, [await run_in_threadpool(confine, base, raw) for raw in body.paths])
 
     @app.get("/metrics", include_in_schema=True)
     async def metrics_text(request: Request) -> Response:

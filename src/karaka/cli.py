@@ -74,6 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument("--replace", action="store_true", help="a file whose name another source's document holds "
                                                                "replaces that document (else it gets its own id)")
     ingest.add_argument("--json", action="store_true", help="print the report as JSON")
+    ingest.add_argument("--estimate", action="store_true", help="say what the run would cost (lines, LLM requests, "
+                        "tokens, time) and stop: no model is loaded, nothing is written")
     ask = sub.add_parser("ask", parents=[common], help="answer a question with citations")
     ask.add_argument("question", help="the question")
     ask.add_argument("--trace", action="store_true", help="print the reasoning trace")
@@ -172,6 +174,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
     ctx = resolve_context(_flags(args, "window", "strategy", "extractor", "concurrency", "max_retries",
                                  "fast_path", "parser_candidate", "llm_writes"))
+    if args.estimate:
+        return _estimate(ctx, args)
     _open(ctx, check=(Path(ctx.workspace) / "graph.json").exists())  # a damaged file is named, not skipped over
     root = Path(args.ingest_root).resolve() if args.ingest_root else None
     report = run_ingest(ctx, args.path, on_event=None if args.json else Progress(), root=root, replace=args.replace)
@@ -180,6 +184,23 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     else:
         print_report(report)
     return EXIT_FAILURES if any(shortfall(report)) else EXIT_OK
+
+
+def _estimate(ctx: Any, args: argparse.Namespace) -> int:
+    from karaka.estimate import describe, estimate
+    from karaka.loading.web import is_url
+
+    if is_url(args.path):
+        raise ValueError("--estimate reads local files; fetch the page first or ingest the URL directly")
+    root = Path(args.ingest_root).resolve() if args.ingest_root else None
+    found = estimate(ctx, args.path, root)
+    if args.json:
+        print(json.dumps(found, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    print(f"📏 {describe(found)}")
+    for skipped in found["skipped_files"]:
+        print(f"   would skip {skipped['path']}: {skipped['error']}")
+    return EXIT_OK
 
 
 def _require_graph(ctx: Any) -> None:

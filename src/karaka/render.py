@@ -48,6 +48,10 @@ class Progress:
             self._say(f"   OCR {Path(str(event['file'])).name}: page {event['page']}/{event['pages']}")
         elif kind == "resume":
             self._say(f"↻ resuming an interrupted run at {event['next']}")
+        elif kind == "estimate":
+            from karaka.estimate import describe
+
+            self._say(f"📏 {describe(event)}")
         elif kind == "unit" and event.get("status") == "failed":
             self.failed += 1
         elif kind == "progress":

@@ -132,3 +132,26 @@ def test_ingest_a_url_an_epub_and_a_word_document_from_the_command_line(tmp_path
     assert "[report, § Repairs, line 2]" in mast
     sailors = karaka("ask", "--workspace", "ws", "How many sailors left the harbour?", cwd=tmp_path).stdout
     assert "[voyage, ch. 1, line" in sailors
+
+
+def test_estimate_says_the_cost_before_a_run_and_learns_from_the_run_it_predicted(tmp_path):
+    docs = tmp_path / "docs"
+    write_doc(docs, "one.txt", *SPEC, "Sita waited in the grove.", "Hanuman carried the ring to Sita.")
+    write_doc(tmp_path / "more", "two.txt", "Bharata ruled from Nandigrama.", "He kept the sandals on the throne.",
+              "The people praised Bharata.", "Rama returned to Ayodhya.")
+    first = karaka("ingest", "docs", "--workspace", "ws", "--llm", "simulated", "--estimate", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert "1 document(s), 4 lines" in first.stdout and "LLM requests" in first.stdout
+    assert "time unknown" in first.stdout and not (tmp_path / "ws").exists()  # nothing written, no model loaded
+    run = karaka("ingest", "docs", "--workspace", "ws", "--llm", "simulated", "--json", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    actual = json.loads(run.stdout)["llm_calls"]
+    shown = karaka("ingest", "docs", "--workspace", "shown", "--llm", "simulated", cwd=tmp_path)
+    assert shown.stdout.count("📏") == 1 and "LLM requests" in shown.stdout  # said once, when the run starts
+    again = karaka("ingest", "more", "--workspace", "ws", "--llm", "simulated", "--estimate", "--json", cwd=tmp_path)
+    predicted = json.loads(again.stdout)
+    assert "earlier run" in predicted["basis"] and predicted["seconds"] is not None
+    later = json.loads(karaka("ingest", "more", "--workspace", "ws", "--llm", "simulated", "--json",
+                              cwd=tmp_path).stdout)["llm_calls"]
+    spent = later["extraction"] + later["post_processing"]
+    assert abs(predicted["requests"] - spent) <= 0.2 * spent, (predicted, later, actual)

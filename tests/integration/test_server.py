@@ -324,3 +324,20 @@ def test_metrics_are_scraped_during_an_ingest_and_questions(parser_ws):
     assert after[("karaka_ingested_lines_total", ())] == 30
     assert after[("karaka_ingest_runs_total", (("status", "finished"),))] == 1
     assert after[("karaka_open_runs", ())] == 0 and after[("karaka_ingest_lines_per_second", ())] > 0
+
+
+def test_estimate_reads_uploaded_files_keeps_nothing_and_names_bad_ones(parser_ws):
+    ctx, root = parser_ws
+    files = [("files", ("sita.txt", b"Sita followed Rama into the forest.\nShe waited.\n", "text/plain")),
+             ("files", ("blob.txt", bytes(range(256)) * 4, "application/octet-stream"))]
+    with serve_in_thread(create_app(ctx, ingest_root=root)) as url, httpx.Client(base_url=url, timeout=30) as client:
+        found = client.post("/estimate", files=files)
+        assert found.status_code == 200, found.text
+        body = found.json()
+        assert body["documents"] == 1 and body["lines"] == 2 and body["requests"] == 0  # this server has no model
+        assert [s["path"] for s in body["skipped_files"]] == ["blob.txt"] and str(root) not in found.text
+        assert body["text"].startswith("1 document(s), 2 lines")
+        assert not any(p.is_file() for p in (Path(ctx.workspace) / "uploads").rglob("*"))  # nothing kept
+        by_path = client.post("/estimate", json={"paths": ["docs"]}).json()
+        assert by_path["lines"] == 2 and by_path["documents"] == 1
+        assert client.post("/estimate", json={"paths": ["../../etc"]}).status_code in (403, 422)

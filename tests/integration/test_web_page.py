@@ -145,6 +145,18 @@ def test_upload_shows_progress_to_done_and_remove(page, server):
     page.wait_for_function("!document.querySelector('#documents tbody').textContent.includes('hanuman')")
 
 
+def test_choosing_files_shows_what_their_ingestion_would_cost_before_the_upload(page, server):
+    _, base = server
+    chosen = base / "angada.txt"
+    chosen.write_text("Angada carried the message.\nRavana refused it.\nThe envoy returned.\n", encoding="utf-8")
+    _key(page)
+    page.click("#tab-docs")
+    page.set_input_files("#files", str(chosen))
+    page.wait_for_function("document.getElementById('estimate').textContent.startsWith('Estimate:')")
+    assert "1 document(s), 3 lines" in page.text_content("#estimate")
+    assert not page.is_visible("#run")  # nothing was ingested
+
+
 def test_live_metrics_count_the_questions_asked(page):
     _key(page)
     _ask(page, "Who killed Ravana?")

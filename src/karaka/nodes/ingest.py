@@ -21,10 +21,11 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from karaka.config import Context
+from karaka.estimate import describe, for_lines
 from karaka.kg import postprocess, retrieval
 from karaka.kg.calls import Loop
 from karaka.kg.report import build_report
-from karaka.kg.units import PARSED_LANGUAGES, sentences_of, units_between, units_in
+from karaka.kg.units import PARSED_LANGUAGES, extractable, sentences_of, units_between, units_in
 from karaka.kg.write import write_document
 from karaka.loading import Budget, LoadedDocument, content_hash, load_and_refine_documents
 from karaka.loading.languages import NAMES
@@ -144,8 +145,18 @@ def _start(services: Services, runtime: Runtime[Context], todo: list[str], found
     counts = [units_in(n, window(services.ctx)) for n in lines]
     emit(runtime, {"event": "stage", "stage": "load", "documents": len(todo), "unchanged": found["unchanged"],
                    "skipped": len(found["skipped"]), "lines": sum(lines)})
+    if services.ctx.llm != "none" and todo:  # what the model will cost, said before it is asked anything
+        expected = for_lines(services.ctx, len(todo), sum(lines), _extracted(services, todo), records.reports())
+        log.info("estimate: %s", describe(expected))
+        emit(runtime, {"event": "estimate", **expected})
     return {"run_id": run_id, "doc_ids": todo, **found, "started": time.time(), "units_done": 0,
             "units_total": sum(counts), "unit_counts": counts, "doc_lines": lines, "cursor": 0, "write_failures": []}
+
+
+def _extracted(services: Services, doc_ids: list[str]) -> int:
+    """How many of these documents' sentences the extractor reads."""
+    parser = services.ctx.extractor == "parser"
+    return sum(1 for d in doc_ids for line in services.workspace.records.lines(d) if extractable(line, parser))
 
 
 def _unparsed(services: Services, docs: list[LoadedDocument]) -> list[str]:

@@ -346,6 +346,11 @@ class Records:
                      ("UPDATE runs SET finished = ?, report = ? WHERE run_id = ?",
                       (time.time(), json.dumps(report, ensure_ascii=False), run_id))])
 
+    def reports(self, limit: int = 20) -> list[dict[str, Any]]:
+        """The reports of the last ``limit`` finished runs, newest first."""
+        rows = self._rows("SELECT report FROM runs WHERE report IS NOT NULL ORDER BY finished DESC LIMIT ?", (limit,))
+        return [json.loads(row["report"]) for row in rows]
+
     def run(self, run_id: str) -> dict[str, Any] | None:
         """A run's row with its report decoded."""
         rows = self._rows("SELECT * FROM runs WHERE run_id = ?", (run_id,))

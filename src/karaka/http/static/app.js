@@ -483,6 +483,19 @@ async function follow(run) {
   health();
 }
 
+// What the chosen files would cost to ingest (lines, LLM requests, tokens, time), before the upload starts.
+$("files").addEventListener("change", async () => {
+  $("estimate").textContent = "";
+  if (!$("files").files.length) return;
+  const form = new FormData();
+  for (const f of $("files").files) form.append("files", f);
+  $("estimate").textContent = "Estimating…";
+  try {
+    const found = await (await api("/estimate", { method: "POST", body: form })).json();
+    $("estimate").textContent = "Estimate: " + found.text;
+  } catch (err) { $("estimate").textContent = "No estimate: " + err.message; }
+});
+
 $("upload-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   notice("");
