@@ -1,7 +1,8 @@
 """GSV-Retry quality with a real model: parser vs single pass vs GSV (parser candidate on and off).
 
     python benchmarks/gsv_quality.py --llm SPEC [--sentences N] [--set wikinews|wikipedia]
-        [--runs parser,single,gsv,gsv-noseed] [--max-retries 2] [--max-tokens 384] [--json OUT]
+        [--runs parser,single,gsv,gsv-noseed] [--window K] [--no-fast-path] [--max-retries 2]
+        [--max-tokens 384] [--json OUT]
 
 On the first N QA-SRL dev sentences (../shared/data/qasrl-gs), one run of each configuration,
 printing micro and per-role precision / recall / F1, the share of sentences GSV accepted itself
@@ -40,14 +41,14 @@ def run_one(kind: str, args: argparse.Namespace, workspace: str) -> dict[str, An
 
     def report(record: dict[str, Any]) -> None:
         done[0] += 1
-        print(f"  {kind} {done[0]}/{args.sentences}: {record['outcome']}, {record['llm_calls']} requests, "
+        print(f"  {kind} unit {done[0]}: {record['outcome']}, {record['llm_calls']} requests, "
               f"{record['seconds']:.0f} s", file=sys.stderr, flush=True)
         if args.json:
             with open(f"{args.json}.{kind}.jsonl", "a", encoding="utf-8") as out:
                 out.write(json.dumps(record, default=str) + "\n")
 
     scores = evaluate(DATA / f"{args.set}.dev.gold.csv", DATA / f"{args.set}.dev.full.csv", extractor=extractor,
-                      ctx=ctx, limit=args.sentences, on_sentence=report)
+                      ctx=ctx, limit=args.sentences, on_sentence=report, window=args.window)
     scores["wall_seconds"] = time.perf_counter() - started
     scores["run"] = kind
     return scores
@@ -55,7 +56,7 @@ def run_one(kind: str, args: argparse.Namespace, workspace: str) -> dict[str, An
 
 def summary(scores: dict[str, Any]) -> dict[str, Any]:
     runs = scores["runs"]
-    n = len(runs) or 1
+    n = sum(r.get("sentences", 1) for r in runs) or 1
     outcomes = Counter(r["outcome"] for r in runs)
     generated = sum(r.get("generated", 0) for r in runs)
     valid = sum(r.get("schema_valid", 0) for r in runs)
@@ -64,12 +65,13 @@ def summary(scores: dict[str, Any]) -> dict[str, Any]:
     return {
         "run": scores["run"], "micro": scores["micro"], "roles": scores["roles"],
         "accepted": outcomes["accepted"] + outcomes["fast-path"], "fast_path": outcomes["fast-path"],
-        "parser_fallback": outcomes["parser-fallback"], "failed": outcomes["failed"], "sentences": len(runs),
+        "parser_fallback": outcomes["parser-fallback"], "failed": outcomes["failed"], "units": len(runs),
+        "window_fallback": outcomes["window-fallback"], "sentences": n,
         "llm_calls_per_sentence": sum(r["llm_calls"] for r in runs) / n,
         "prompt_tokens_per_sentence": sum(r.get("prompt_tokens", 0) for r in runs) / n,
         "completion_tokens_per_sentence": sum(r.get("completion_tokens", 0) for r in runs) / n,
-        "seconds_per_sentence": statistics.mean(r["seconds"] for r in runs) if runs else 0.0,
-        "seconds_median": statistics.median(r["seconds"] for r in runs) if runs else 0.0,
+        "seconds_per_sentence": sum(r["seconds"] for r in runs) / n,
+        "seconds_median": statistics.median(r["seconds"] / r.get("sentences", 1) for r in runs) if runs else 0.0,
         "llm_candidates": generated, "schema_valid": valid,
     }
 
@@ -80,7 +82,7 @@ def table(rows: list[dict[str, Any]]) -> str:
     lines = [head]
     for r in rows:
         gsv = r["run"].startswith("gsv")
-        accepted = f"{r['accepted']}/{r['sentences']}" if gsv else "-"
+        accepted = f"{r['accepted']}/{r['units']}" if gsv else "-"
         fallback = str(r["parser_fallback"]) if gsv else "-"
         valid = f"{r['schema_valid']}/{r['llm_candidates']}" if r["llm_candidates"] else "-"
         lines.append(f"{r['run']:11} {r['micro']['f1']:6.3f} {r['micro']['precision']:6.3f} {r['micro']['recall']:6.3f} "
@@ -105,6 +107,7 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=1800.0, help="client timeout per LLM request (s)")
     parser.add_argument("--concurrency", type=int, default=3, help="LLM requests in flight")
     parser.add_argument("--no-fast-path", action="store_true", help="always generate LLM corrections")
+    parser.add_argument("--window", type=int, default=1, help="sentences per GSV unit, as ingestion's --window")
     parser.add_argument("--json", help="write every run's scores and per-sentence records here")
     args = parser.parse_args()
     kinds = [k.strip() for k in args.runs.split(",") if k.strip()]
@@ -121,7 +124,8 @@ def main() -> int:
             print(f"running {kind} on {args.sentences} {args.set} sentences ...", file=sys.stderr, flush=True)
             results.append(run_one(kind, args, workspace))
     rows = [summary(r) for r in results]
-    print(f"{args.set} dev, first {args.sentences} sentences, llm {args.llm}, max_retries {args.max_retries}, "
+    print(f"{args.set} dev, first {args.sentences} sentences, window {args.window}, llm {args.llm}, "
+          f"fast path {'off' if args.no_fast_path else 'on'}, max_retries {args.max_retries}, "
           f"max_tokens {args.max_tokens}; one run each; calls, tokens and seconds per sentence")
     print(table(rows))
     if args.json:

@@ -93,57 +93,95 @@ def _predict_parser(tokens: list[str]) -> list[dict[str, Any]]:
     return analyze_doc(parse_tokens(tokens))
 
 
-def _predict_llm(tokens: list[str], ctx: Context, full_loop: bool) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """One sentence through the single pass or the GSV loop (with ingestion's parser fallback); kriyas and costs."""
-    from karaka.graphs.gsv import run_gsv
+def _predict_single(tokens: list[str], ctx: Context) -> tuple[list[list[dict[str, Any]]], dict[str, Any]]:
+    """One sentence through one unverified LLM pass; its kriyas and costs."""
     from karaka.kg.calls import ask
     from karaka.models.call import LLMCallError
-    from karaka.nlp import parse_tokens
-    from karaka.nlp.roles import analyze_doc, seed_candidate
-    from karaka.nodes.extract import offered, parser_fallback
     from karaka.services import get_services
     from karaka.tasks import get_task
 
     source = f"[L1] {' '.join(tokens)}"
     started = time.perf_counter()
     task = get_task("kriya")
-    if not full_loop:
-        try:
-            schema = task.llm_schema(source)
-            reply = ask(get_services(ctx), task.generate_key, lines=source, schema=schema,
-                        max_tokens=task.budget(schema, ctx.max_tokens))
-        except LLMCallError as exc:
-            return [], {"outcome": "failed", "llm_calls": 1, "prompt_tokens": 0, "completion_tokens": 0,
-                        "seconds": time.perf_counter() - started, "error": str(exc)}
-        data, errors = task.parse(reply.text)
-        outcome = "schema-invalid" if errors else "valid"
-        return (data or {"kriyas": []})["kriyas"], {
-            "outcome": outcome, "raw": reply.text[:400], "errors": errors, "llm_calls": 1, "prompt_tokens": reply.prompt_tokens,
-            "completion_tokens": reply.completion_tokens, "seconds": time.perf_counter() - started}
-    doc = parse_tokens(tokens)  # the parse the parser's own run scores: Candidate_A is exactly its analysis
-    analysis = {"kriyas": [{**item, "line": 1} for item in analyze_doc(doc)]}
+    try:
+        schema = task.llm_schema(source)
+        reply = ask(get_services(ctx), task.generate_key, lines=source, schema=schema,
+                    max_tokens=task.budget(schema, ctx.max_tokens))
+    except LLMCallError as exc:
+        return [[]], {"outcome": "failed", "llm_calls": 1, "prompt_tokens": 0, "completion_tokens": 0,
+                      "seconds": time.perf_counter() - started, "error": str(exc)}
+    data, errors = task.parse(reply.text)
+    outcome = "schema-invalid" if errors else "valid"
+    return [(data or {"kriyas": []})["kriyas"]], {
+        "outcome": outcome, "raw": reply.text[:400], "errors": errors, "llm_calls": 1, "prompt_tokens": reply.prompt_tokens,
+        "completion_tokens": reply.completion_tokens, "seconds": time.perf_counter() - started}
+
+
+def _predict_window(window: list[list[str]], ctx: Context) -> tuple[list[list[dict[str, Any]]], dict[str, Any]]:
+    """Sentences as one extraction unit through the GSV loop, as ingestion runs a window; kriyas and costs.
+
+    Numbered lines, the parser's analysis as Candidate_A; a line of an exhausted window is the
+    parser's reading when it passes the rule checks, else a loop of its own; an exhausted sentence
+    falls back to the parser's reading. Returns each sentence's kriyas and the unit's costs.
+    """
+    from karaka.graphs.gsv import run_gsv
+    from karaka.kg.units import numbered
+    from karaka.nlp import parse_tokens
+    from karaka.nlp.roles import analyze_doc, seed_candidate
+    from karaka.nodes.extract import offered, parser_fallback
+
+    started = time.perf_counter()
+    lines = {n: " ".join(tokens) for n, tokens in enumerate(window, 1)}
+    docs = {n: parse_tokens(tokens) for n, tokens in enumerate(window, 1)}  # the parses the parser's own run scores
+    analysis = {"kriyas": [{**item, "line": n} for n, doc in docs.items() for item in analyze_doc(doc)]}
+    source = numbered(lines)
     seed = seed_candidate(analysis) if ctx.parser_candidate else None
     out = run_gsv({"task": "kriya", "source": source, "ref": {"eval": True}, "seed": seed,
-                   "alternatives": offered(ctx, {1: " ".join(tokens)}, analysis, seed, docs={1: doc})}, ctx)
+                   "alternatives": offered(ctx, lines, analysis, seed, docs=docs)}, ctx)
     golden = out["golden"]
-    if golden is not None:
-        outcome = "fast-path" if out["fast_path"] else "accepted"
-    else:
-        golden, _ = parser_fallback(analysis, source, ctx.rule_checks)
-        outcome = "parser-fallback" if golden is not None else "failed"
     generated = [c for h in out["history"] for c in h["candidates"] if c.get("origin") == "llm"]
-    stats = {"outcome": outcome, "origin": out["origin"], "attempts": out["attempt"], "llm_calls": out["llm_calls"],
+    stats: dict[str, Any] = {"origin": out["origin"], "attempts": out["attempt"], "llm_calls": out["llm_calls"],
              "prompt_tokens": out["prompt_tokens"], "completion_tokens": out["completion_tokens"],
              "generated": len(generated), "schema_valid": sum(1 for c in generated if c.get("data") is not None),
-             "seconds": time.perf_counter() - started, "trace": [_trace(h) for h in out["history"]]}
-    kriyas = [dict(k) for k in (golden or {"kriyas": []})["kriyas"]]
-    unplaced = list(analysis["kriyas"])
-    for kriya in kriyas:  # a Kriyā of the parser's analysis keeps the verb token the parser's own run scores
+             "trace": [_trace(h) for h in out["history"]]}
+    if golden is not None:
+        stats["outcome"] = "fast-path" if out["fast_path"] else "accepted"
+    elif len(window) > 1:  # as ingestion: each line of an exhausted window is the parser's, or gets its own loop
+        per_line: list[list[dict[str, Any]]] = []
+        outcomes = []
+        for n, tokens in enumerate(window, 1):
+            own = {"kriyas": [k for k in analysis["kriyas"] if k["line"] == n]}
+            fallback, _ = parser_fallback({"kriyas": [{**k, "line": 1} for k in own["kriyas"]]},
+                                          numbered({1: lines[n]}), ctx.rule_checks)
+            if fallback is not None:
+                per_line.append(_placed(fallback["kriyas"], [{**k, "line": 1} for k in own["kriyas"]], 1))
+                outcomes.append("parser-fallback")
+                continue
+            kriyas, single = _predict_window([tokens], ctx)
+            per_line += kriyas
+            outcomes.append(single["outcome"])
+            for key in ("llm_calls", "prompt_tokens", "completion_tokens", "generated", "schema_valid"):
+                stats[key] += single[key]
+        stats.update(outcome="window-fallback", lines=outcomes, seconds=time.perf_counter() - started)
+        return per_line, stats
+    else:
+        golden, _ = parser_fallback(analysis, source, ctx.rule_checks)
+        stats["outcome"] = "parser-fallback" if golden is not None else "failed"
+    stats["seconds"] = time.perf_counter() - started
+    kriyas = (golden or {"kriyas": []})["kriyas"]
+    return [_placed(kriyas, analysis["kriyas"], n) for n in docs], stats
+
+
+def _placed(kriyas: list[dict[str, Any]], analysis: list[dict[str, Any]], n: int) -> list[dict[str, Any]]:
+    """Line ``n``'s kriyas; one of the parser's analysis keeps the verb token the parser's own run scores."""
+    out = [dict(k) for k in kriyas if int(k.get("line") or 1) == n]
+    unplaced = [item for item in analysis if item["line"] == n]
+    for kriya in out:
         same = next((p for p in unplaced if p["verb"] == str(kriya.get("verb", "")).lower()), None)
         if same is not None:
             unplaced.remove(same)
             kriya["token"] = same["token"]
-    return kriyas, stats
+    return out
 
 
 def _trace(attempt: Attempt) -> dict[str, Any]:
@@ -167,32 +205,38 @@ def _locate(verb: str, tokens: list[str], taken: set[int]) -> int | None:
 
 def evaluate(gold_csv: str | Path, sentences_csv: str | Path, *, extractor: str = "parser",
              ctx: Context | None = None, limit: int | None = None,
-             on_sentence: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+             on_sentence: Callable[[dict[str, Any]], None] | None = None, window: int = 1) -> dict[str, Any]:
     """Precision, recall and F1 per kāraka and micro-averaged, with the counts behind them.
 
-    ``on_sentence`` gets each LLM sentence's record as soon as it is done (long runs report as they go).
+    ``on_sentence`` gets each LLM unit's record as soon as it is done (long runs report as they go);
+    with ``window`` > 1 the GSV loop reads that many consecutive sentences as one unit, as ingestion does.
     """
     items = load_gold(gold_csv, sentences_csv, limit)
     predictions: dict[str, list[dict[str, Any]]] = {}
     runs: list[dict[str, Any]] = []
-    for item in items:
-        tokens = item["tokens"]
-        if extractor == "parser":
+    if extractor == "parser":
+        for item in items:
             started = time.perf_counter()
-            predictions[item["id"]] = _predict_parser(tokens)
+            predictions[item["id"]] = _predict_parser(item["tokens"])
             runs.append({"outcome": "parser", "llm_calls": 0, "seconds": time.perf_counter() - started})
-            continue
-        predicted, stats = _predict_llm(tokens, ctx or Context(), extractor == "gsv")
-        runs.append({"id": item["id"], **stats})
+    size = max(1, window) if extractor == "gsv" else 1
+    for first in range(0, len(items) if extractor != "parser" else 0, size):
+        chunk = items[first:first + size]
+        if extractor == "gsv":
+            per_sentence, stats = _predict_window([item["tokens"] for item in chunk], ctx or Context())
+        else:
+            per_sentence, stats = _predict_single(chunk[0]["tokens"], ctx or Context())
+        runs.append({"id": chunk[0]["id"], "sentences": len(chunk), **stats})
         if on_sentence is not None:
-            on_sentence({**runs[-1], "predicted": predicted})
-        taken: set[int] = {k["token"] for k in predicted if k.get("token") is not None}
-        for kriya in predicted:
-            if kriya.get("token") is None:
-                kriya["token"] = _locate(str(kriya.get("verb", "")), tokens, taken)
-            if kriya["token"] is not None:
-                taken.add(kriya["token"])
-        predictions[item["id"]] = predicted
+            on_sentence({**runs[-1], "predicted": per_sentence})
+        for item, predicted in zip(chunk, per_sentence, strict=True):
+            taken: set[int] = {k["token"] for k in predicted if k.get("token") is not None}
+            for kriya in predicted:
+                if kriya.get("token") is None:
+                    kriya["token"] = _locate(str(kriya.get("verb", "")), item["tokens"], taken)
+                if kriya["token"] is not None:
+                    taken.add(kriya["token"])
+            predictions[item["id"]] = predicted
     scores = score(items, predictions)
     calls = sum(r["llm_calls"] for r in runs)
     scores.update(extractor=extractor, llm_calls_per_sentence=round(calls / len(items), 3) if items else 0.0,

@@ -6,6 +6,7 @@ import pytest
 from karaka.config import Context
 from karaka.runner import run_ingest
 from karaka.services import forget_workspace, get_services
+from karaka.state.ingest import Unit
 from tests.fakes import fake_context, script, write_doc
 from tests.scripted import ScriptedChatModel
 
@@ -143,9 +144,9 @@ def test_window_of_8_cuts_calls_per_line_and_keeps_line_citations(tmp_path):
         assert kg.neighbors(f"w_L{n}_K1", "CITED_IN") == [f"w_L{n}"]
 
 
-def test_exhausted_window_falls_back_to_per_line_loops(tmp_path):
+def test_an_exhausted_windows_lines_are_the_parsers_reading_or_get_a_loop_of_their_own(tmp_path):
     docs = tmp_path / "docs"
-    write_doc(docs, "w.txt", "Sita followed Rama.", "Sita followed Rama to the river.")
+    write_doc(docs, "w.txt", "Sita followed Rama.", "Sita followed Rama to the river.", "A quiet grove by water.")
 
     def verdict(user, n):
         windowed = "[L1]" in user and "[L2]" in user
@@ -153,11 +154,16 @@ def test_exhausted_window_falls_back_to_per_line_loops(tmp_path):
             return '{"choice": "ALL_INVALID", "reasoning": "\'the river\' is left out"}'
         return '{"choice": "Candidate_A", "reasoning": "ok"}'
 
-    ctx, model = fake_context(tmp_path / "ws", ScriptedChatModel(script(kriya_verification_prompt=verdict)),
-                              window=2, max_retries=1, parser_candidate=False)
+    model = ScriptedChatModel(script(kriya_verification_prompt=verdict))
+    ctx, model = fake_context(tmp_path / "ws", model, window=3, max_retries=1, parser_candidate=False)
     report = run_ingest(ctx, docs)
     assert report["gsv"]["fallback_windows"] == 1
     assert {"w_L1_K1", "w_L2_K1"} <= set(graph_of(ctx).nodes_of("Kriya"))
+    records = get_services(ctx).workspace.records
+    statuses = {n: records.result(Unit.of("w", n, n).unit_id)["status"] for n in (1, 2, 3)}
+    assert statuses[1] == statuses[2] == "parser-fallback"  # the parser's readings pass the checks: no more calls
+    alone = [user for key, user in model.calls if key.startswith("kriya") and "[L1]" not in user and "[L2]" not in user]
+    assert alone and all("[L3]" in user for user in alone)  # only the line without an action got its own loop
 
 
 def test_batched_strategy_reports_calls_per_line(tmp_path):

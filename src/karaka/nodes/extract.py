@@ -124,8 +124,8 @@ def parser_fallback(analysis: dict[str, Any], source: str, rule_checks: bool) ->
 def gsv_unit(services: Services, unit: Unit, run_id: str, run: RunLoop) -> dict[str, Any]:
     """Run the loop on one window, with fallbacks.
 
-    An exhausted window falls back to one loop per line, and an exhausted line to the parser's
-    candidate when it passes the rule checks.
+    An exhausted line falls back to the parser's candidate when it passes the rule checks; so does
+    each line of an exhausted window, and a line whose parser reading does not gets a loop of its own.
     """
     started = time.perf_counter()
     ctx = services.ctx
@@ -162,9 +162,27 @@ def gsv_unit(services: Services, unit: Unit, run_id: str, run: RunLoop) -> dict[
     for n in lines:
         single = Unit.of(unit.doc_id, n, n)
         if services.workspace.records.result(single.unit_id) is None:
-            gsv_unit(services, single, run_id, run)
+            _line_after_window(services, single, lines[n], analysis, run_id, run, out["cause"])
         singles.append(single.unit_id)
     return _store(services, unit, UnitStatus.FALLBACK, {"lines": singles}, run_id=run_id, started=started, **cost)
+
+
+def _line_after_window(services: Services, single: Unit, text: str, analysis: dict[str, Any], run_id: str,
+                       run: RunLoop, cause: str | None) -> None:
+    """A line of an exhausted window: the parser's reading when it passes the rule checks, else a loop of its own.
+
+    The window's loop already showed the model this line among its neighbours and found no reading
+    both judges accept; a second loop per line would ask again what was just asked (with small
+    models it ends as the parser's reading nine times in ten, at three requests a line). A line
+    the parser cannot vouch for (no action found, or a reading the checks reject) still gets one.
+    """
+    own = {"kriyas": [k for k in analysis["kriyas"] if k["line"] == single.first]}
+    fallback, _ = parser_fallback(own, numbered({single.first: text}), services.ctx.rule_checks)
+    if fallback is None:
+        gsv_unit(services, single, run_id, run)
+        return
+    payload = {**_tag(fallback, single, Provenance.PARSER_FALLBACK, own), "cause": cause or "window exhausted"}
+    _store(services, single, UnitStatus.PARSER_FALLBACK, payload, run_id=run_id, started=time.perf_counter())
 
 
 def parser_units(services: Services, units: list[Unit], run_id: str) -> list[dict[str, Any]]:
