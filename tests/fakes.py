@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
+from pathlib import Path
 from typing import Any
 
 from karaka.config import Context
@@ -226,3 +227,47 @@ def docx(path, blocks: list[tuple[str, object]]):
                      '<w:name w:val="heading 1"/></w:style><w:style w:styleId="Heading2"><w:name w:val="heading 2"/>'
                      '</w:style><w:style w:styleId="Title"><w:name w:val="Title"/></w:style></w:styles>')
     return path
+
+
+def speech(path, *sentences, pause=2.5):
+    """A recording of ``sentences`` spoken by espeak-ng (Debian), ``pause`` seconds of silence between them.
+
+    Other formats than .wav are encoded from it with PyAV (faster-whisper's decoder).
+    """
+    import subprocess
+    import wave
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    frames, rate = b"\0\0" * 11025, 22050  # half a second of silence first: a word at the very start is lost
+    for i, sentence in enumerate(sentences):
+        part = path.with_name(f".{path.stem}.{i}.wav")
+        subprocess.run(["espeak-ng", "-w", str(part), sentence], check=True, timeout=60)
+        with wave.open(str(part), "rb") as w:
+            rate = w.getframerate()
+            frames += w.readframes(w.getnframes()) + b"\0\0" * int(rate * pause)
+        part.unlink()
+    wav = path if path.suffix == ".wav" else path.with_name(f".{path.stem}.wav")
+    with wave.open(str(wav), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(rate)
+        out.writeframes(frames)
+    if wav != path:
+        _encode(wav, path)
+        wav.unlink()
+    return path
+
+
+def _encode(wav, path):
+    import av
+
+    codec, rate = {".mp3": ("libmp3lame", 22050), ".ogg": ("libopus", 48000), ".flac": ("flac", 22050)}[path.suffix]
+    with av.open(str(wav)) as source, av.open(str(path), "w") as target:
+        stream = target.add_stream(codec, rate=rate)
+        for frame in source.decode(audio=0):
+            frame.pts = None
+            for packet in stream.encode(frame):
+                target.mux(packet)
+        for packet in stream.encode(None):
+            target.mux(packet)

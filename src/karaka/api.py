@@ -33,13 +33,24 @@ from starlette.concurrency import run_in_threadpool
 from karaka import __version__
 from karaka.config import Context, ServerSettings, resolve_context, resolve_server
 from karaka.http.answers import answer_while_connected, chat_events
-from karaka.http.bodies import confine, field_errors, json_body, parse, read_only, scrubbed, stage_uploads, unwritable
+from karaka.http.bodies import (
+    confine,
+    field_errors,
+    json_body,
+    parse,
+    read_only,
+    scrubbed,
+    spoken_question,
+    stage_uploads,
+    unwritable,
+)
 from karaka.http.guard import Guard, split_setting
 from karaka.http.limits import BodyLimit
 from karaka.http.metrics import CONTENT_TYPE as METRICS_TYPE
 from karaka.http.metrics import Metrics
 from karaka.http.models import ChatRequest, IngestRequest
 from karaka.http.runs import Runs
+from karaka.loading import Budget
 from karaka.loading.web import is_url
 from karaka.logs import attach_workspace_log
 from karaka.services import get_services
@@ -150,9 +161,14 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
     @app.post("/chat")
     async def chat(request: Request) -> dict[str, Any]:
         authorised(request, write=False)
-        body = parse(ChatRequest, await json_body(request))
-        question = body.question()
         ctx = await run_in_threadpool(context)
+        heard = None
+        if request.headers.get("content-type", "").startswith("multipart/form-data"):
+            heard, thread_id = await spoken_question(request, Path(ctx.workspace), Budget.of(ctx))
+            body = parse(ChatRequest, {"messages": heard, "thread_id": thread_id})
+        else:
+            body = parse(ChatRequest, await json_body(request))
+        question = body.question()
         try:
             result = await answer_while_connected(request, ctx, question, body.thread_id, metrics)
         except Exception as exc:  # noqa: BLE001 - a failed query must answer, not drop the connection
@@ -161,7 +177,7 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
             raise HTTPException(500, f"the query failed: {scrubbed(exc)}") from None
         if result is None:  # nobody is listening any more
             raise HTTPException(499, "the client closed the connection")
-        return {"output": result, "thread_id": body.thread_id}
+        return {"output": result, "thread_id": body.thread_id, **({"heard": heard} if heard is not None else {})}
 
     @app.post("/chat/stream")
     async def chat_stream(request: Request) -> EventSourceResponse:

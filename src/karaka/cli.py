@@ -77,7 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument("--estimate", action="store_true", help="say what the run would cost (lines, LLM requests, "
                         "tokens, time) and stop: no model is loaded, nothing is written")
     ask = sub.add_parser("ask", parents=[common], help="answer a question with citations")
-    ask.add_argument("question", help="the question")
+    ask.add_argument("question", nargs="?", help="the question (or --audio)")
+    ask.add_argument("--audio", help="a spoken question: a .wav, .mp3, .ogg or .flac recording (setting speech_model)")
     ask.add_argument("--trace", action="store_true", help="print the reasoning trace")
     ask.add_argument("--json", action="store_true", help="print the whole result as JSON")
     ask.add_argument("--thread", help="conversation thread id (for follow-up questions)")
@@ -221,8 +222,16 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
     ctx = resolve_context(_flags(args, "web_search", "web_search_url"))
     _require_graph(ctx)
+    question = args.question
+    if args.audio:
+        from karaka.loading import Budget, hear
+
+        question = hear(Path(args.audio), Budget.of(ctx))
+        print(f"🎤 heard: {question}", file=sys.stderr if args.json else sys.stdout)
+    if not question:
+        raise ValueError("ask needs a question, or a recording of one with --audio")
     _open(ctx, check=True)
-    result = run_query(ctx, args.question, thread_id=args.thread, direct=True)
+    result = run_query(ctx, question, thread_id=args.thread, direct=True)
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
     else:

@@ -81,6 +81,9 @@ class Context:
     max_line_chars: int = _setting(1000, "Longer sentences are cut at word boundaries.", "ingestion")
     ocr_languages: str = _setting("eng", "Tesseract language packs for scanned PDF pages, joined by + (eng+fra); "
                                   "those not installed are left out.", "ingestion")
+    speech_model: str = _setting("", "Speech recogniser for recordings and spoken questions: empty for the packaged "
+                                 "Whisper tiny.en, or a faster-whisper model directory (small.en, large-v3).",
+                                 "ingestion")
     reader_memory_mb: int = _setting(1024, "Memory a PDF, EPUB or DOCX file may take to read (its reader runs "
                                      "in a child process with this limit; a decompression bomb fails that file).",
                                      "ingestion")

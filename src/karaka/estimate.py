@@ -86,10 +86,9 @@ def per_line(ctx: Context, reports: list[dict[str, Any]]) -> PerLine:
 def lines_of(ctx: Context, path: str | Path, confine: Path | None = None) -> tuple[int, int, int, list[dict[str, str]]]:
     """Documents, sentences, the sentences the extractor reads, and the files that would be skipped."""
     from karaka.kg.units import extractable
-    from karaka.loading import load_and_refine_documents
-    from karaka.nodes.ingest import budget
+    from karaka.loading import Budget, load_and_refine_documents
 
-    loaded = load_and_refine_documents(path, ctx.max_line_chars, confine, ctx.ocr_languages, budget=budget(ctx))
+    loaded = load_and_refine_documents(path, ctx.max_line_chars, confine, ctx.ocr_languages, budget=Budget.of(ctx))
     lines = [line for doc in loaded.docs for line in doc.lines]
     read = sum(1 for line in lines if extractable(line, parser=ctx.extractor == "parser"))
     return len(loaded.docs), len(lines), read, loaded.skipped

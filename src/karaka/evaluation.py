@@ -293,3 +293,14 @@ def format_table(scores: dict[str, Any]) -> str:
     for role, v in [*scores["roles"].items(), ("MICRO", scores["micro"])]:
         lines.append(f"{role:22} {v['precision']:6.3f} {v['recall']:6.3f} {v['f1']:6.3f} {v['tp']:5} {v['fp']:5} {v['fn']:5}")
     return "\n".join(lines)
+
+
+def word_error_rate(said: str, heard: str) -> float:
+    """Word-level edit distance over the number of words said (case and punctuation folded): speech recognition."""
+    ref, hyp = ([w.strip(".,;:?!").lower() for w in text.split()] for text in (said, heard))
+    row = list(range(len(hyp) + 1))
+    for i, word in enumerate(ref, 1):
+        prev, row[0] = row[0], i
+        for j, other in enumerate(hyp, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (word != other))
+    return row[-1] / max(1, len(ref))

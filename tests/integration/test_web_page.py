@@ -157,6 +157,17 @@ def test_choosing_files_shows_what_their_ingestion_would_cost_before_the_upload(
     assert not page.is_visible("#run")  # nothing was ingested
 
 
+def test_a_question_asked_aloud_is_heard_answered_and_cited(page, server, tmp_path):
+    from tests.fakes import speech
+
+    recording = speech(tmp_path / "question.wav", "What did the hungry fox see?")
+    _key(page)
+    page.set_input_files("#spoken", str(recording))
+    page.wait_for_selector("#status")
+    assert page.input_value("#question").rstrip("?.").lower() == "what did the hungry fox see"
+    assert page.text_content("#status") == "GROUNDED" and "grapes" in page.text_content("#answer")
+
+
 def test_live_metrics_count_the_questions_asked(page):
     _key(page)
     _ask(page, "Who killed Ravana?")

@@ -60,9 +60,15 @@ def test_a_page_of_another_origin_may_not_change_a_keyless_server(served):
 def test_json_endpoints_take_json_only(served):
     client, _, _ = served
     plain = client.post("/chat", content='{"messages": "Who gave the bow?"}', headers={"Content-Type": "text/plain"})
-    assert plain.status_code == 415 and "application/json" in plain.json()["error"]
+    assert plain.status_code == 415 and "JSON" in plain.json()["error"]
     form = client.post("/ingest", content="paths=planted", headers={"Content-Type": "application/x-www-form-urlencoded"})
     assert form.status_code == 415
+    streamed = client.post("/chat/stream", files={"audio": ("q.wav", b"RIFF", "audio/wav")})
+    assert streamed.status_code == 415
+    for path in ("/chat", "/estimate"):  # a page of another site may not send files there either
+        foreign = client.post(path, files={"audio": ("q.wav", b"RIFF", "audio/wav")},
+                              headers={"Origin": "http://attacker.example"})
+        assert foreign.status_code == 403, path
     assert _documents(client) == ["story"]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import json
 import re
+import shutil
 import sqlite3
 import uuid
 from pathlib import Path
@@ -148,3 +149,34 @@ async def stage_uploads(request: Request, workspace: Path) -> tuple[Path, bool, 
                 await run_in_threadpool(out.write, chunk)
         names.append(Path(str(upload.filename or name)).name)
     return target, replace, names
+
+
+async def spoken_question(request: Request, workspace: Path, budget: Any) -> tuple[str, str | None]:
+    """The words of a multipart ``audio`` recording (and its ``thread_id``), recognised as ``karaka ask --audio`` does.
+
+    The recording is kept only while it is read; an unreadable or silent one is a 422 naming why.
+    """
+    from karaka.loading import DocumentError, hear
+
+    form = await request.form()
+    audio = form.get("audio")
+    if audio is None or not hasattr(audio, "filename"):
+        raise HTTPException(422, "audio: send the spoken question as a multipart file field 'audio'")
+    name = _SAFE_NAME.sub("_", Path(str(audio.filename or "question.wav")).name).lstrip(".")[-MAX_NAME_CHARS:]
+    folder = workspace / "uploads" / f"spoken-{uuid.uuid4().hex[:12]}"
+    try:
+        await run_in_threadpool(folder.mkdir, parents=True, exist_ok=True)
+        path = folder / (name or "question.wav")
+        with open(path, "wb") as out:
+            while chunk := await audio.read(CHUNK):  # type: ignore[union-attr]
+                await run_in_threadpool(out.write, chunk)
+        try:
+            words = await run_in_threadpool(hear, path, budget)
+        except DocumentError as exc:
+            raise HTTPException(422, f"audio: {str(exc).removeprefix(f'{path}: ')}") from None
+    except OSError as exc:
+        raise unwritable(exc) from None
+    finally:
+        await run_in_threadpool(shutil.rmtree, folder, True)
+    thread = form.get("thread_id")
+    return words, str(thread) if isinstance(thread, str) and thread else None

@@ -8,8 +8,9 @@ rebinding points the page's own name at 127.0.0.1. So, for Karaka's own endpoint
   ``127.0.0.1``, ``[::1]``) or one of ``allowed_hosts``: else 421 (DNS rebinding);
 - a request that changes state (POST, PUT, PATCH, DELETE) coming from a browser page must come
   from the server's own origin or one of ``allowed_origins``: else 403 (cross-site write);
-- the JSON endpoints take ``application/json`` only: else 415 (a form cannot send it cross-site
-  without a preflight the server never grants).
+- the JSON endpoints take ``application/json`` only, or multipart files where they take files (a
+  spoken question, documents): else 415 (a form cannot send JSON cross-site without a preflight
+  the server never grants, and its multipart POST carries an Origin the rule above refuses).
 
 Clients that are not browsers (curl, httpx, the CLI) send no Origin and pass the Origin rule.
 Paths of the LangGraph API that ``langgraph dev`` mounts beside these are not guarded here.
@@ -23,8 +24,10 @@ import json
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-GUARDED = ("/chat", "/ingest", "/runs", "/documents", "/views", "/health", "/metrics")
-JSON_ONLY = ("/chat", "/chat/stream")
+GUARDED = ("/chat", "/ingest", "/estimate", "/runs", "/documents", "/views", "/health", "/metrics")
+JSON_ONLY = ("/chat/stream",)
+JSON_OR_FILES = ("/chat", "/ingest", "/estimate")
+"""A spoken question to ``/chat``, files to ``/ingest`` and ``/estimate``: multipart, from this origin only."""
 LOOPBACK_NAMES = frozenset({"localhost", "localhost.", "127.0.0.1", "::1"})
 
 
@@ -95,8 +98,8 @@ class Guard:
         kind = headers.get("content-type", "").split(";")[0].strip().lower()
         if scope.get("path") in JSON_ONLY and kind != "application/json":
             return 415, f"send the body as Content-Type: application/json (got {kind or 'none'!r})"
-        if scope.get("path") == "/ingest" and kind not in ("application/json", "multipart/form-data"):
-            return 415, f"send JSON or multipart/form-data to /ingest (got {kind or 'none'!r})"
+        if scope.get("path") in JSON_OR_FILES and kind not in ("application/json", "multipart/form-data"):
+            return 415, f"send JSON or multipart/form-data to {scope.get('path')} (got {kind or 'none'!r})"
         return None
 
 

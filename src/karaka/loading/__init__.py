@@ -2,7 +2,7 @@
 
 One module per format reads a file into lines with their place (``text`` with ``book`` for a
 book's chapters and verses, ``markdown``, ``html``, ``pdf`` with ``ocr`` for scanned pages, ``epub``,
-``docx``); ``sentences`` joins wrapped lines and splits
+``docx``, ``audio`` for recordings, each line at its time); ``sentences`` joins wrapped lines and splits
 them into sentences, each keeping the place of the line it starts on: the file line, and for a
 PDF the page and the line on the page; the section for Markdown and HTML; a book's chapter and verse.
 """
@@ -26,11 +26,12 @@ from karaka.loading.sentences import Raw, TooManyLines, build, split_long, split
 from karaka.loading.web import sources
 from karaka.store.base import SourceLine
 
-__all__ = ["SUFFIXES", "Budget", "DocumentError", "Loaded", "LoadedDocument", "content_hash", "inside", "load_and_refine_documents",
+__all__ = ["SUFFIXES", "Budget", "DocumentError", "Loaded", "LoadedDocument", "content_hash", "hear", "inside",
+           "load_and_refine_documents",
            "load_file", "make_name", "refine", "split_long", "split_sentences"]
 log = logging.getLogger("karaka.loading")
 
-SUFFIXES = (".txt", ".md", ".markdown", ".pdf", ".html", ".htm", ".epub", ".docx")
+SUFFIXES = (".txt", ".md", ".markdown", ".pdf", ".html", ".htm", ".epub", ".docx", ".wav", ".mp3", ".ogg", ".flac")
 
 
 @dataclass
@@ -83,7 +84,7 @@ def read_lines(path: Path, warnings: list[str], ocr_langs: str = "eng",
                progress: Progress | None = None, budget: Budget | None = None) -> tuple[list[Raw], bool]:
     """A file's lines as its format reads them, and whether it is a PDF.
 
-    PDF, EPUB and DOCX files are read in a child process within ``budget`` (see ``isolated``).
+    PDF, EPUB, DOCX files and recordings are read in a child process within ``budget`` (see ``isolated``).
     """
     suffix = path.suffix.lower()
     if suffix in ISOLATED:
@@ -94,6 +95,21 @@ def read_lines(path: Path, warnings: list[str], ocr_langs: str = "eng",
 
         return html_lines(text), False
     return (markdown_lines(text) if suffix in (".md", ".markdown") else book_lines(text)), False
+
+
+def hear(path: Path, budget: Budget | None = None) -> str:
+    """The words of a spoken question, recognised in the reader's child process (as a recording is read).
+
+    Raises:
+        DocumentError: not a recording, unreadable, or no speech in it.
+    """
+    from karaka.loading.audio import AUDIO
+
+    if path.suffix.lower() not in AUDIO:
+        raise DocumentError(f"{path}: a spoken question must be a recording ({', '.join(AUDIO)})")
+    if not path.is_file():
+        raise DocumentError(f"{path}: no such file")
+    return " ".join(raw.text for raw in read_isolated(path, [], "eng", budget or Budget()))
 
 
 def load_file(path: Path, max_line_chars: int, warnings: list[str], ocr_langs: str = "eng",

@@ -2,7 +2,7 @@
 
 A PDF of a few hundred bytes can ask for a page of 60,000 × 60,000 pixels; a small Flate stream
 or a ZIP member can expand to gigabytes; a PDF of 10,000 empty pages keeps OCR busy for an hour.
-The formats whose readers decompress (PDF, EPUB, DOCX) are therefore read by
+The formats whose readers decompress (PDF, EPUB, DOCX; recordings, whose decoder is FFmpeg's) are read by
 ``python -m karaka.loading.isolated`` in a child process that limits its own address space
 (``RLIMIT_AS``) before it opens the file, and that is killed when it runs past the time budget.
 A bomb then fails that one file with a clear reason; the server or the run carries on.
@@ -23,8 +23,8 @@ from karaka.loading.files import DocumentError
 from karaka.loading.sentences import Raw
 from karaka.processes import request, run_child, send
 
-ISOLATED = (".pdf", ".epub", ".docx")
-"""Formats read in the child: their readers inflate compressed streams."""
+ISOLATED = (".pdf", ".epub", ".docx", ".wav", ".mp3", ".ogg", ".flac")
+"""Formats read in the child: their readers inflate compressed streams (or decode and recognise speech)."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,14 @@ class Budget:
     seconds: float = 1800.0
     max_pages: int = 2000
     max_lines: int = 200_000
+    speech_model: str = ""
+    """The recogniser for recordings: empty for the packaged Whisper tiny.en, or a faster-whisper model directory."""
+
+    @classmethod
+    def of(cls, ctx: Any) -> Budget:
+        """The budget a context's settings give (``reader_memory_mb``, ``reader_seconds``, ``max_pages``…)."""
+        return cls(memory_mb=ctx.reader_memory_mb, seconds=ctx.reader_seconds, max_pages=ctx.max_pages,
+                   max_lines=ctx.max_lines, speech_model=ctx.speech_model)
 
 
 def read_isolated(path: Path, warnings: list[str], ocr_langs: str, budget: Budget,
@@ -87,6 +95,10 @@ def _child() -> None:
             from karaka.loading.epub import epub_lines
 
             raws = epub_lines(path, warnings)
+        elif suffix in (".wav", ".mp3", ".ogg", ".flac"):
+            from karaka.loading.audio import audio_lines
+
+            raws = audio_lines(path, budget.speech_model)
         else:
             from karaka.loading.docx import docx_lines
 

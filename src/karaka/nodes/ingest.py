@@ -108,7 +108,7 @@ def load(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     loaded = load_and_refine_documents(state["path"], services.ctx.max_line_chars,
                                        confine=Path(root).resolve() if root else None,
                                        ocr_langs=services.ctx.ocr_languages, progress=lambda e: emit(runtime, e),
-                                       budget=budget(services.ctx))
+                                       budget=Budget.of(services.ctx))
     todo: list[str] = []
     unchanged: list[str] = []
     taken: set[str] = set()
@@ -380,7 +380,3 @@ def report(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     return {"report": body}
 
 
-def budget(ctx: Context) -> Budget:
-    """What one file may cost to read, from the settings."""
-    return Budget(memory_mb=ctx.reader_memory_mb, seconds=ctx.reader_seconds, max_pages=ctx.max_pages,
-                  max_lines=ctx.max_lines)

@@ -35,6 +35,8 @@ class Citation(TypedDict):
     """A book's chapter number ("4"; "SN 35" in a collection's numbering)."""
     verse: NotRequired[str]
     """The numbered unit (verse, numbered paragraph) within the chapter ("8")."""
+    time: NotRequired[str]
+    """A recording's line: the time it is spoken at ("12:31")."""
 
 
 def citation_of(attrs: dict[str, Any]) -> Citation:
@@ -47,6 +49,8 @@ def citation_of(attrs: dict[str, Any]) -> Citation:
     for key in ("section", "chapter", "verse"):
         if attrs.get(key):
             out[key] = str(attrs[key])  # type: ignore[literal-required]
+    if ":" in out.get("verse", "") and not out.get("chapter"):  # a recording's line: its time, not a verse
+        out["time"] = out.pop("verse")
     out["cite"] = cite_of(out)
     return out
 

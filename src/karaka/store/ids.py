@@ -46,12 +46,15 @@ def cite(doc_id: str, line: int, sentence: int = 0, *, page: int = 0, page_line:
     A text file's line: ``[doc, Line 11]`` (``[doc, Line 11, sentence 2]`` when the line holds
     several); a PDF's: ``[manual, p. 10, line 7]``, the line counted on the page; a line under a
     heading: ``[webcrypto, § Supported algorithms, line 88]`` (the innermost heading); a book's
-    verse: ``[chronicle 4:8]``, ``[suttas, SN 35.28]``, ``[tales, v. 12]``; a line of a chapter
+    verse: ``[chronicle 4:8]``, ``[suttas, SN 35.28]``, ``[tales, v. 12]``; a recording's line at its
+    time: ``[lecture, 12:31]``; a line of a chapter
     without verses: ``[iliad, Book 1, line 12]``, the heading's own word (``ch.`` for a bare number).
     """
     tail = f", sentence {sentence}]" if sentence else "]"
     if page:
         return f"[{doc_id}, p. {page}, line {page_line or line}{tail}"
+    if verse and not chapter and ":" in verse:  # a recording's line, at its time
+        return f"[{doc_id}, {verse}{tail}"
     if verse and chapter.isdigit():
         return f"[{doc_id} {chapter}:{verse}{tail}"
     if verse:
@@ -78,7 +81,7 @@ def cite_of(place: Mapping[str, Any]) -> str:
     return cite(place["doc_id"], int(place["line_number"]), int(place.get("sentence") or 0),
                 page=int(place.get("page") or 0), page_line=int(place.get("page_line") or 0),
                 section=str(place.get("section") or ""), chapter=str(place.get("chapter") or ""),
-                verse=str(place.get("verse") or ""))
+                verse=str(place.get("verse") or place.get("time") or ""))
 
 
 def citation_key(place: Mapping[str, Any]) -> tuple[str, int, int]:

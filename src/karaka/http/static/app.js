@@ -304,6 +304,30 @@ function finish(question, data) {
   drawAnswerGraph(data.sources || []);
 }
 
+// A spoken question: the server recognises the recording, answers it, and says what it heard.
+$("spoken").addEventListener("change", async () => {
+  const file = $("spoken").files[0];
+  if (!file) return;
+  notice("");
+  const form = new FormData();
+  form.append("audio", file);
+  if (state.thread) form.append("thread_id", state.thread);
+  $("answer").textContent = "";
+  $("answer-meta").textContent = "listening…";
+  $("citations").textContent = "";
+  try {
+    const reply = await (await api("/chat", { method: "POST", body: form })).json();
+    const result = reply.output;
+    $("question").value = reply.heard;
+    finish(reply.heard, { text: result.answer, sources: result.citations, status: result.status, result });
+  } catch (err) {
+    fail(err);
+    $("answer-meta").textContent = "";
+  } finally {
+    $("spoken").value = "";
+  }
+});
+
 $("ask-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const question = $("question").value.trim();
