@@ -93,6 +93,7 @@ def script(**overrides: Any) -> dict[str, Any]:
 def fake_context(workspace, model: ScriptedChatModel | None = None, **settings: Any) -> tuple[Context, ScriptedChatModel]:
     model = model or ScriptedChatModel(script())
     spec = register(f"fake-{uuid.uuid4().hex[:8]}", model)
+    settings.setdefault("window", 1)  # the loop's mechanics, one line a unit; windows are tested by name
     return Context(workspace=str(workspace), llm=spec, **settings), model
 
 

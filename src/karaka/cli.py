@@ -56,7 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--fresh", action="store_true", help="delete the demo workspace first")
     ingest = sub.add_parser("ingest", parents=[common], help="ingest a file or folder")
     ingest.add_argument("path", help="a .txt, .md, .html, .pdf, .epub or .docx file, or a folder of them")
-    ingest.add_argument("--window", type=int, help="sentences per extraction unit (default 1)")
+    ingest.add_argument("--window", type=int, help="sentences per extraction unit of the LLM extractor (default 4)")
     ingest.add_argument("--strategy", choices=["gsv", "batched"], help="one GSV loop per unit (default), or "
                                                                          "one pass + one validation per batch")
     ingest.add_argument("--extractor", choices=["llm", "parser"], help="llm: GSV-Retry (default); parser: spaCy "

@@ -76,7 +76,8 @@ class Context:
                                                    "ingestion")
     strategy: Literal["gsv", "batched"] = _setting("gsv", "gsv: one loop per unit; batched: one pass and one "
                                                    "validation call per batch, loops only for failures.", "ingestion")
-    window: int = _setting(1, "Sentences per extraction unit (more: fewer calls per line).", "ingestion")
+    window: int = _setting(4, "Sentences per extraction unit of the LLM extractor (more: fewer requests per line; "
+                                 "4 measured best, docs/benchmarks.md).", "ingestion")
     concurrency: int = _setting(4, "Extraction units in flight at once.", "ingestion")
     max_line_chars: int = _setting(1000, "Longer sentences are cut at word boundaries.", "ingestion")
     ocr_languages: str = _setting("eng", "Tesseract language packs for scanned PDF pages, joined by + (eng+fra); "

@@ -121,8 +121,8 @@ def _predict_window(window: list[list[str]], ctx: Context) -> tuple[list[list[di
     """Sentences as one extraction unit through the GSV loop, as ingestion runs a window; kriyas and costs.
 
     Numbered lines, the parser's analysis as Candidate_A; a line of an exhausted window is the
-    parser's reading when it passes the rule checks, else a loop of its own; an exhausted sentence
-    falls back to the parser's reading. Returns each sentence's kriyas and the unit's costs.
+    parser's reading when it passes the rule checks, empty when it has none, else a loop of its
+    own; an exhausted sentence falls back to the parser's reading. Returns each sentence's kriyas and the unit's costs.
     """
     from karaka.graphs.gsv import run_gsv
     from karaka.kg.units import numbered
@@ -151,6 +151,10 @@ def _predict_window(window: list[list[str]], ctx: Context) -> tuple[list[list[di
         outcomes = []
         for n, tokens in enumerate(window, 1):
             own = {"kriyas": [k for k in analysis["kriyas"] if k["line"] == n]}
+            if not own["kriyas"]:
+                per_line.append([])
+                outcomes.append("empty")
+                continue
             fallback, _ = parser_fallback({"kriyas": [{**k, "line": 1} for k in own["kriyas"]]},
                                           numbered({1: lines[n]}), ctx.rule_checks)
             if fallback is not None:

@@ -10,6 +10,7 @@ only its newest checkpoint (its last turns), written once per question.
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -21,6 +22,8 @@ from karaka.config import Context, check_ingest_settings, context_from, remember
 from karaka.loading.web import is_url
 from karaka.services import get_services
 from karaka.store.checkpoints import close_savers, open_saver, prune_thread
+
+notice = logging.getLogger("karaka.notice")
 
 Listener = Callable[[dict[str, Any]], None]
 STAGES = ("load", "embed", "extract", "progress", "write", "post_process", "report")
@@ -89,6 +92,7 @@ def run_ingest(ctx: Context, path: str | Path, on_event: Listener | None = None,
     if stop_after is not None and stop_after not in STAGES:
         raise ValueError(f"stop_after must be one of {STAGES}, got {stop_after!r}")
     from karaka.graphs.ingest import RECURSION_LIMIT, build_ingest_graph  # a question never loads the ingestion side
+    from karaka.nodes.ingest import window
 
     ctx = context_from(ctx)
     check_ingest_settings(ctx)
@@ -107,6 +111,12 @@ def run_ingest(ctx: Context, path: str | Path, on_event: Listener | None = None,
         # Tasks left to run, those that finished before an interruption included: after Ctrl-C the
         # worker threads finish and save their writes, so ``next`` is empty though the step never ended.
         pending = tuple(task.name for task in snapshot.tasks)
+        planned = snapshot.values.get("window")
+        if pending and planned is not None and planned != window(ctx):
+            notice.info("the interrupted run read %d sentences a unit and this one reads %d: starting afresh "
+                        "(finished units of the same size are kept)", planned, window(ctx))
+            saver.delete_thread(thread)
+            snapshot, pending = graph.get_state(config), ()
         if not pending and snapshot.values:
             saver.delete_thread(thread)  # the same command after a finished run: a new run, clean state
         if pending and stop_after and min(STAGES.index(n) for n in pending) > STAGES.index(stop_after):

@@ -144,9 +144,12 @@ def test_window_of_8_cuts_calls_per_line_and_keeps_line_citations(tmp_path):
         assert kg.neighbors(f"w_L{n}_K1", "CITED_IN") == [f"w_L{n}"]
 
 
-def test_an_exhausted_windows_lines_are_the_parsers_reading_or_get_a_loop_of_their_own(tmp_path):
+def test_an_exhausted_windows_lines_are_the_parsers_reading_or_get_a_loop_of_their_own(tmp_path, monkeypatch):
+    from karaka.nodes import extract
+
     docs = tmp_path / "docs"
-    write_doc(docs, "w.txt", "Sita followed Rama.", "Sita followed Rama to the river.", "A quiet grove by water.")
+    write_doc(docs, "w.txt", "Sita followed Rama.", "Sita followed Rama to the river.", "A quiet grove by water.",
+              "Lakshmana guarded the hut.")
 
     def verdict(user, n):
         windowed = "[L1]" in user and "[L2]" in user
@@ -154,16 +157,20 @@ def test_an_exhausted_windows_lines_are_the_parsers_reading_or_get_a_loop_of_the
             return '{"choice": "ALL_INVALID", "reasoning": "\'the river\' is left out"}'
         return '{"choice": "Candidate_A", "reasoning": "ok"}'
 
+    checks = extract.kriya_checks
+    monkeypatch.setattr(extract, "kriya_checks", lambda data, source: ["a rule check failed"]
+                        if "guarded" in source and "[L1]" not in source else checks(data, source))
     model = ScriptedChatModel(script(kriya_verification_prompt=verdict))
-    ctx, model = fake_context(tmp_path / "ws", model, window=3, max_retries=1, parser_candidate=False)
+    ctx, model = fake_context(tmp_path / "ws", model, window=4, max_retries=1, parser_candidate=False)
     report = run_ingest(ctx, docs)
     assert report["gsv"]["fallback_windows"] == 1
     assert {"w_L1_K1", "w_L2_K1"} <= set(graph_of(ctx).nodes_of("Kriya"))
     records = get_services(ctx).workspace.records
-    statuses = {n: records.result(Unit.of("w", n, n).unit_id)["status"] for n in (1, 2, 3)}
+    statuses = {n: records.result(Unit.of("w", n, n).unit_id)["status"] for n in (1, 2, 3, 4)}
     assert statuses[1] == statuses[2] == "parser-fallback"  # the parser's readings pass the checks: no more calls
-    alone = [user for key, user in model.calls if key.startswith("kriya") and "[L1]" not in user and "[L2]" not in user]
-    assert alone and all("[L3]" in user for user in alone)  # only the line without an action got its own loop
+    assert statuses[3] == "empty"  # no action in the parser's reading either: nothing more is asked
+    alone = [user for key, user in model.calls if key.startswith("kriya") and "[L1]" not in user]
+    assert alone and all("[L4]" in user for user in alone)  # only the line the checks reject got its own loop
 
 
 def test_batched_strategy_reports_calls_per_line(tmp_path):

@@ -19,7 +19,7 @@ NAMES = ["Rama", "Sita", "Hanuman", "Ravana", "Lakshmana", "Bharata"]
 
 def _cli(workspace, docs, *extra):
     return [sys.executable, "-m", "karaka.cli", "ingest", str(docs), "--workspace", str(workspace),
-            "--llm", "simulated:latency=0.03", "--concurrency", "2", *extra]
+            "--llm", "simulated:latency=0.03", "--concurrency", "2", "--window", "1", *extra]
 
 
 def _rows(workspace):

@@ -93,7 +93,7 @@ def test_ctrl_c_then_the_same_command_resumes(tmp_path):
                                           for i in range(60)))
     ws = tmp_path / "ws"
     cmd = [sys.executable, "-m", "karaka.cli", "ingest", str(docs), "--workspace", str(ws),
-           "--llm", "simulated:latency=0.03", "--concurrency", "2"]
+           "--llm", "simulated:latency=0.03", "--concurrency", "2", "--window", "1"]
     process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                preexec_fn=_hear_ctrl_c)
     deadline = time.monotonic() + 120

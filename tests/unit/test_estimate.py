@@ -21,13 +21,13 @@ def test_a_workspace_run_with_the_same_model_and_settings_is_the_basis_and_gives
 
 
 def test_without_runs_the_measured_setting_is_used_and_time_is_said_to_be_unknown():
-    ctx = Context(llm="llamacpp:smollm2", extractor="llm", window=1, fast_path=True)
+    ctx = Context(llm="llamacpp:smollm2", extractor="llm", window=4, fast_path=True)
     found = for_lines(ctx, 1, 10, 8, [])
-    requests, prompt, _ = MEASURED[(1, True, False)]
+    requests, prompt, _ = MEASURED[("smollm2", 4, True)]
     assert found["extraction_requests"] == round(requests * 8) and found["prompt_tokens"] == round(prompt * 8)
     assert found["seconds"] is None and "time unknown" in describe(found)
-    other = per_line(Context(llm="x", extractor="llm", window=3), [])
-    assert "nearest" in other.basis
+    other = per_line(Context(llm="openai:x@http://127.0.0.1:1/v1", extractor="llm", window=3), [])
+    assert "nearest" in other.basis and "Qwen" in other.basis and other.requests == MEASURED[("*", 4, True)][0]
 
 
 def test_the_parser_alone_costs_no_request():

@@ -125,7 +125,7 @@ def gsv_unit(services: Services, unit: Unit, run_id: str, run: RunLoop) -> dict[
     """Run the loop on one window, with fallbacks.
 
     An exhausted line falls back to the parser's candidate when it passes the rule checks; so does
-    each line of an exhausted window, and a line whose parser reading does not gets a loop of its own.
+    each line of an exhausted window (see ``_line_after_window``).
     """
     started = time.perf_counter()
     ctx = services.ctx
@@ -174,9 +174,14 @@ def _line_after_window(services: Services, single: Unit, text: str, analysis: di
     The window's loop already showed the model this line among its neighbours and found no reading
     both judges accept; a second loop per line would ask again what was just asked (with small
     models it ends as the parser's reading nine times in ten, at three requests a line). A line
-    the parser cannot vouch for (no action found, or a reading the checks reject) still gets one.
+    with no action in the parser's reading either is empty; one whose reading the rule checks
+    reject still gets a loop of its own.
     """
     own = {"kriyas": [k for k in analysis["kriyas"] if k["line"] == single.first]}
+    if not own["kriyas"]:  # the window's loop read it and found nothing both judges accept; nor did the parser
+        _store(services, single, UnitStatus.EMPTY, {"kriyas": [], "cause": cause or "window exhausted"},
+               run_id=run_id, started=time.perf_counter())
+        return
     fallback, _ = parser_fallback(own, numbered({single.first: text}), services.ctx.rule_checks)
     if fallback is None:
         gsv_unit(services, single, run_id, run)

@@ -150,7 +150,7 @@ def _start(services: Services, runtime: Runtime[Context], todo: list[str], found
         log.info("estimate: %s", describe(expected))
         emit(runtime, {"event": "estimate", **expected})
     return {"run_id": run_id, "doc_ids": todo, **found, "started": time.time(), "units_done": 0,
-            "units_total": sum(counts), "unit_counts": counts, "doc_lines": lines, "cursor": 0, "write_failures": []}
+            "units_total": sum(counts), "window": window(services.ctx), "unit_counts": counts, "doc_lines": lines, "cursor": 0, "write_failures": []}
 
 
 def _extracted(services: Services, doc_ids: list[str]) -> int:

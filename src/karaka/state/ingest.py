@@ -107,6 +107,8 @@ class IngestState(IngestInput):
     """Loading warnings (fallback decodings, split lines)."""
     units_total: int
     """Extraction units (windows) in this run."""
+    window: int
+    """Sentences per unit this run was planned with (a resumed run with another window starts afresh)."""
     unit_counts: list[int]
     """Units per document (in ``doc_ids`` order)."""
     doc_lines: list[int]
