@@ -73,7 +73,7 @@ def _build_llm(spec: str, max_tokens: int, timeout: float) -> BaseChatModel | No
         if unknown:
             raise ValueError(f"huggingface: unknown option(s) {sorted(unknown)}: use batch=N,wait_ms=M")
         return load_huggingface_chat(name or "nvidia/Llama-3.1-Nemotron-Nano-8B-v1", max_tokens,
-                                     batch_size=int(opts.get("batch", 8)), wait_ms=float(opts.get("wait_ms", 5)))
+                                     batch_size=int(opts.get("batch", 16)), wait_ms=float(opts.get("wait_ms", 5)))
     if kind == "openai":
         try:
             from langchain_openai import ChatOpenAI

@@ -97,7 +97,7 @@ def _generation(decoded: Decoded) -> ChatGeneration:
     return ChatGeneration(message=AIMessage(content=strip_think(decoded.text), usage_metadata=usage))  # type: ignore[arg-type]
 
 
-def load_huggingface_chat(name: str, max_tokens: int = 512, batch_size: int = 8,
+def load_huggingface_chat(name: str, max_tokens: int = 512, batch_size: int = 16,
                           wait_ms: float = 5.0) -> KarakaChatHuggingFace:
     """Load ``name`` (a hub id, a local dir, a .gguf path, or ``smollm2``) as a chat model.
 
