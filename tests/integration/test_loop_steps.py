@@ -17,7 +17,7 @@ CORPUS = files("karaka") / "data" / "corpus"
 
 
 def _ingest(tmp_path, steps):
-    ctx = Context(workspace=str(tmp_path / steps), llm="simulated", loop_steps=steps)
+    ctx = Context(workspace=str(tmp_path / steps), llm="simulated", loop_steps=steps, window=1)
     report = run_ingest(ctx, CORPUS)
     records = get_services(ctx).workspace.records
     units = {(r["unit_id"], r["status"], json.dumps(r["payload"], sort_keys=True), r["llm_calls"], r["prompt_tokens"])
@@ -74,7 +74,7 @@ def spies(monkeypatch):
 
 
 def test_auto_walks_when_only_progress_is_streamed(tmp_path, spies):
-    ctx = Context(workspace=str(tmp_path / "ws"), llm="simulated")
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="simulated", window=1)
     events = []
     run_ingest(ctx, CORPUS / "ramayana.txt", on_event=events.append)
     assert spies["walk"] > 5 and spies["graph"] == 0

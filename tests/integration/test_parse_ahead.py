@@ -16,7 +16,7 @@ CORPUS = files("karaka") / "data" / "corpus"
 
 
 def _ingest(folder):
-    ctx = Context(workspace=str(folder), llm="simulated")
+    ctx = Context(workspace=str(folder), llm="simulated", window=1)  # a unit a sentence: many blocks to parse
     report = run_ingest(ctx, CORPUS)
     rows = get_services(ctx).workspace.records.results()
     units = {(r["unit_id"], r["status"], json.dumps(r["payload"], sort_keys=True)) for r in rows}

@@ -34,7 +34,7 @@ def _docs(folder, names, lines=12):
 
 def _cli(workspace, docs, *extra, store=None, latency="0.05"):
     command = [sys.executable, "-m", "karaka.cli", "ingest", str(docs), "--workspace", str(workspace),
-               "--llm", f"simulated:latency={latency}", "--concurrency", "2", *extra]
+               "--llm", f"simulated:latency={latency}", "--concurrency", "2", "--window", "1", *extra]
     return command + (["--store", store] if store else [])
 
 
