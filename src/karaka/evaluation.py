@@ -128,7 +128,7 @@ def _predict_window(window: list[list[str]], ctx: Context) -> tuple[list[list[di
     from karaka.kg.units import numbered
     from karaka.nlp import parse_tokens
     from karaka.nlp.roles import analyze_doc, seed_candidate
-    from karaka.nodes.extract import offered, parser_fallback
+    from karaka.nodes.extract import after_window, offered, parser_fallback
 
     started = time.perf_counter()
     lines = {n: " ".join(tokens) for n, tokens in enumerate(window, 1)}
@@ -150,16 +150,10 @@ def _predict_window(window: list[list[str]], ctx: Context) -> tuple[list[list[di
         per_line: list[list[dict[str, Any]]] = []
         outcomes = []
         for n, tokens in enumerate(window, 1):
-            own = {"kriyas": [k for k in analysis["kriyas"] if k["line"] == n]}
-            if not own["kriyas"]:
-                per_line.append([])
-                outcomes.append("empty")
-                continue
-            fallback, _ = parser_fallback({"kriyas": [{**k, "line": 1} for k in own["kriyas"]]},
-                                          numbered({1: lines[n]}), ctx.rule_checks)
-            if fallback is not None:
-                per_line.append(_placed(fallback["kriyas"], [{**k, "line": 1} for k in own["kriyas"]], 1))
-                outcomes.append("parser-fallback")
+            reading = after_window(analysis, n, lines[n], ctx.rule_checks)
+            if reading is not None:
+                per_line.append(_placed(reading["kriyas"], analysis["kriyas"], n))
+                outcomes.append("parser-fallback" if reading["kriyas"] else "empty")
                 continue
             kriyas, single = _predict_window([tokens], ctx)
             per_line += kriyas

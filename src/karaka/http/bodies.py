@@ -137,18 +137,29 @@ async def stage_uploads(request: Request, workspace: Path) -> tuple[Path, bool, 
     seen: dict[str, int] = {}
     names = []
     for upload in uploads:
-        name = _SAFE_NAME.sub("_", Path(str(upload.filename or "upload.txt")).name).lstrip(".") or "upload.txt"
-        if len(name) > MAX_NAME_CHARS:  # the file system's limit is 255 bytes; keep the suffix that names the format
-            suffix = Path(name).suffix[:16]
-            name = name[:MAX_NAME_CHARS - len(suffix)] + suffix
+        name = safe_name(upload.filename, "upload.txt")  # type: ignore[union-attr]
         seen[name] = seen.get(name, 0) + 1
         folder = target / str(seen[name]) if seen[name] > 1 else target
         await run_in_threadpool(folder.mkdir, exist_ok=True)
-        with open(folder / name, "wb") as out:  # in pieces: an upload is never held whole in memory
-            while chunk := await upload.read(CHUNK):  # type: ignore[union-attr]
-                await run_in_threadpool(out.write, chunk)
-        names.append(Path(str(upload.filename or name)).name)
+        await save_upload(upload, folder / name)
+        names.append(Path(str(upload.filename or name)).name)  # type: ignore[union-attr]
     return target, replace, names
+
+
+def safe_name(sent: str | None, default: str) -> str:
+    """A file name sent by a client, as stored: safe characters only, no leading dot, at most ``MAX_NAME_CHARS``."""
+    name = _SAFE_NAME.sub("_", Path(str(sent or default)).name).lstrip(".") or default
+    if len(name) > MAX_NAME_CHARS:  # the file system's limit is 255 bytes; keep the suffix that names the format
+        suffix = Path(name).suffix[:16]
+        name = name[:MAX_NAME_CHARS - len(suffix)] + suffix
+    return name
+
+
+async def save_upload(upload: Any, path: Path) -> None:
+    """Write an uploaded file in pieces: an upload is never held whole in memory."""
+    with open(path, "wb") as out:
+        while chunk := await upload.read(CHUNK):
+            await run_in_threadpool(out.write, chunk)
 
 
 async def spoken_question(request: Request, workspace: Path, budget: Any) -> tuple[str, str | None]:
@@ -162,14 +173,11 @@ async def spoken_question(request: Request, workspace: Path, budget: Any) -> tup
     audio = form.get("audio")
     if audio is None or not hasattr(audio, "filename"):
         raise HTTPException(422, "audio: send the spoken question as a multipart file field 'audio'")
-    name = _SAFE_NAME.sub("_", Path(str(audio.filename or "question.wav")).name).lstrip(".")[-MAX_NAME_CHARS:]
     folder = workspace / "uploads" / f"spoken-{uuid.uuid4().hex[:12]}"
     try:
         await run_in_threadpool(folder.mkdir, parents=True, exist_ok=True)
-        path = folder / (name or "question.wav")
-        with open(path, "wb") as out:
-            while chunk := await audio.read(CHUNK):  # type: ignore[union-attr]
-                await run_in_threadpool(out.write, chunk)
+        path = folder / safe_name(audio.filename, "question.wav")  # type: ignore[union-attr]
+        await save_upload(audio, path)
         try:
             words = await run_in_threadpool(hear, path, budget)
         except DocumentError as exc:

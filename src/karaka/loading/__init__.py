@@ -16,6 +16,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from karaka.loading.audio import AUDIO
 from karaka.loading.book import book_lines
 from karaka.loading.files import DocumentError, decode, inside, kind_of, make_name, walk
 from karaka.loading.isolated import ISOLATED, Budget, read_isolated
@@ -31,7 +32,7 @@ __all__ = ["SUFFIXES", "Budget", "DocumentError", "Loaded", "LoadedDocument", "c
            "load_file", "make_name", "refine", "split_long", "split_sentences"]
 log = logging.getLogger("karaka.loading")
 
-SUFFIXES = (".txt", ".md", ".markdown", ".pdf", ".html", ".htm", ".epub", ".docx", ".wav", ".mp3", ".ogg", ".flac")
+SUFFIXES = (".txt", ".md", ".markdown", ".pdf", ".html", ".htm", ".epub", ".docx", *AUDIO)
 
 
 @dataclass
@@ -103,8 +104,6 @@ def hear(path: Path, budget: Budget | None = None) -> str:
     Raises:
         DocumentError: not a recording, unreadable, or no speech in it.
     """
-    from karaka.loading.audio import AUDIO
-
     if path.suffix.lower() not in AUDIO:
         raise DocumentError(f"{path}: a spoken question must be a recording ({', '.join(AUDIO)})")
     if not path.is_file():

@@ -89,7 +89,3 @@ def audio_lines(path: Path, model: str = "") -> list[Raw]:
     """A recording's lines: one a segment, each with its start time as its coordinate."""
     return [Raw(line=n, text=text, verse=mark(start)) for n, (start, text) in enumerate(transcribe(path, model), 1)]
 
-
-def question_from(path: Path, model: str = "") -> str:
-    """A spoken question as text (its segments joined)."""
-    return " ".join(text for _, text in transcribe(path, model))

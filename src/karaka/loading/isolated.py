@@ -19,11 +19,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from karaka.loading.audio import AUDIO
 from karaka.loading.files import DocumentError
 from karaka.loading.sentences import Raw
 from karaka.processes import request, run_child, send
 
-ISOLATED = (".pdf", ".epub", ".docx", ".wav", ".mp3", ".ogg", ".flac")
+ISOLATED = (".pdf", ".epub", ".docx", *AUDIO)
 """Formats read in the child: their readers inflate compressed streams (or decode and recognise speech)."""
 
 
@@ -95,7 +96,7 @@ def _child() -> None:
             from karaka.loading.epub import epub_lines
 
             raws = epub_lines(path, warnings)
-        elif suffix in (".wav", ".mp3", ".ogg", ".flac"):
+        elif suffix in AUDIO:
             from karaka.loading.audio import audio_lines
 
             raws = audio_lines(path, budget.speech_model)

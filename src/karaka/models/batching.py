@@ -19,11 +19,14 @@ import logging
 import queue
 import threading
 import time
+from collections import deque
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
 log = logging.getLogger("karaka.models")
+BATCHES_KEPT = 100_000
+"""How many batch sizes a ``Batcher`` remembers (a long run must not grow a list without end)."""
 
 
 @dataclass(frozen=True)
@@ -173,7 +176,7 @@ class Batcher:
         self.queue: queue.Queue[_Pending] = queue.Queue()
         self.lock = threading.Lock()
         self.thread: threading.Thread | None = None
-        self.batches: list[int] = []  # the size of every batch decoded (for benchmarks and tests)
+        self.batches: deque[int] = deque(maxlen=BATCHES_KEPT)  # the sizes of the last batches (benchmarks, tests)
 
     def submit(self, request: Request) -> Future[Decoded]:
         """Queue one request; its reply arrives on the returned future."""

@@ -69,7 +69,7 @@ class KarakaChatHuggingFace(ChatHuggingFace):
         return self._to_chat_prompt(messages)
 
     def _request(self, messages: list[BaseMessage], kwargs: dict[str, Any]) -> Request:
-        limit = kwargs.get("max_tokens") or self.llm.pipeline._forward_params.get("max_new_tokens") or 512
+        limit = kwargs.get("max_tokens") or self.max_tokens or 512
         return Request(self._prompt(messages), kwargs.get("json_schema"), int(limit))
 
     def _generate(
@@ -153,4 +153,4 @@ def load_huggingface_chat(name: str, max_tokens: int = 512, batch_size: int = 16
     llm = HuggingFacePipeline(pipeline=pipe, model_id=name)
     # disable_streaming: the pipeline streamer thread is not worth its risks; stream() yields one chunk.
     return KarakaChatHuggingFace(llm=llm, tokenizer=tokenizer, model_id=name, disable_streaming=True,
-                                 batcher=Batcher(model, tokenizer, batch_size, wait_ms))
+                                 max_tokens=max_tokens, batcher=Batcher(model, tokenizer, batch_size, wait_ms))

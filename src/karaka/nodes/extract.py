@@ -125,7 +125,7 @@ def gsv_unit(services: Services, unit: Unit, run_id: str, run: RunLoop) -> dict[
     """Run the loop on one window, with fallbacks.
 
     An exhausted line falls back to the parser's candidate when it passes the rule checks; so does
-    each line of an exhausted window (see ``_line_after_window``).
+    each line of an exhausted window (see ``after_window``).
     """
     started = time.perf_counter()
     ctx = services.ctx
@@ -167,27 +167,32 @@ def gsv_unit(services: Services, unit: Unit, run_id: str, run: RunLoop) -> dict[
     return _store(services, unit, UnitStatus.FALLBACK, {"lines": singles}, run_id=run_id, started=started, **cost)
 
 
-def _line_after_window(services: Services, single: Unit, text: str, analysis: dict[str, Any], run_id: str,
-                       run: RunLoop, cause: str | None) -> None:
-    """A line of an exhausted window: the parser's reading when it passes the rule checks, else a loop of its own.
+def after_window(analysis: dict[str, Any], line: int, text: str, rule_checks: bool) -> dict[str, Any] | None:
+    """What a line of an exhausted window becomes, without another loop where the parser can say.
 
     The window's loop already showed the model this line among its neighbours and found no reading
     both judges accept; a second loop per line would ask again what was just asked (with small
-    models it ends as the parser's reading nine times in ten, at three requests a line). A line
-    with no action in the parser's reading either is empty; one whose reading the rule checks
-    reject still gets a loop of its own.
+    models it ends as the parser's reading nine times in ten, at three requests a line). So: no
+    kriyas when the parser's reading has no action either, the parser's reading when it passes the
+    rule checks, and None (a loop of its own) when the checks reject it.
     """
-    own = {"kriyas": [k for k in analysis["kriyas"] if k["line"] == single.first]}
-    if not own["kriyas"]:  # the window's loop read it and found nothing both judges accept; nor did the parser
-        _store(services, single, UnitStatus.EMPTY, {"kriyas": [], "cause": cause or "window exhausted"},
-               run_id=run_id, started=time.perf_counter())
-        return
-    fallback, _ = parser_fallback(own, numbered({single.first: text}), services.ctx.rule_checks)
-    if fallback is None:
+    own = {"kriyas": [k for k in analysis["kriyas"] if k["line"] == line]}
+    if not own["kriyas"]:
+        return own
+    return parser_fallback(own, numbered({line: text}), rule_checks)[0]
+
+
+def _line_after_window(services: Services, single: Unit, text: str, analysis: dict[str, Any], run_id: str,
+                       run: RunLoop, cause: str | None) -> None:
+    """Store a line of an exhausted window as ``after_window`` says, or run its own loop."""
+    reading = after_window(analysis, single.first, text, services.ctx.rule_checks)
+    if reading is None:
         gsv_unit(services, single, run_id, run)
         return
-    payload = {**_tag(fallback, single, Provenance.PARSER_FALLBACK, own), "cause": cause or "window exhausted"}
-    _store(services, single, UnitStatus.PARSER_FALLBACK, payload, run_id=run_id, started=time.perf_counter())
+    status = UnitStatus.PARSER_FALLBACK if reading["kriyas"] else UnitStatus.EMPTY
+    tagged = _tag(reading, single, Provenance.PARSER_FALLBACK, analysis) if reading["kriyas"] else reading
+    _store(services, single, status, {**tagged, "cause": cause or "window exhausted"}, run_id=run_id,
+           started=time.perf_counter())
 
 
 def parser_units(services: Services, units: list[Unit], run_id: str) -> list[dict[str, Any]]:
