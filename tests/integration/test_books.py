@@ -157,3 +157,72 @@ def test_a_section_and_a_page_are_found_by_their_number(tmp_path):
     page = run_query(ctx, "What is on page 2 of the tide tables?")
     assert page["status"] == "GROUNDED" and "neap tide" in page["answer"] and page["citations"][0]["page"] == 2
     assert run_query(ctx, "What is on page 9 of the tide tables?")["answer"] == "Tide-tables has no page 9."
+
+
+LANTERN = """THE LANTERN KEEPERS
+
+Chapter 1
+
+Tova kept the lantern on the hill of Ardel.
+
+Chapter 2
+
+In spring a fog covered the hill for nine days.
+The ships of Ardel could not see the lantern.
+Tova climbed the tower and lit a second flame.
+Two ships came safely into the harbour.
+The elders of Ardel thanked Tova at the gate.
+"""
+
+
+def _summary_reply(user, n):
+    """A summary that tells one true sentence and invents a name the lines never hold."""
+    import json
+
+    return json.dumps({"sentences": [
+        {"text": "Fog covered the hill for nine days, so Tova lit a second flame.", "lines": [1, 3]},
+        {"text": "Captain Brann wrecked his ship on the rocks.", "lines": [4]}]})
+
+
+@pytest.fixture(scope="module")
+def lantern(tmp_path_factory):
+    root = tmp_path_factory.mktemp("lantern")
+    (root / "docs").mkdir()
+    (root / "docs" / "lantern.txt").write_text(LANTERN, encoding="utf-8")
+    run_ingest(Context(workspace=str(root / "ws"), llm="none", extractor="parser"), root / "docs")
+    return root / "ws"
+
+
+def _with_model(workspace, reply):
+    from tests.fakes import fake_context, script
+    from tests.scripted import ScriptedChatModel
+
+    model = ScriptedChatModel(script(chapter_summary_prompt=reply))
+    return fake_context(workspace, model, extractor="parser")
+
+
+def test_with_a_model_a_chapter_is_told_in_sentences_its_lines_bear_out(lantern):
+    ctx, model = _with_model(lantern, _summary_reply)
+    result = run_query(ctx, "What happens in Lantern chapter 2?")
+    assert result["status"] == "GROUNDED" and result["answer_mode"] == "summary"
+    assert result["answer"].startswith("Fog covered the hill for nine days, so Tova lit a second flame. [lantern, ch. 2")
+    assert "Brann" not in result["answer"] and any("'Brann'" in w for w in result["warnings"])
+    assert result["llm_calls"] == 1 and model._seen["chapter_summary_prompt"] == 1
+    cited = [c["text"] for c in result["citations"][:2]]
+    assert cited == ["In spring a fog covered the hill for nine days.", "Tova climbed the tower and lit a second flame."]
+
+
+def test_a_summary_no_sentence_of_which_stands_gives_the_chapter_s_opening_lines(lantern):
+    ctx, _ = _with_model(lantern, ['{"sentences": [{"text": "Brann sailed home.", "lines": [2]}]}'])
+    result = run_query(ctx, "What happens in Lantern chapter 2?")
+    assert result["status"] == "GROUNDED" and result["answer_mode"] == "extractive"
+    assert "begins: In spring a fog covered the hill" in result["answer"]
+    assert "borne out" in result["warnings"][0] and "'Brann'" in result["warnings"][1]
+    assert result["llm_calls"] == 1
+
+
+def test_a_verse_is_never_summarised(lantern):
+    ctx, model = _with_model(lantern, _summary_reply)
+    result = run_query(ctx, "What happens in Lantern chapter 1?")  # one line: the text itself
+    assert result["answer"].startswith("Tova kept the lantern on the hill of Ardel.") and result["llm_calls"] == 0
+    assert "chapter_summary_prompt" not in model._seen

@@ -176,3 +176,27 @@ def test_smollm2_through_huggingface_decodes_a_batch_as_it_decodes_each_request_
     replies, requests_made = call_llm_samples(llm, "You rate.", "Rate: ok.", n=3, prompt_key="probe", max_tokens=40,
                                               schema=SCORE_SCHEMA)
     assert requests_made == 1 and len({r.text for r in replies}) == 1 and read_score(replies[0].text)[0]
+
+
+def test_smollm2_tells_a_chapter_in_sentences_its_lines_bear_out_or_gives_the_opening_lines(tmp_path):
+    """A chapter summary with a real model: its reply fits the schema, each sentence kept names only its lines'
+    names, and a summary that does not stand gives way to the chapter's opening lines with a warning."""
+    from karaka.answering.summary import MAX_PARTS, unsupported_names
+    from karaka.runner import run_ingest, run_query
+    from tests.fakes import write_doc
+
+    chapter = ("In spring a fog covered the hill for nine days.", "The ships of Ardel could not see the lantern.",
+               "Tova climbed the tower and lit a second flame.", "Two ships came safely into the harbour.")
+    docs = tmp_path / "docs"
+    write_doc(docs, "lantern.txt", "THE LANTERN KEEPERS", "", "Chapter 1", "", "Tova kept the lantern.", "",
+              "Chapter 2", "", *chapter)
+    run_ingest(Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser"), docs)
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="llamacpp:smollm2", max_tokens=320)
+    result = run_query(ctx, "What happens in Lantern chapter 2?")
+    assert result["status"] == "GROUNDED" and 1 <= result["llm_calls"] <= MAX_PARTS, result["reasoning_trace"]
+    assert any(t.startswith("summary: ") for t in result["reasoning_trace"])
+    if result["answer_mode"] == "summary":
+        assert "[lantern, ch. 2, line" in result["answer"]
+        assert all(unsupported_names(told, " ".join(chapter)) == [] for told in result["answers"])
+    else:
+        assert "borne out" in result["warnings"][0] and "begins: In spring a fog" in result["answer"]

@@ -84,4 +84,7 @@ class SimulatedChatModel(KeyedChatModel):
             if hint:
                 return json.dumps({"line": int(hint.group(2)), "quote": hint.group(1), "answer": hint.group(1)})
             return json.dumps({"line": 1 if line else 0, "quote": quote, "answer": quote})
+        if key == "chapter_summary_prompt":  # the part's first line, as it stands
+            line = re.search(r"^1\. (.*)$", user, re.MULTILINE)
+            return json.dumps({"sentences": [{"text": line.group(1), "lines": [1]}] if line else []})
         return json.dumps({"reasoning": "simulated"})

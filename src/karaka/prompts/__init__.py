@@ -39,6 +39,7 @@ PROMPT_FIELDS: dict[str, frozenset[str]] = {
     "entity_type_check_prompt": frozenset({"entity", "context", "first", "second"}),
     "causality_prompt": frozenset({"first", "second", "context"}),
     "answer_read_prompt": frozenset({"hints", "lines", "question"}),
+    "chapter_summary_prompt": frozenset({"place", "lines"}),
 }
 
 
