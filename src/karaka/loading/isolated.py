@@ -71,6 +71,12 @@ def read_isolated(path: Path, warnings: list[str], ocr_langs: str, budget: Budge
     return [Raw(*row) for row in answer["raws"]]
 
 
+SPEECH_MB = 1024
+"""Address space the speech recogniser maps before it reads a byte (faster-whisper's CTranslate2 and MKL
+buffers: a one-sentence recording needed 1.3 to 1.4 GB in all on this machine's CPU): a recording's
+child gets it on top of ``reader_memory_mb``, which then bounds what the file itself adds."""
+
+
 def _limit_memory(megabytes: int) -> None:
     import resource
 
@@ -82,8 +88,8 @@ def _child() -> None:
     """The child's side: read one file as the request on stdin says, answer on stdout."""
     asked = request()
     budget = Budget(**asked["budget"])
-    _limit_memory(budget.memory_mb)
     path = Path(asked["path"])
+    _limit_memory(budget.memory_mb + (SPEECH_MB if path.suffix.lower() in AUDIO else 0))
     warnings: list[str] = []
     try:
         suffix = path.suffix.lower()
