@@ -22,6 +22,7 @@ from karaka.config import Context, check_ingest_settings, context_from, remember
 from karaka.loading.web import is_url
 from karaka.services import get_services
 from karaka.store.checkpoints import close_savers, open_saver, prune_thread
+from karaka.watch import progress_only
 
 notice = logging.getLogger("karaka.notice")
 
@@ -46,7 +47,12 @@ def ingest_thread(ctx: Context, path: str | Path, kind: str = "ingest") -> str:
 
 
 def _stream(graph: Any, inputs: Any, config: Any, ctx: Context, modes: list[str]) -> Iterator[tuple[str, Any]]:
-    """(mode, chunk) of a run, subgraphs included (the GSV loop's events come from inside)."""
+    """(mode, chunk) of a run, subgraphs included (the GSV loop's events come from inside).
+
+    A run streamed for its progress alone is marked so (``watch.progress_only``): its loops are walked.
+    """
+    if modes == ["custom"]:
+        config = progress_only(config)
     for _, mode, chunk in graph.stream(inputs, config, context=ctx, stream_mode=modes, subgraphs=True):
         yield mode, chunk
 

@@ -1,22 +1,30 @@
 """Whether anyone watches a run step by step: then loops and calls go through LangGraph and LangChain.
 
-Karaka's own runs stream only ``custom`` events (progress) from the top graph. Studio streams
-``updates``, ``values``, ``messages`` or ``debug`` with subgraphs, and LangSmith traces every
-call. A watched run gets the LangGraph child per GSV-Retry loop and LangChain's run per call;
-an unwatched one skips both (``karaka.kg.calls.run_loop``, ``karaka.models.call``).
+Karaka's own ingestion runs stream only ``custom`` events (progress) and say so in their config
+(``PROGRESS_ONLY``, a configurable key, which LangGraph hands on to every node and subgraph).
+Any other graph run may be watched: Studio streams ``updates``, ``values``, ``messages`` or
+``debug`` with subgraphs, a user's ``invoke`` wants values, and LangSmith traces every call. A
+watched run gets the LangGraph child per GSV-Retry loop and LangChain's run per call; an
+unwatched one skips both (``karaka.kg.calls.run_loop``, ``karaka.models.call``).
 """
 
 from __future__ import annotations
 
 import os
+from typing import Any
 
-CONFIG_KEY_STREAM = "__pregel_stream"  # the config key a parent uses to lend a child its stream
-STEP_MODES = frozenset({"values", "updates", "debug", "tasks", "checkpoints", "messages"})
+PROGRESS_ONLY = "karaka_progress_only"
+"""The configurable key of a run whose caller streams only its progress events (no steps)."""
 TRACING_ENV = ("LANGSMITH_TRACING", "LANGCHAIN_TRACING_V2", "LANGSMITH_TRACING_V2")
 
 
+def progress_only(config: dict[str, Any]) -> dict[str, Any]:
+    """``config`` for a run whose caller streams only progress: its loops may be walked directly."""
+    return {**config, "configurable": {**config.get("configurable", {}), PROGRESS_ONLY: True}}
+
+
 def watched() -> bool:
-    """True when a parent streams subgraphs in a mode that shows steps, or a tracer or callback listens."""
+    """True inside a graph run not marked ``progress_only``, or when a tracer or callback listens."""
     if any(os.environ.get(name, "").lower() in ("1", "true") for name in TRACING_ENV):
         return True
     try:
@@ -25,8 +33,7 @@ def watched() -> bool:
         config = get_config()
     except (ImportError, RuntimeError):  # outside any graph: nothing to watch it from
         return False
-    stream = config.get("configurable", {}).get(CONFIG_KEY_STREAM)
-    if stream is not None and set(getattr(stream, "modes", ())) & STEP_MODES:
-        return True
     callbacks = config.get("callbacks")
-    return bool(getattr(callbacks, "handlers", callbacks))
+    if getattr(callbacks, "handlers", callbacks):
+        return True
+    return not config.get("configurable", {}).get(PROGRESS_ONLY)

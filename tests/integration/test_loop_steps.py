@@ -93,10 +93,15 @@ def test_auto_runs_the_child_graph_for_a_step_stream_or_a_tracer(tmp_path, spies
     assert not watch.watched()  # outside any graph, untraced
 
 
-def test_the_stream_keys_are_langgraphs():
-    from langgraph._internal import _constants
+def test_a_graph_run_by_anyone_else_is_watched_and_its_loop_is_the_child_graph(tmp_path, spies):
+    """Studio, ``langgraph dev`` or a user's own ``stream``: no progress-only mark, so the loop is LangGraph's."""
+    from karaka.graphs.ingest import build_ingest_graph
 
-    assert watch.CONFIG_KEY_STREAM == _constants.CONFIG_KEY_STREAM
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="simulated", window=1)
+    graph = build_ingest_graph().compile()
+    for _ in graph.stream({"path": str(CORPUS / "ramayana.txt")}, {}, context=ctx, stream_mode=["custom"]):
+        pass
+    assert spies["graph"] > 5 and spies["walk"] == 0
 
 
 def test_a_routed_node_sharing_a_step_is_refused():
