@@ -30,12 +30,16 @@ DENSE_WEIGHT = 0.25
 FETCH_K = 32
 """Fused lines MMR chooses among (seed 003's fetch_k)."""
 MIN_COSINE = 0.5
+NEIGHBOUR_WEIGHT = 0.3
+"""The share of the lines before and after a line that its BM25 score is lifted by (``lexical``). Chosen
+before measuring, not fitted: 0.3 on the dev sets gave docs dev's first cited line 57.9 → 68.4 %,
+the action set's (unrelated sentences side by side) 85.7 → 81.7 %, multi-hop recall@5 94.8 → 95.2."""
 STOPWORDS = frozenset(
     "a an the of to in on at by for with and or is was were are be been being who what whom which when where why how "
     "did do does done find documents document about show list me any all lines that this these those it its as from "
     "has have had not no but if than then so such there their they them he she his her him we our you your i".split()
 )
-_cache: dict[int, tuple[tuple[int, int], Any, list[str]]] = {}
+_cache: dict[int, tuple[tuple[int, int], Lexical | None]] = {}
 _lock = threading.Lock()
 
 
@@ -91,11 +95,37 @@ def index_key(store: Store) -> tuple[int, int]:
     return store.records.generation(), len(store.graph)
 
 
-def _bm25(store: Store, generation: tuple[int, int]) -> tuple[Any, list[str]]:
+@dataclass(frozen=True)
+class Lexical:
+    """The BM25 index over every line, the lines' Document nodes, and each line's neighbours in its document."""
+
+    retriever: Any
+    docs: list[str]
+    before: Any
+    """For each line, the index of the line before it in its document (-1: none)."""
+    after: Any
+
+
+def neighbours(store: Store, docs: list[str]) -> tuple[Any, Any]:
+    """For each of ``docs`` (Document nodes), the index of the line before and after it in its document (-1: none)."""
+    before = np.full(len(docs), -1, dtype=np.int64)
+    after = np.full(len(docs), -1, dtype=np.int64)
+    by_doc: dict[str, list[tuple[int, int]]] = {}
+    for i, node in enumerate(docs):
+        attrs = store.graph.node(node) or {}
+        by_doc.setdefault(str(attrs.get("doc_id", "")), []).append((int(attrs.get("seq", 0)), i))
+    for lines in by_doc.values():
+        lines.sort()
+        for (_, a), (_, b) in zip(lines, lines[1:], strict=False):
+            after[a], before[b] = b, a
+    return before, after
+
+
+def _bm25(store: Store, generation: tuple[int, int]) -> Lexical | None:
     """A BM25 index over every Document node, rebuilt when the workspace generation changes.
 
-    A workspace folder keeps it in ``bm25/`` (memory-mapped on load), so a cold question on a
-    large workspace reads it instead of tokenising every line again.
+    A workspace folder keeps it in ``bm25/`` (memory-mapped on load), with the lines' neighbours,
+    so a cold question on a large workspace reads it instead of tokenising every line again.
     """
     import bm25s
 
@@ -104,27 +134,27 @@ def _bm25(store: Store, generation: tuple[int, int]) -> tuple[Any, list[str]]:
     with _lock:
         cached = _cache.get(key)
         if cached and cached[0] == generation:
-            return cached[1], cached[2]
+            return cached[1]
         folder = Path(root) / BM25_FOLDER if (root := getattr(store, "root", None)) is not None else None
         found = _load_index(folder, generation) if folder is not None else None
         if found is None:
             docs = store.graph.nodes_of("Document")
             if not docs:
-                return None, []
+                return None
             retriever = bm25s.BM25()
             retriever.index([tokens(line_words(store.graph.node(d) or {})) or ["_"] for d in docs],
                             show_progress=False)
+            found = Lexical(retriever, docs, *neighbours(store, docs))
             if folder is not None:
-                _save_index(folder, generation, retriever, docs)
-            found = (retriever, docs)
-        _cache[key] = (generation, *found)
+                _save_index(folder, generation, found)
+        _cache[key] = (generation, found)
         return found
 
 
 BM25_FOLDER = "bm25"
 
 
-def _load_index(folder: Path, generation: tuple[int, int]) -> tuple[Any, list[str]] | None:
+def _load_index(folder: Path, generation: tuple[int, int]) -> Lexical | None:
     """The saved index when it was built on this generation, else None."""
     import bm25s
 
@@ -133,12 +163,13 @@ def _load_index(folder: Path, generation: tuple[int, int]) -> tuple[Any, list[st
         if tuple(stamp["generation"]) != tuple(generation):
             return None
         retriever = bm25s.BM25.load(str(folder), mmap=True, show_progress=False)
-        return retriever, list(stamp["docs"])
+        with np.load(folder / "neighbours.npz") as saved:
+            return Lexical(retriever, list(stamp["docs"]), saved["before"], saved["after"])
     except (OSError, ValueError, KeyError):
         return None
 
 
-def _save_index(folder: Path, generation: tuple[int, int], retriever: Any, docs: list[str]) -> None:
+def _save_index(folder: Path, generation: tuple[int, int], index: Lexical) -> None:
     """Save the index beside the workspace's files (a new folder renamed over the old); skipped when read-only."""
     from karaka.store.lock import is_read_only
 
@@ -147,8 +178,10 @@ def _save_index(folder: Path, generation: tuple[int, int], retriever: Any, docs:
     fresh = folder.with_name(f"{folder.name}.{os.getpid()}.tmp")
     try:
         shutil.rmtree(fresh, ignore_errors=True)
-        retriever.save(str(fresh), show_progress=False)
-        (fresh / "stamp.json").write_text(json.dumps({"generation": list(generation), "docs": docs}), encoding="utf-8")
+        index.retriever.save(str(fresh), show_progress=False)
+        np.savez(fresh / "neighbours.npz", before=index.before, after=index.after)
+        (fresh / "stamp.json").write_text(json.dumps({"generation": list(generation), "docs": index.docs}),
+                                          encoding="utf-8")
         old = folder.with_name(f"{folder.name}.{os.getpid()}.old")
         if folder.exists():
             folder.rename(old)
@@ -172,14 +205,22 @@ def prepare_lexical(store: Store) -> bool:
 
 
 def lexical(store: Store, question: str, k: int = 20) -> list[tuple[str, float]]:
-    """BM25 over every line: (Document node, score), best first."""
+    """BM25 over every line, each line's score lifted by its neighbours': (Document node, score), best first.
+
+    A line scores its own BM25 plus ``NEIGHBOUR_WEIGHT`` times the scores of the lines before and
+    after it in its document: a manual's line is often a fragment whose subject the line before
+    names ("-k, --keep" and then "Keep input files."), and a story's "he" is named a sentence back.
+    Only lines that hold a word of the question are returned: the neighbours order them.
+    """
     terms = tokens(question)
-    generation = index_key(store)
-    retriever, docs = _bm25(store, generation)
-    if not docs or not terms:
+    index = _bm25(store, index_key(store))
+    if index is None or not terms:
         return []
-    ids, scores = retriever.retrieve([terms], k=min(k, len(docs)), show_progress=False)
-    return [(docs[int(i)], float(s)) for i, s in zip(ids[0], scores[0], strict=True) if float(s) > 0]
+    own = np.asarray(index.retriever.get_scores(terms), dtype=np.float64)
+    padded = np.append(own, 0.0)  # index -1, no neighbour, scores 0
+    lifted = own + NEIGHBOUR_WEIGHT * (padded[index.before] + padded[index.after])
+    top = np.argsort(-np.where(own > 0, lifted, -1.0), kind="stable")[:k]
+    return [(index.docs[int(i)], float(lifted[i])) for i in top if own[i] > 0]
 
 
 def dense(services: Services, question: str, k: int = 20) -> list[tuple[str, float]]:

@@ -1,0 +1,39 @@
+"""Line retrieval: a line is lifted by its neighbours' scores, and the index keeps them on disk."""
+
+from karaka.config import Context
+from karaka.kg import retrieval
+from karaka.runner import run_ingest
+from karaka.services import get_services
+from tests.fakes import write_doc
+
+
+def test_a_fragment_is_found_by_the_line_before_it(tmp_path):
+    write_doc(tmp_path / "docs", "valves.txt", "The Zephyr valve guards the boiler room.", "It opens at forty bar.",
+              "Coal is stored in the cellar.")
+    write_doc(tmp_path / "docs", "gates.txt", "The garden gate opens at noon.")
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
+    run_ingest(ctx, tmp_path / "docs")
+    store = get_services(ctx).workspace
+    with store.reading():
+        ranked = [store.graph.node(node)["text"] for node, _ in retrieval.lexical(store, "Zephyr valve opens")]
+    assert ranked[:2] == ["The Zephyr valve guards the boiler room.", "It opens at forty bar."]
+    assert ranked.index("It opens at forty bar.") < ranked.index("The garden gate opens at noon.")
+    assert "Coal is stored in the cellar." not in ranked  # a neighbour orders the lines that match, adds none
+
+
+def test_the_saved_index_keeps_each_line_s_neighbours(tmp_path):
+    write_doc(tmp_path / "docs", "a.txt", "First line here.", "Second line here.", "Third line here.")
+    write_doc(tmp_path / "docs", "b.txt", "Only line of b.")
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
+    run_ingest(ctx, tmp_path / "docs")
+    store = get_services(ctx).workspace
+    with store.reading():
+        built = retrieval._bm25(store, retrieval.index_key(store))
+        retrieval._cache.clear()
+        loaded = retrieval._load_index(tmp_path / "ws" / retrieval.BM25_FOLDER, retrieval.index_key(store))
+        texts = [store.graph.node(d)["text"] for d in built.docs]
+    assert loaded is not None and loaded.docs == built.docs
+    assert list(loaded.before) == list(built.before) and list(loaded.after) == list(built.after)
+    second, only = texts.index("Second line here."), texts.index("Only line of b.")
+    assert texts[built.before[second]] == "First line here." and texts[built.after[second]] == "Third line here."
+    assert built.before[only] == -1 and built.after[only] == -1
