@@ -26,6 +26,7 @@ from karaka.answering.choose import Decision, decide
 from karaka.answering.confidence import chance, features
 from karaka.answering.evidence import Evidence, LineWords
 from karaka.answering.model import LINES, Reading, agrees, as_candidate, read
+from karaka.answering.prose_table import prose_table
 from karaka.answering.question import Asked, analyse
 from karaka.answering.reader import pool, read_lines
 from karaka.answering.reader import read as read_candidates
@@ -91,7 +92,7 @@ def answer(services: Services, question: str, plan: dict[str, Any] | None, hits:
                  + f"{sum(c.proved for c in candidates)} proved",
                  f"{decision.status}: {decision.why}"]
         columns = asked_columns(question)
-        table = find_table(store, columns, nodes) if columns else None
+        table = (find_table(store, columns, nodes) or prose_table(columns, lines)) if columns else None
         if table is not None:
             return _table_result(store, table, trace, on_token)
         if services.llm is None or decision.status == "NO_MATCH":
@@ -223,7 +224,8 @@ def _table_result(store: Store, table: Table, trace: list[str],
     rows = [(row, c) for row, c in zip(table.rows, cited, strict=True) if c is not None]
     text = Table(table.columns, [r for r, _ in rows]).markdown([cite_of(c) for _, c in rows])
     stream_words(text, on_token)
-    why = f"a table in the documents gives {table.columns[1]} for {len(rows)} {table.columns[0]}"
+    why = (f"a table in the documents gives {table.columns[1]} for {len(rows)} {table.columns[0]}" if table.from_table
+           else f"{len(rows)} lines each give one of the {table.columns[0]} its {table.columns[1]}")
     result = {"answer": text, "status": "GROUNDED", "confidence": TABLE_CONFIDENCE, "mode": "table",
               "llm_calls": 0, "warnings": [], "regenerations": 0, "evidence": {"why": why, "source": "table"},
               "table": {"columns": list(table.columns),

@@ -33,6 +33,8 @@ class Table:
 
     columns: tuple[str, str]
     rows: list[tuple[str, str, str]]
+    from_table: bool = True
+    """Read off a document's table; False when read from sentences of prose (``prose_table``)."""
 
     def markdown(self, cites: list[str]) -> str:
         """The table in Markdown, a row's citation in its last column."""
