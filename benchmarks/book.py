@@ -81,9 +81,9 @@ def main() -> None:
     parser.add_argument("--book", choices=sorted(BOOKS), default="moby-dick")
     parser.add_argument("--workspace", default="")
     args = parser.parse_args()
+    from karaka.app.runner import run_ingest, run_query
     from karaka.config import resolve_context
     from karaka.loading import load_file
-    from karaka.runner import run_ingest, run_query
     from karaka.store.ids import cite_of
 
     with tempfile.TemporaryDirectory() as tmp:

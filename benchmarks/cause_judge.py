@@ -58,9 +58,9 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=None, help="only the first N pairs")
     args = parser.parse_args()
 
+    from karaka.app.runner import run_ingest
     from karaka.config import Context
     from karaka.kg.postprocess import _one_way
-    from karaka.runner import run_ingest
     from karaka.services import get_services
 
     pairs = [json.loads(line) for line in args.pairs.read_text().splitlines() if line.strip()][: args.limit]

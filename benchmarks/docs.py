@@ -172,9 +172,9 @@ def docs_set(args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, A
     args.strict = getattr(args, "strict", False)
     args.workspace = getattr(args, "workspace", None)
 
+    from karaka.app.runner import run_ingest, run_query
     from karaka.config import resolve_context
     from karaka.loading import load_file
-    from karaka.runner import run_ingest, run_query
     from karaka.services import get_services
 
     questions = json.loads((args.data / "qa" / "docs_dev" / "questions.json").read_text())[: args.limit or None]

@@ -65,7 +65,7 @@ def run(domain: str, limit: int | None) -> dict[str, Any]:
         root = Path(tmp)
         (root / "docs").mkdir()
         (root / "docs" / "sentences.txt").write_text("\n".join(" ".join(i["tokens"]) for i in items) + "\n")
-        karaka = [sys.executable, "-m", "karaka.cli"]
+        karaka = [sys.executable, "-m", "karaka.app.cli"]
         subprocess.run([*karaka, "ingest", "docs", "--workspace", "ws", "--extractor", "parser", "--json"],
                        cwd=root, check=True, capture_output=True)
         subprocess.run([*karaka, "export", "--workspace", "ws", "--format", "json", "--output", "graph.json"],

@@ -62,8 +62,8 @@ def main() -> None:
     parser.add_argument("--llm", default="none")
     parser.add_argument("--workspace", default="")
     args = parser.parse_args()
+    from karaka.app.runner import run_ingest, run_query
     from karaka.config import resolve_context
-    from karaka.runner import run_ingest, run_query
 
     with tempfile.TemporaryDirectory() as tmp:
         workspace = args.workspace or str(Path(tmp) / "ws")

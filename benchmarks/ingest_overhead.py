@@ -13,8 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from karaka.app.runner import run_ingest
 from karaka.config import Context
-from karaka.runner import run_ingest
 from karaka.services import forget_workspace
 
 

@@ -75,7 +75,7 @@ def main() -> None:
                         help="only time --ask and serve on this workspace, already ingested (no corpus, no ingest)")
     args = parser.parse_args()
     bin_dir = Path(sys.executable).parent
-    karaka = [str(bin_dir / "karaka")] if (bin_dir / "karaka").exists() else [sys.executable, "-m", "karaka.cli"]
+    karaka = [str(bin_dir / "karaka")] if (bin_dir / "karaka").exists() else [sys.executable, "-m", "karaka.app.cli"]
     if args.workspace:
         count = _stored_sentences(args.workspace)
         print(json.dumps({"sentences": count, **asking(karaka, args.workspace, args.ask or "Who is it?")}, indent=1))

@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from karaka.app.runner import run_ingest  # noqa: E402
 from karaka.config import Context  # noqa: E402
 from karaka.kg.retrieval import hybrid_search  # noqa: E402
-from karaka.runner import run_ingest  # noqa: E402
 from karaka.services import Services, get_services  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "qa"

@@ -130,8 +130,8 @@ def bm25_rank(texts: list[str], queries: list[str], k: int) -> list[list[int]]:
 
 def ingest(docs: Path, workspace: Path, llm: str | None, extract_with_llm: bool = False) -> tuple[Any, float, int]:
     """Ingest with the parser (or with the LLM too, ``extract_with_llm``); questions use ``llm``."""
+    from karaka.app.runner import run_ingest
     from karaka.config import resolve_context
-    from karaka.runner import run_ingest
 
     with_llm = bool(llm and extract_with_llm)
     flags: dict[str, Any] = {"workspace": str(workspace), "llm": llm if with_llm else "none"}
@@ -145,7 +145,7 @@ def ingest(docs: Path, workspace: Path, llm: str | None, extract_with_llm: bool 
 
 
 def ask_all(ctx: Any, questions: list[str]) -> tuple[list[dict[str, Any]], list[float]]:
-    from karaka.runner import run_query
+    from karaka.app.runner import run_query
 
     results, latency = [], []
     for question in questions:

@@ -23,10 +23,10 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from karaka.api import create_app  # noqa: E402
+from karaka.app.api import create_app  # noqa: E402
+from karaka.app.http import runs as runs_module  # noqa: E402
+from karaka.app.runner import run_ingest  # noqa: E402
 from karaka.config import Context  # noqa: E402
-from karaka.http import runs as runs_module  # noqa: E402
-from karaka.runner import run_ingest  # noqa: E402
 from tests.server_util import serve_in_thread  # noqa: E402
 
 QUESTIONS = ("Who killed Ravana?", "What did Rama give to Lakshmana?", "Where did Ravana take Sita?")

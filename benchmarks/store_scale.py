@@ -73,7 +73,7 @@ def throughput(server: TempServer, counts: list[int], lines: int, latency: float
         probe = PgStore(url, work / f"probe{n}", WordLlamaEmbeddings())
         empty = _vacuumed_size(url, probe)
         started = time.perf_counter()
-        procs = [subprocess.Popen([sys.executable, "-m", "karaka.cli", "ingest", str(docs), "--store", url,
+        procs = [subprocess.Popen([sys.executable, "-m", "karaka.app.cli", "ingest", str(docs), "--store", url,
                                    "--workspace", str(work / f"w{n}-{i}"), "--llm", f"simulated:latency={latency}",
                                    "--concurrency", "1"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
                  for i in range(n)]

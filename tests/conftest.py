@@ -19,7 +19,7 @@ def _close_workspaces():
 @pytest.fixture(autouse=True)
 def _close_checkpointers():
     yield
-    from karaka.runner import close_checkpointers
+    from karaka.app.runner import close_checkpointers
 
     close_checkpointers()
 

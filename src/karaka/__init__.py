@@ -13,7 +13,7 @@ logging.getLogger("karaka").addHandler(logging.NullHandler())  # a quiet library
 
 def __getattr__(name: str) -> Any:
     if name == "Karaka":
-        from karaka.facade import Karaka
+        from karaka.app.facade import Karaka
 
         return Karaka
     raise AttributeError(name)

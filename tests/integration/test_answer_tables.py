@@ -3,8 +3,8 @@
 import subprocess
 import sys
 
+from karaka.app.runner import run_ingest, run_query
 from karaka.config import Context
-from karaka.runner import run_ingest, run_query
 
 TABLE = """# Kiln guide
 
@@ -45,7 +45,7 @@ def test_a_markdown_table_answers_row_by_row(tmp_path):
     assert [r["cells"][1] for r in html["table"]["rows"]] == ["green", "brown"]
     plain = run_query(ctx, "What should you wipe after every firing?")
     assert "table" not in plain and plain["answer_mode"] != "table"
-    shown = subprocess.run([sys.executable, "-m", "karaka.cli", "ask", "--workspace", ctx.workspace, "--llm", "none",
+    shown = subprocess.run([sys.executable, "-m", "karaka.app.cli", "ask", "--workspace", ctx.workspace, "--llm", "none",
                             "What are the firing programs and their durations?"], capture_output=True, text=True,
                            timeout=300)
     assert "| Program Raku | 1 hour | [kiln, § Firing programs, line 11] |" in shown.stdout

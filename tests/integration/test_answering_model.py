@@ -6,7 +6,7 @@ import pytest
 
 from karaka.answering.model import Reading, check
 from karaka.answering.question import analyse
-from karaka.runner import run_query
+from karaka.app.runner import run_query
 from tests.fakes import fake_context, script, write_doc
 from tests.scripted import ScriptedChatModel
 
@@ -15,7 +15,7 @@ LINES = ("The ferry left the harbour at dawn.", "It reached the island by noon."
 
 
 def ingested(tmp_path, reply=None):
-    from karaka.runner import run_ingest
+    from karaka.app.runner import run_ingest
 
     docs = tmp_path / "docs"
     write_doc(docs, "ferry.txt", *LINES)

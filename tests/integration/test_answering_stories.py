@@ -2,8 +2,8 @@
 
 import pytest
 
+from karaka.app.runner import run_ingest, run_query
 from karaka.config import Context
-from karaka.runner import run_ingest, run_query
 from tests.fakes import write_doc
 
 STORY = (

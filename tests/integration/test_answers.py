@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
+from karaka.app.runner import run_ingest, run_query
 from karaka.config import Context
-from karaka.runner import run_ingest, run_query
 from tests.fakes import write_doc
 
 NEWS = (
@@ -107,7 +107,7 @@ def test_direct_walk_returns_what_the_query_graph_returns(ctx, question):
 
 
 def test_cli_ask_answers_without_importing_langgraph(ctx):
-    script = ("import sys; from karaka.cli import main; "
+    script = ("import sys; from karaka.app.cli import main; "
               f"code = main(['ask', '--workspace', {ctx.workspace!r}, 'Who published the novel?']); "
               "print('langgraph loaded:', 'langgraph' in sys.modules, 'langchain_core' in sys.modules); "
               "sys.exit(code)")

@@ -6,12 +6,12 @@ from pathlib import Path
 import httpx
 import pytest
 
-from karaka.api import create_app
+from karaka.app.api import create_app
+from karaka.app.runner import run_ingest, run_query
 from karaka.config import Context
 from karaka.evaluation import word_error_rate
 from karaka.loading import DocumentError, hear, load_and_refine_documents
 from karaka.loading.audio import transcribe
-from karaka.runner import run_ingest, run_query
 from tests.fakes import speech
 from tests.server_util import serve_in_thread
 
@@ -65,7 +65,7 @@ def test_a_question_asked_aloud_from_the_command_line_http_and_refused_when_sile
     run_ingest(ctx, docs)
     question = speech(tmp_path / "question.wav", "What flooded the fields?")
     assert hear(question) == "What flooded the fields?"
-    asked = subprocess.run([sys.executable, "-m", "karaka.cli", "ask", "--workspace", ctx.workspace, "--audio",
+    asked = subprocess.run([sys.executable, "-m", "karaka.app.cli", "ask", "--workspace", ctx.workspace, "--audio",
                             str(question)], capture_output=True, text=True, timeout=300)
     assert asked.returncode == 0, asked.stderr
     assert "🎤 heard: What flooded the fields?" in asked.stdout and "The river [farm, Line 1]" in asked.stdout

@@ -3,9 +3,9 @@
 import httpx
 import pytest
 
-from karaka.api import create_app
+from karaka.app.api import create_app
+from karaka.app.runner import run_ingest, run_query
 from karaka.config import Context
-from karaka.runner import run_ingest, run_query
 from karaka.services import get_services
 from tests.server_util import serve_in_thread
 

@@ -4,9 +4,9 @@ import zipfile
 
 import pytest
 
+from karaka.app.runner import run_ingest, run_query
 from karaka.config import Context
 from karaka.loading import DocumentError, load_and_refine_documents, load_file
-from karaka.runner import run_ingest, run_query
 from tests.fakes import docx, epub
 
 VOYAGE = [("The Harbour", ["The Heron left the harbour of Aska with nine sailors.",

@@ -4,8 +4,8 @@ import re
 
 import pytest
 
+from karaka.app.runner import run_ingest
 from karaka.kg.postprocess import _link
-from karaka.runner import run_ingest
 from karaka.services import get_services
 from tests.fakes import fake_context, script, write_doc
 from tests.scripted import ScriptedChatModel

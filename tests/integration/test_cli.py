@@ -12,7 +12,7 @@ SPEC = ("Rama gave the bow to Lakshmana.", "He used it to kill Ravana.")
 
 
 def karaka(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "karaka.cli", *args], cwd=cwd, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "karaka.app.cli", *args], cwd=cwd, capture_output=True,
                           text=True, timeout=300, env={"PATH": "/usr/bin:/bin", "HOME": str(cwd)})
 
 
@@ -115,7 +115,7 @@ def test_ingest_a_url_an_epub_and_a_word_document_from_the_command_line(tmp_path
     try:
         refused = karaka("ingest", url, "--workspace", "ws", "--llm", "none", "--json", cwd=tmp_path)
         assert refused.returncode == 3 and "local or private address" in refused.stdout  # no setting: refused
-        fetched = subprocess.run([sys.executable, "-m", "karaka.cli", "ingest", url, "--workspace", "ws", "--llm", "none"],
+        fetched = subprocess.run([sys.executable, "-m", "karaka.app.cli", "ingest", url, "--workspace", "ws", "--llm", "none"],
                                  cwd=tmp_path, capture_output=True, text=True, timeout=300,
                                  env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "KARAKA_ALLOW_PRIVATE_URLS": "1"})
         assert fetched.returncode == 0, fetched.stdout + fetched.stderr

@@ -12,9 +12,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from karaka.app.runner import run_ingest, run_query
 from karaka.config import Context
 from karaka.nlp.rules import rule_violations
-from karaka.runner import run_ingest, run_query
 from karaka.services import get_services
 from tests.fakes import write_doc
 from tests.server_util import free_port, serve_in_thread, wait_http
@@ -26,7 +26,7 @@ KEY = "k3y"
 
 def karaka(*args, cwd, env=None, timeout=300):
     base = {"PATH": "/usr/bin:/bin", "HOME": str(cwd), "HF_HUB_OFFLINE": "1"}
-    return subprocess.run([sys.executable, "-m", "karaka.cli", *args], cwd=cwd, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "karaka.app.cli", *args], cwd=cwd, capture_output=True, text=True,
                           timeout=timeout, env={**base, **(env or {})})
 
 
@@ -48,7 +48,7 @@ def test_symlinks_inside_a_folder_cannot_leak_outside_files(tmp_path):
     (root / "links" / "secret.txt").symlink_to(outside / "secret.txt")
     (root / "links" / "passwd.txt").symlink_to("/etc/passwd")
     ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
-    from karaka.api import create_app
+    from karaka.app.api import create_app
 
     with serve_in_thread(create_app(ctx, ingest_root=root, api_key=KEY)) as url, \
             httpx.Client(base_url=url, timeout=30, headers={"X-API-Key": KEY}) as client:
@@ -103,7 +103,7 @@ def test_server_sees_cli_documents_and_its_delete_keeps_them(tmp_path):
     write_doc(tmp_path / "two", "sita.txt", "Sita followed Rama into the forest.")
     assert karaka("ingest", "one", "--workspace", "ws", "--extractor", "parser", cwd=tmp_path).returncode == 0
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "karaka.cli", "serve", "--workspace", "ws", "--port", str(port)],
+    server = subprocess.Popen([sys.executable, "-m", "karaka.app.cli", "serve", "--workspace", "ws", "--port", str(port)],
                               cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                               env={**os.environ, "HF_HUB_OFFLINE": "1"})
     try:
@@ -208,7 +208,7 @@ def test_checkpoints_stay_bounded_and_bad_requests_get_json_errors(tmp_path):
     write_doc(tmp_path / "docs", "a.txt", "Rama gave the bow to Lakshmana.")
     ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
     run_ingest(ctx, tmp_path / "docs")
-    from karaka.api import create_app
+    from karaka.app.api import create_app
 
     with serve_in_thread(create_app(ctx, ingest_root=tmp_path)) as url, httpx.Client(base_url=url, timeout=30) as client:
         for _ in range(20):

@@ -14,8 +14,8 @@ import time
 import httpx
 import pytest
 
+from karaka.app.runner import close_checkpointers, run_ingest
 from karaka.config import Context
-from karaka.runner import close_checkpointers, run_ingest
 from karaka.services import close_all, get_services
 from karaka.store import atomic, records
 from tests.fakes import write_doc
@@ -152,7 +152,7 @@ def test_a_save_is_durable_its_folder_is_synced_after_the_rename(tmp_path, monke
 
 
 def _cli(*args, check=None):
-    result = subprocess.run([sys.executable, "-m", "karaka.cli", *map(str, args)], capture_output=True, text=True,
+    result = subprocess.run([sys.executable, "-m", "karaka.app.cli", *map(str, args)], capture_output=True, text=True,
                             timeout=300)
     if check is not None:
         assert result.returncode == check, result.stdout + result.stderr
@@ -245,7 +245,7 @@ def test_a_read_only_workspace_can_be_read(built, tmp_path):
     for args in ("stats", "ask 'Who gave the bow 1-1 to Hanuman?'", "export --format json --output /dev/stdout"):
         # /dev/stdout is a pipe here: the export is written into it, not renamed over it
         script = (f"mount --bind {shared} {shared} && mount -o remount,bind,ro {shared} && "
-                  f"exec {sys.executable} -m karaka.cli {args} --workspace {shared}")
+                  f"exec {sys.executable} -m karaka.app.cli {args} --workspace {shared}")
         result = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script],
                                 capture_output=True, text=True, timeout=120)
         assert result.returncode == 0, (args, result.stderr)
@@ -258,7 +258,7 @@ def test_a_server_stopped_mid_run_records_the_run_as_interrupted(tmp_path):
     for d in range(3):
         write_doc(root / "docs", f"book{d}.txt", *(f"{NAMES[i % 6]} gave the gift {d}-{i} to Sita." for i in range(60)))
     ws, port = tmp_path / "ws", free_port()
-    cmd = [sys.executable, "-m", "karaka.cli", "serve", "--workspace", str(ws), "--port", str(port),
+    cmd = [sys.executable, "-m", "karaka.app.cli", "serve", "--workspace", str(ws), "--port", str(port),
            "--ingest-root", str(root), "--llm", "simulated:latency=0.05"]
     url = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -286,6 +286,6 @@ def test_a_server_stopped_mid_run_records_the_run_as_interrupted(tmp_path):
 
 def test_a_closed_stdout_is_not_an_error(built):
     ws, _ = built
-    shell = subprocess.run(f"{sys.executable} -m karaka.cli stats --workspace {ws} | head -1", shell=True,
+    shell = subprocess.run(f"{sys.executable} -m karaka.app.cli stats --workspace {ws} | head -1", shell=True,
                            capture_output=True, text=True, timeout=120)
     assert "Broken pipe" not in shell.stderr and "Traceback" not in shell.stderr

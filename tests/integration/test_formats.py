@@ -8,9 +8,9 @@ from pathlib import Path
 
 import httpx
 
+from karaka.app.runner import run_ingest, run_query
 from karaka.config import Context
 from karaka.loading import load_file
-from karaka.runner import run_ingest, run_query
 from karaka.services import get_services
 from tests.fakes import scanned, text_pdf
 from tests.server_util import serve_in_thread
@@ -251,7 +251,7 @@ def test_the_page_endpoints_give_the_page_and_serve_the_pdf(tmp_path):
     docs.mkdir()
     (docs / "manual.pdf").write_bytes(manual_pdf())
     ctx = ingest(tmp_path, docs)
-    from karaka.api import create_app
+    from karaka.app.api import create_app
 
     with serve_in_thread(create_app(ctx, ingest_root=tmp_path)) as url, \
             httpx.Client(base_url=url, timeout=30) as client:

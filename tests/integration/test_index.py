@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from karaka.app.runner import close_checkpointers, run_ingest, run_query
 from karaka.config import Context
-from karaka.runner import close_checkpointers, run_ingest, run_query
 from karaka.services import close_all, get_services
 from karaka.store import index
 from karaka.store.damage import DiskFull
@@ -186,7 +186,7 @@ def test_a_damaged_index_is_named_and_repair_rebuilds_it(tmp_path):
     docs = tmp_path / "docs"
     shutil.copytree(CORPUS, docs)
     ws = tmp_path / "ws"
-    karaka = [sys.executable, "-m", "karaka.cli"]
+    karaka = [sys.executable, "-m", "karaka.app.cli"]
     subprocess.run(karaka + ["ingest", str(docs), "--workspace", str(ws), "--extractor", "parser", "--llm", "none"],
                    check=True, capture_output=True)
     path = ws / "graph.sqlite"

@@ -3,8 +3,8 @@ import re
 
 import pytest
 
+from karaka.app.runner import run_ingest
 from karaka.config import Context
-from karaka.runner import run_ingest
 from karaka.services import forget_workspace, get_services
 from karaka.state.ingest import Unit
 from tests.fakes import fake_context, script, write_doc

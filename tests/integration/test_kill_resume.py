@@ -18,7 +18,7 @@ NAMES = ["Rama", "Sita", "Hanuman", "Ravana", "Lakshmana", "Bharata"]
 
 
 def _cli(workspace, docs, *extra, window=1):
-    return [sys.executable, "-m", "karaka.cli", "ingest", str(docs), "--workspace", str(workspace),
+    return [sys.executable, "-m", "karaka.app.cli", "ingest", str(docs), "--workspace", str(workspace),
             "--llm", "simulated:latency=0.03", "--concurrency", "2", "--window", str(window), *extra]
 
 

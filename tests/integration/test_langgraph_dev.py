@@ -9,8 +9,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from karaka.app.runner import run_ingest
 from karaka.config import Context
-from karaka.runner import run_ingest
 from tests.fakes import write_doc
 from tests.server_util import free_port, sse_events, wait_http
 

@@ -6,9 +6,9 @@ from importlib.resources import files
 import pytest
 
 from karaka import walk, watch
+from karaka.app.runner import run_ingest, run_query
 from karaka.config import Context
 from karaka.graphs import gsv
-from karaka.runner import run_ingest, run_query
 from karaka.services import get_services
 from tests.fakes import fake_context
 from tests.scripted import ScriptedChatModel

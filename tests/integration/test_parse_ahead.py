@@ -6,10 +6,10 @@ from importlib.resources import files
 
 import pytest
 
+from karaka.app.runner import run_ingest
 from karaka.config import Context
 from karaka.nlp import ahead as parse_ahead
 from karaka.nodes import ingest
-from karaka.runner import run_ingest
 from karaka.services import get_services
 
 CORPUS = files("karaka") / "data" / "corpus"

@@ -33,7 +33,7 @@ def _docs(folder, names, lines=12):
 
 
 def _cli(workspace, docs, *extra, store=None, latency="0.05"):
-    command = [sys.executable, "-m", "karaka.cli", "ingest", str(docs), "--workspace", str(workspace),
+    command = [sys.executable, "-m", "karaka.app.cli", "ingest", str(docs), "--workspace", str(workspace),
                "--llm", f"simulated:latency={latency}", "--concurrency", "2", "--window", "1", *extra]
     return command + (["--store", store] if store else [])
 
@@ -164,7 +164,7 @@ def test_servers_see_new_documents_without_a_restart(tmp_path, pg_url):
         with reader.reading():  # caught up from the rows stamped after its generation
             assert reader.graph.doc_ids() == ["book0"] and len(reader.vectors) == 3
             assert reader.resolver.lookup("Rama") == "Rama"
-        removed = subprocess.run([sys.executable, "-m", "karaka.cli", "remove", "book0", "--workspace",
+        removed = subprocess.run([sys.executable, "-m", "karaka.app.cli", "remove", "book0", "--workspace",
                                   str(tmp_path / "w"), "--store", pg_url], capture_output=True, text=True, timeout=120)
         assert removed.returncode == 0, removed.stderr
         with reader.reading():  # and the removal, through its tombstones
@@ -177,20 +177,20 @@ def test_migrate_copies_a_directory_workspace(tmp_path, pg_url):
     docs = _docs(tmp_path / "docs", ["book0"], lines=4)
     ref = tmp_path / "dir"
     assert subprocess.run(_cli(ref, docs, latency="0"), env=ENV, capture_output=True, timeout=300).returncode == 0
-    moved = subprocess.run([sys.executable, "-m", "karaka.cli", "migrate", "--from", str(ref), "--to", pg_url],
+    moved = subprocess.run([sys.executable, "-m", "karaka.app.cli", "migrate", "--from", str(ref), "--to", pg_url],
                            capture_output=True, text=True, timeout=120)
     assert moved.returncode == 0, moved.stderr
     assert "4 lines" in moved.stdout and "4 results" in moved.stdout
     assert _graph_of_store(pg_url, tmp_path) == _graph_of_dir(ref)
-    again = subprocess.run([sys.executable, "-m", "karaka.cli", "migrate", "--from", str(ref), "--to", pg_url],
+    again = subprocess.run([sys.executable, "-m", "karaka.app.cli", "migrate", "--from", str(ref), "--to", pg_url],
                            capture_output=True, text=True, timeout=120)
     assert again.returncode == 2 and "already holds documents" in again.stderr
-    asked = subprocess.run([sys.executable, "-m", "karaka.cli", "ask", "Who gave the gift 0-0 to Sita?",
+    asked = subprocess.run([sys.executable, "-m", "karaka.app.cli", "ask", "Who gave the gift 0-0 to Sita?",
                             "--workspace", str(tmp_path / "other"), "--store", pg_url, "--llm", "none", "--json"],
                            capture_output=True, text=True, timeout=120)
     assert asked.returncode == 0, asked.stderr
     assert json.loads(asked.stdout)["answer"].startswith("Rama") or "Rama" in json.loads(asked.stdout)["answer"]
-    exported = subprocess.run([sys.executable, "-m", "karaka.cli", "export", "--format", "json", "--workspace",
+    exported = subprocess.run([sys.executable, "-m", "karaka.app.cli", "export", "--format", "json", "--workspace",
                                str(tmp_path / "other"), "--store", pg_url, "--output", str(tmp_path / "g.json")],
                               capture_output=True, text=True, timeout=120)
     assert exported.returncode == 0, exported.stderr

@@ -1,7 +1,7 @@
 import json
 
+from karaka.app.runner import run_ingest, run_query
 from karaka.config import Context
-from karaka.runner import run_ingest, run_query
 from tests.fakes import fake_context, script, write_doc
 from tests.scripted import ScriptedChatModel
 

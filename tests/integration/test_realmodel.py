@@ -72,7 +72,7 @@ def test_smollm2_answers_a_question_end_to_end_through_planning_and_its_reading(
     schema says, and the answer is GROUNDED only when the model's reading passed the checks or the
     reader proved it.
     """
-    from karaka.runner import run_ingest, run_query
+    from karaka.app.runner import run_ingest, run_query
     from tests.fakes import write_doc
 
     docs = tmp_path / "docs"
@@ -118,8 +118,8 @@ def test_smollm2_chooses_among_the_parsers_readings_and_writes_nothing(tmp_path)
 
 
 def test_smollm2_judges_types_causes_and_pronouns_on_the_parsers_graph(tmp_path):
+    from karaka.app.runner import run_ingest
     from karaka.kg.postprocess import ENTITY_TYPES
-    from karaka.runner import run_ingest
     from karaka.services import get_services
 
     docs = tmp_path / "docs"
@@ -182,7 +182,7 @@ def test_smollm2_tells_a_chapter_in_sentences_its_lines_bear_out_or_gives_the_op
     """A chapter summary with a real model: its reply fits the schema, each sentence kept names only its lines'
     names, and a summary that does not stand gives way to the chapter's opening lines with a warning."""
     from karaka.answering.summary import MAX_PARTS, unsupported_names
-    from karaka.runner import run_ingest, run_query
+    from karaka.app.runner import run_ingest, run_query
     from tests.fakes import write_doc
 
     chapter = ("In spring a fog covered the hill for nine days.", "The ships of Ardel could not see the lantern.",

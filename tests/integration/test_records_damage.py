@@ -13,7 +13,7 @@ pytestmark = pytest.mark.slow
 
 
 def _karaka(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "karaka.cli", *args], capture_output=True, text=True, timeout=300)
+    return subprocess.run([sys.executable, "-m", "karaka.app.cli", *args], capture_output=True, text=True, timeout=300)
 
 
 def _ingest(docs, ws) -> None:
@@ -44,7 +44,7 @@ def test_damage_in_the_log_of_a_killed_writer_is_named(tmp_path):
     ws = tmp_path / "ws"
     _ingest(tmp_path / "a", ws)
     killed = subprocess.run([sys.executable, "-c", (
-        "import os, sys; from karaka.config import Context; from karaka.runner import run_ingest; "
+        "import os, sys; from karaka.config import Context; from karaka.app.runner import run_ingest; "
         f"run_ingest(Context(workspace={str(ws)!r}, llm='none', extractor='parser'), {str(tmp_path / 'b')!r}); "
         "os.kill(os.getpid(), 9)")], capture_output=True, timeout=300)
     assert killed.returncode == -9

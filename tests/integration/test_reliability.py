@@ -10,9 +10,9 @@ import time
 import numpy as np
 import pytest
 
+from karaka.app.runner import close_checkpointers, run_ingest
 from karaka.config import Context
 from karaka.kg.write import write_document
-from karaka.runner import close_checkpointers, run_ingest
 from karaka.services import forget_workspace, get_services
 from karaka.state.ingest import Unit
 from karaka.store.base import SourceLine
@@ -92,7 +92,7 @@ def test_ctrl_c_then_the_same_command_resumes(tmp_path):
         write_doc(docs, f"book{d}.txt", *(f"{NAMES[i % 6]} gave the gift {d}-{i} to {NAMES[(i + 1) % 6]}."
                                           for i in range(60)))
     ws = tmp_path / "ws"
-    cmd = [sys.executable, "-m", "karaka.cli", "ingest", str(docs), "--workspace", str(ws),
+    cmd = [sys.executable, "-m", "karaka.app.cli", "ingest", str(docs), "--workspace", str(ws),
            "--llm", "simulated:latency=0.03", "--concurrency", "2", "--window", "1"]
     process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                preexec_fn=_hear_ctrl_c)

@@ -1,8 +1,8 @@
 """Line retrieval: a line is lifted by its neighbours' scores, and the index keeps them on disk."""
 
+from karaka.app.runner import run_ingest
 from karaka.config import Context
 from karaka.kg import retrieval
-from karaka.runner import run_ingest
 from karaka.services import get_services
 from tests.fakes import write_doc
 

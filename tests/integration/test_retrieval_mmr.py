@@ -2,9 +2,9 @@
 
 import dataclasses
 
+from karaka.app.runner import run_ingest
 from karaka.config import Context
 from karaka.kg.retrieval import hybrid_search
-from karaka.runner import run_ingest
 from karaka.services import get_services
 from tests.fakes import write_doc
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from karaka.api import create_app
+from karaka.app.api import create_app
+from karaka.app.runner import run_ingest
 from karaka.config import Context
-from karaka.runner import run_ingest
 from tests.fakes import fake_context, script, write_doc
 from tests.scripted import ScriptedChatModel
 from tests.server_util import free_port, serve_in_thread, sse_events, wait_http
@@ -225,7 +225,7 @@ def test_karaka_serve_command(parser_ws):
     port = free_port()
     env = {**os.environ, "KARAKA_API_KEY": KEY}
     process = subprocess.Popen(
-        [sys.executable, "-m", "karaka.cli", "serve", "--workspace", ctx.workspace, "--llm", "none",
+        [sys.executable, "-m", "karaka.app.cli", "serve", "--workspace", ctx.workspace, "--llm", "none",
          "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         wait_http(f"http://127.0.0.1:{port}/health", process, seconds=90)

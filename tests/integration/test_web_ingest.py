@@ -7,11 +7,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import httpx
 import pytest
 
-from karaka.api import create_app
+from karaka.app.api import create_app
+from karaka.app.runner import run_ingest, run_query
 from karaka.config import Context
 from karaka.loading import DocumentError
 from karaka.loading.web import fetch, name_of
-from karaka.runner import run_ingest, run_query
 from karaka.services import get_services
 from tests.server_util import serve_in_thread
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from karaka.app.runner import run_ingest
 from karaka.config import Context
-from karaka.runner import run_ingest
 from tests.server_util import free_port, wait_http
 
 pytestmark = [pytest.mark.server, pytest.mark.slow]
@@ -38,7 +38,7 @@ def server(tmp_path_factory):
     port = free_port()
     env = {**os.environ, "KARAKA_API_KEY": KEY, "KARAKA_ALLOW_PRIVATE_URLS": "true"}  # the test's site is on loopback
     process = subprocess.Popen(
-        [sys.executable, "-m", "karaka.cli", "serve", "--workspace", ctx.workspace, "--llm", "none",
+        [sys.executable, "-m", "karaka.app.cli", "serve", "--workspace", ctx.workspace, "--llm", "none",
          "--port", str(port), "--ingest-root", str(base)],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:

@@ -14,9 +14,9 @@ from urllib.parse import parse_qs, urlparse
 import httpx
 import pytest
 
-from karaka.api import create_app
+from karaka.app.api import create_app
+from karaka.app.runner import run_ingest, run_query
 from karaka.config import Context
-from karaka.runner import run_ingest, run_query
 from tests.fakes import write_doc
 from tests.server_util import serve_in_thread
 
@@ -122,7 +122,7 @@ def test_provider_failures_are_named_and_the_documents_answer_stands(workspace, 
 
 def test_cli_and_http_show_web_sources_apart(workspace, provider):
     Provider.mode = "ok"
-    shown = subprocess.run([sys.executable, "-m", "karaka.cli", "ask", "--workspace", workspace.workspace, "--llm",
+    shown = subprocess.run([sys.executable, "-m", "karaka.app.cli", "ask", "--workspace", workspace.workspace, "--llm",
                             "none", "--web-search", "searxng", "--web-search-url", provider,
                             "Who invented the telephone?"], capture_output=True, text=True, timeout=300)
     assert "from the web (GROUNDED; not your documents):" in shown.stdout
@@ -144,7 +144,7 @@ def test_the_page_lists_web_sources_apart(workspace, provider):
     Provider.mode = "ok"
     port = free_port()
     env = {**os.environ, "KARAKA_WEB_SEARCH": "searxng", "KARAKA_WEB_SEARCH_URL": provider}
-    process = subprocess.Popen([sys.executable, "-m", "karaka.cli", "serve", "--workspace", workspace.workspace,
+    process = subprocess.Popen([sys.executable, "-m", "karaka.app.cli", "serve", "--workspace", workspace.workspace,
                                 "--llm", "none", "--port", str(port)], env=env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
     try:

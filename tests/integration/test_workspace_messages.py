@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
+from karaka.app.http.runs import Runs
+from karaka.app.runner import run_ingest
 from karaka.config import Context
-from karaka.http.runs import Runs
-from karaka.runner import run_ingest
 from karaka.services import get_services
 from karaka.store import index
 from tests.fakes import write_doc
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.slow
 
 
 def _karaka(*args: str, seconds: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "karaka.cli", *args], capture_output=True, text=True, timeout=seconds)
+    return subprocess.run([sys.executable, "-m", "karaka.app.cli", *args], capture_output=True, text=True, timeout=seconds)
 
 
 @pytest.fixture
@@ -55,7 +55,7 @@ def test_serve_warns_at_start_when_graph_json_is_gone(workspace):
     _, ws = workspace
     (ws / "graph.json").unlink()
     port = str(free_port())
-    server = subprocess.Popen([sys.executable, "-m", "karaka.cli", "serve", "--workspace", str(ws), "--llm", "none",
+    server = subprocess.Popen([sys.executable, "-m", "karaka.app.cli", "serve", "--workspace", str(ws), "--llm", "none",
                                "--port", port], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = server.stderr.readline()  # the first thing it says

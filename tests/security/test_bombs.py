@@ -14,8 +14,8 @@ import httpx
 import psutil
 import pytest
 
+from karaka.app.runner import run_ingest
 from karaka.config import Context
-from karaka.runner import run_ingest
 from tests.fakes import _pdf, _stream, write_doc
 from tests.server_util import free_port, wait_http
 
@@ -85,7 +85,7 @@ def test_bombs_fail_their_own_file_and_the_server_stays_small(bombs, tmp_path):
     ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
     run_ingest(ctx, bombs / "docs")
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "karaka.cli", "serve", "--workspace", ctx.workspace, "--llm",
+    process = subprocess.Popen([sys.executable, "-m", "karaka.app.cli", "serve", "--workspace", ctx.workspace, "--llm",
                                 "none", "--port", str(port), "--ingest-root", str(bombs)],
                                env=dict(os.environ), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     peak, stop = [0], threading.Event()

@@ -14,8 +14,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import httpx
 import pytest
 
+from karaka.app.runner import run_ingest
 from karaka.config import Context
-from karaka.runner import run_ingest
 from tests.fakes import write_doc
 from tests.server_util import free_port, wait_http
 
@@ -43,7 +43,7 @@ def test_a_page_of_another_origin_cannot_write_through_the_browser(tmp_path):
     ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
     run_ingest(ctx, root / "docs")
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "karaka.cli", "serve", "--workspace", ctx.workspace, "--llm",
+    server = subprocess.Popen([sys.executable, "-m", "karaka.app.cli", "serve", "--workspace", ctx.workspace, "--llm",
                                "none", "--port", str(port), "--ingest-root", str(root)], env=dict(os.environ),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     target = f"http://127.0.0.1:{port}"

@@ -12,9 +12,9 @@ import httpx
 import psutil
 import pytest
 
-from karaka.api import create_app
+from karaka.app.api import create_app
+from karaka.app.runner import run_ingest
 from karaka.config import Context
-from karaka.runner import run_ingest
 from tests.fakes import write_doc
 from tests.server_util import serve_in_thread
 
@@ -43,7 +43,7 @@ def test_dropped_streams_and_questions_during_an_ingest(tmp_path):
         time.sleep(1.0)
         threads, handles = process.num_threads(), process.num_fds()
         asyncio.run(drop(2000))
-        ingest = subprocess.Popen([sys.executable, "-m", "karaka.cli", "ingest", str(tmp_path / "more"),
+        ingest = subprocess.Popen([sys.executable, "-m", "karaka.app.cli", "ingest", str(tmp_path / "more"),
                                    "--workspace", ctx.workspace, "--llm", "none", "--extractor", "parser"],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 

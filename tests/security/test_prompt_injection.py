@@ -5,7 +5,7 @@ text. The deterministic checks decide, not the model."""
 import json
 import re
 
-from karaka.runner import run_ingest, run_query
+from karaka.app.runner import run_ingest, run_query
 from tests.fakes import fake_context, script, write_doc
 from tests.scripted import ScriptedChatModel
 

@@ -6,9 +6,9 @@ import subprocess
 import httpx
 import pytest
 
-from karaka.api import create_app
+from karaka.app.api import create_app
+from karaka.app.runner import run_ingest
 from karaka.config import Context
-from karaka.runner import run_ingest
 from tests.fakes import write_doc
 from tests.server_util import serve_in_thread, sse_events
 

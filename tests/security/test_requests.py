@@ -13,10 +13,10 @@ import httpx
 import psutil
 import pytest
 
-import karaka.runner
-from karaka.api import create_app
+import karaka.app.runner
+from karaka.app.api import create_app
+from karaka.app.runner import run_ingest
 from karaka.config import Context, resolve_server
-from karaka.runner import run_ingest
 from tests.fakes import write_doc
 from tests.server_util import free_port, serve_in_thread, wait_http
 
@@ -101,12 +101,12 @@ def test_malformed_input_gets_4xx_without_server_paths(served):
 def test_serve_refuses_a_public_address_without_a_key(tmp_path):
     ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
     env = {k: v for k, v in os.environ.items() if k != "KARAKA_API_KEY"}
-    refused = subprocess.run([sys.executable, "-m", "karaka.cli", "serve", "--workspace", ctx.workspace,
+    refused = subprocess.run([sys.executable, "-m", "karaka.app.cli", "serve", "--workspace", ctx.workspace,
                               "--llm", "none", "--host", "0.0.0.0", "--port", str(free_port())],
                              env=env, capture_output=True, text=True, timeout=120)
     assert refused.returncode == 2 and "without an API key" in refused.stderr and "--insecure" in refused.stderr
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "karaka.cli", "serve", "--workspace", ctx.workspace,
+    process = subprocess.Popen([sys.executable, "-m", "karaka.app.cli", "serve", "--workspace", ctx.workspace,
                                 "--llm", "none", "--host", "0.0.0.0", "--port", str(port), "--insecure"],
                                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
@@ -121,13 +121,13 @@ def test_questions_of_clients_that_left_stop_and_nothing_leaks(served, monkeypat
     client, url, _ = served
     process = psutil.Process()
     started = []
-    real = karaka.runner.stream_query
+    real = karaka.app.runner.stream_query
 
     def counted(*args, **kwargs):
         started.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(karaka.runner, "stream_query", counted)
+    monkeypatch.setattr(karaka.app.runner, "stream_query", counted)
 
     async def drop(count: int) -> None:
         async with httpx.AsyncClient(base_url=url, timeout=30) as dropper:

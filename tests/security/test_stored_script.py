@@ -12,8 +12,8 @@ import time
 import httpx
 import pytest
 
+from karaka.app.runner import run_ingest
 from karaka.config import Context
-from karaka.runner import run_ingest
 from tests.fakes import write_doc
 from tests.server_util import free_port, wait_http
 
@@ -46,7 +46,7 @@ def hostile_server(tmp_path_factory):
     ctx = Context(workspace=str(base / "ws"), llm="none", extractor="parser")
     run_ingest(ctx, base / "docs")
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "karaka.cli", "serve", "--workspace", ctx.workspace, "--llm",
+    process = subprocess.Popen([sys.executable, "-m", "karaka.app.cli", "serve", "--workspace", ctx.workspace, "--llm",
                                 "none", "--port", str(port)], env=dict(os.environ), stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True)
     try:

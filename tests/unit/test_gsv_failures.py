@@ -8,10 +8,10 @@ import json
 
 import pytest
 
+from karaka.app.runner import run_ingest
 from karaka.config import Context
 from karaka.graphs.gsv import run_gsv
 from karaka.nodes.gsv import UNCONFIRMED
-from karaka.runner import run_ingest
 from karaka.services import get_services
 from karaka.tasks import get_task
 from tests.fakes import fake_context, script, write_doc

@@ -171,13 +171,13 @@ _answerer: list[Answerer] = []
 
 
 def set_answerer(answerer: Answerer) -> None:
-    """Give this module the way to ingest and ask (``karaka.runner`` does at import: it sits above it)."""
+    """Give this module the way to ingest and ask (``karaka.app.runner`` does at import: it sits above it)."""
     _answerer[:] = [answerer]
 
 
 def _answer_over(ctx: Context, question: str, results: list[WebResult], folder: Path) -> dict[str, Any]:
     if not _answerer:
-        raise WebSearchError("web search needs karaka.runner (it answers over the results)")
+        raise WebSearchError("web search needs karaka.app.runner (it answers over the results)")
     docs = folder / "results"
     docs.mkdir()
     by_doc = {}

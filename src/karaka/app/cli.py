@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from karaka import __version__
+from karaka.app.render import Progress, print_answer, print_report, shortfall
 from karaka.config import resolve_context, resolve_server
-from karaka.render import Progress, print_answer, print_report, shortfall
 from karaka.store.pgdb import StoreError
 
 EXIT_OK, EXIT_NO_MATCH, EXIT_USAGE, EXIT_FAILURES = 0, 1, 2, 3
@@ -139,7 +139,7 @@ def _open(ctx: Any, check: bool = False) -> Any:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Ingest the bundled sample with the parser and WordLlama, then answer its questions."""
-    from karaka.runner import run_ingest, run_query
+    from karaka.app.runner import run_ingest, run_query
     from karaka.services import forget_workspace
     from karaka.store.atomic import atomic_write_text
 
@@ -171,7 +171,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_ingest(args: argparse.Namespace) -> int:
     """Ingest a path with a progress display and a final report."""
-    from karaka.runner import run_ingest
+    from karaka.app.runner import run_ingest
 
     ctx = resolve_context(_flags(args, "window", "strategy", "extractor", "concurrency", "max_retries",
                                  "fast_path", "parser_candidate", "llm_writes"))
@@ -218,7 +218,7 @@ def _require_graph(ctx: Any) -> None:
 
 def cmd_ask(args: argparse.Namespace) -> int:
     """Answer a question."""
-    from karaka.runner import run_query
+    from karaka.app.runner import run_query
 
     ctx = resolve_context(_flags(args, "web_search", "web_search_url"))
     _require_graph(ctx)
@@ -245,8 +245,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Serve the HTTP API and the web page (uvicorn); the API key comes from env KARAKA_API_KEY."""
     import uvicorn
 
-    from karaka.api import create_app
-    from karaka.http.guard import loopback
+    from karaka.app.api import create_app
+    from karaka.app.http.guard import loopback
 
     ctx = resolve_context(_flags(args))
     server = resolve_server({"ingest_root": args.ingest_root, "public_read": args.public_read})
@@ -281,7 +281,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def cmd_repair(args: argparse.Namespace) -> int:
     """Set aside a damaged graph.json or vectors.npz, then rebuild what they lack from karaka.db."""
-    from karaka.runner import run_repair
+    from karaka.app.runner import run_repair
     from karaka.store.index import INDEX_FILE
     from karaka.store.workspace import set_aside_damaged
 

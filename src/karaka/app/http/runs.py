@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from karaka.app.http.child import ingest_in_child, runs_in_child
+from karaka.app.http.metrics import Metrics
+from karaka.app.runner import run_ingest, stage_urls
 from karaka.config import Context
-from karaka.http.child import ingest_in_child, runs_in_child
-from karaka.http.metrics import Metrics
-from karaka.runner import run_ingest, stage_urls
 from karaka.services import get_services
 from karaka.store.lock import is_read_only
 

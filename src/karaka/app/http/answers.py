@@ -11,9 +11,9 @@ from typing import Any
 
 from fastapi import Request
 
-from karaka import runner
+from karaka.app import runner
+from karaka.app.http.metrics import Metrics, Timer
 from karaka.config import Context
-from karaka.http.metrics import Metrics, Timer
 
 log = logging.getLogger("karaka.api")
 

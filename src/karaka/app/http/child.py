@@ -4,7 +4,7 @@ Parsing a folder is CPU work in Python; on the server's own threads it competes 
 question for the interpreter (p95 of ``/chat`` rose from 2–5 s to 15.6 s during an HTTP ingest,
 against the same figure as idle when another process ingests). So a run whose models a second
 process can load cheaply (the parser, or a model behind an HTTP server) runs as
-``python -m karaka.http.child``: it reads the run's settings on stdin and answers with JSON lines,
+``python -m karaka.app.http.child``: it reads the run's settings on stdin and answers with JSON lines,
 ``{"event": …}`` as the run goes and ``{"report": …}`` or ``{"error": …}`` at the end. The server
 sees what it wrote at its next read, as it sees a CLI run's. A run with a model loaded in the
 server's memory (a local GGUF or transformers model, or one registered in-process) runs on a
@@ -44,14 +44,14 @@ def ingest_in_child(ctx: Context, path: Path, root: Path, replace: bool, on_even
     """
     asked = {"ctx": {**dataclasses.asdict(ctx), "workspace": str(Path(ctx.workspace).resolve())},
              "path": str(path), "root": str(root), "replace": replace}
-    ended = run_child("karaka.http.child", asked, on_event, started=started)
+    ended = run_child("karaka.app.http.child", asked, on_event, started=started)
     if "report" in ended.answer:
         return dict(ended.answer["report"])
     raise RuntimeError(ended.answer.get("error") or f"the ingestion process ended with exit code {ended.returncode}")
 
 
 def _child() -> None:
-    from karaka.runner import run_ingest
+    from karaka.app.runner import run_ingest
 
     asked = request()
     fields = {f.name for f in dataclasses.fields(Context)}

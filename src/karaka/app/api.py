@@ -31,9 +31,8 @@ from sse_starlette.sse import EventSourceResponse
 from starlette.concurrency import run_in_threadpool
 
 from karaka import __version__
-from karaka.config import Context, ServerSettings, resolve_context, resolve_server
-from karaka.http.answers import answer_while_connected, chat_events
-from karaka.http.bodies import (
+from karaka.app.http.answers import answer_while_connected, chat_events
+from karaka.app.http.bodies import (
     confine,
     field_errors,
     json_body,
@@ -44,12 +43,13 @@ from karaka.http.bodies import (
     stage_uploads,
     unwritable,
 )
-from karaka.http.guard import Guard, split_setting
-from karaka.http.limits import BodyLimit
-from karaka.http.metrics import CONTENT_TYPE as METRICS_TYPE
-from karaka.http.metrics import Metrics
-from karaka.http.models import ChatRequest, IngestRequest
-from karaka.http.runs import Runs
+from karaka.app.http.guard import Guard, split_setting
+from karaka.app.http.limits import BodyLimit
+from karaka.app.http.metrics import CONTENT_TYPE as METRICS_TYPE
+from karaka.app.http.metrics import Metrics
+from karaka.app.http.models import ChatRequest, IngestRequest
+from karaka.app.http.runs import Runs
+from karaka.config import Context, ServerSettings, resolve_context, resolve_server
 from karaka.loading import Budget
 from karaka.loading.web import is_url
 from karaka.logs import attach_workspace_log
@@ -284,7 +284,7 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
         except (OSError, sqlite3.OperationalError) as exc:
             raise unwritable(exc) from None
 
-    from karaka.http.views import add_views
+    from karaka.app.http.views import add_views
 
     add_views(app, context, authorised, root)
     app.add_middleware(BodyLimit, limit=settings.max_request_bytes)  # type: ignore[arg-type]

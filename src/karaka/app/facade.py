@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from karaka.app.runner import run_ingest, run_query
 from karaka.config import remember_models, resolve_context
 from karaka.logs import attach_workspace_log
 from karaka.models import load_embeddings, load_llm, register
-from karaka.runner import run_ingest, run_query
 from karaka.services import get_services
 
 

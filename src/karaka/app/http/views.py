@@ -34,7 +34,7 @@ from karaka.services import get_services
 from karaka.store.ids import cite, document_node
 from karaka.store.schema import KARAKA_RELATIONS, RELATION_TO_KARAKA
 
-STATIC = Path(str(resources.files("karaka.http") / "static"))
+STATIC = Path(str(resources.files("karaka.app.http") / "static"))
 PAGE_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
                                "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "

@@ -1,0 +1,1 @@
+"""Parts of the HTTP API (``karaka.app.api`` assembles them): request models, limits, runs, views."""

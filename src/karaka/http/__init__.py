@@ -1,1 +1,0 @@
-"""Parts of the HTTP API (``karaka.api`` assembles them): request models, limits, runs, views."""
