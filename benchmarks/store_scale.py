@@ -2,7 +2,7 @@
 
     python benchmarks/store_scale.py [--workers 1,2,4] [--lines 120] [--latency 0.2] [--kriyas 100000]
 
-Starts a throwaway PostgreSQL server on 127.0.0.1 (Debian's binaries; ``karaka.store.pgtemp``).
+Starts a throwaway PostgreSQL server on 127.0.0.1 (Debian's binaries; ``tests.pgtemp``).
 
 1. Throughput: for each worker count, a fresh database and that many ``karaka ingest`` processes
    started together on the same generated documents, with a simulated LLM that sleeps
@@ -30,16 +30,17 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.pgtemp: the throwaway server
 
 import psycopg  # noqa: E402
 from traversal_latency import build, plans  # noqa: E402
 
 from karaka.kg.traverse import display, traverse  # noqa: E402
 from karaka.models.embeddings import WordLlamaEmbeddings  # noqa: E402
-from karaka.store.pgtemp import TempServer  # noqa: E402
-from karaka.store.postgres import PgStore  # noqa: E402
+from karaka.store.embedded.workspace import Workspace  # noqa: E402
+from karaka.store.postgres.backend import PgStore  # noqa: E402
 from karaka.store.resolver import EntityResolver  # noqa: E402
-from karaka.store.workspace import Workspace  # noqa: E402
+from tests.pgtemp import TempServer  # noqa: E402
 
 NAMES = ["Rama", "Sita", "Hanuman", "Ravana", "Lakshmana", "Bharata"]
 

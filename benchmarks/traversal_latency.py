@@ -20,8 +20,8 @@ import time
 
 from karaka.kg.traverse import display, traverse
 from karaka.models import load_embeddings
+from karaka.store.embedded.workspace import Workspace
 from karaka.store.resolver import EntityResolver
-from karaka.store.workspace import Workspace
 
 
 def build(ws: Workspace, kriyas: int, entities: int, verbs: int, rng: random.Random) -> list[tuple[str, str, str]]:

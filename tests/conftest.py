@@ -27,7 +27,7 @@ def _close_checkpointers():
 @pytest.fixture(scope="session")
 def pg_server():
     """A real PostgreSQL server on 127.0.0.1 (Debian's binaries), started once for the session."""
-    from karaka.store.pgtemp import TempServer, find_bindir
+    from tests.pgtemp import TempServer, find_bindir
 
     if find_bindir() is None:
         pytest.skip("no PostgreSQL server binaries: scripts/setup.sh installs Debian's postgresql package")

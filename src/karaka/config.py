@@ -339,7 +339,7 @@ def remember_models(ctx: Context) -> bool:
         return False
     body = "".join(f'{name} = "{getattr(ctx, name)}"\n' for name in RECORDED)
     if ctx.store:
-        from karaka.store.pgdb import redact
+        from karaka.store.postgres.db import redact
 
         body += f'store = "{redact(ctx.store, mark="")}"\n'  # a password stays in PGPASSWORD or ~/.pgpass
     atomic_write_text(config, "[karaka]\n" + body)

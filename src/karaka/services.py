@@ -14,7 +14,7 @@ from karaka.config import Context
 from karaka.models import load_embeddings, load_llm
 from karaka.models.lazy import LazyEmbeddings
 from karaka.prompts import Prompts, load_prompts
-from karaka.store.workspace import Workspace
+from karaka.store.embedded.workspace import Workspace
 
 if TYPE_CHECKING:
     from langchain_core.embeddings import Embeddings
@@ -88,7 +88,7 @@ def get_services(ctx: Context) -> Services:
 def open_store(ctx: Context, embeddings: Embeddings) -> Workspace:
     """The store a context names: its workspace directory, or a PostgreSQL database."""
     if ctx.store:
-        from karaka.store.postgres import PgStore
+        from karaka.store.postgres.backend import PgStore
 
         return PgStore(ctx.store, ctx.workspace, embeddings, ctx.resolver_threshold, on_wait=notice.warning)
     return Workspace(ctx.workspace, embeddings, ctx.resolver_threshold, on_wait=notice.warning)

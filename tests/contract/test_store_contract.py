@@ -10,9 +10,9 @@ import pytest
 
 from karaka.models.embeddings import WordLlamaEmbeddings
 from karaka.store.base import SourceLine
-from karaka.store.postgres import PgStore
+from karaka.store.embedded.workspace import Workspace
+from karaka.store.postgres.backend import PgStore
 from karaka.store.schema import SchemaError
-from karaka.store.workspace import Workspace
 
 BACKENDS = ["embedded", "postgresql"]
 

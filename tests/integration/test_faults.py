@@ -17,7 +17,8 @@ import pytest
 from karaka.app.runner import close_checkpointers, run_ingest
 from karaka.config import Context
 from karaka.services import close_all, get_services
-from karaka.store import atomic, records
+from karaka.store import atomic
+from karaka.store.embedded import records
 from tests.fakes import write_doc
 from tests.server_util import free_port, wait_http
 
@@ -68,7 +69,7 @@ def _full_disk_on(monkeypatch, name, nth):
         return real(path, writer)
 
     monkeypatch.setattr(atomic, "atomic_write", write)
-    for module in ("karaka.store.graph", "karaka.store.vectors"):
+    for module in ("karaka.store.embedded.graph", "karaka.store.embedded.vectors"):
         monkeypatch.setattr(f"{module}.atomic_write", write)
     monkeypatch.setattr("karaka.nodes.ingest.atomic_write_text",
                         lambda path, text: write(path, lambda handle: handle.write(text.encode())))

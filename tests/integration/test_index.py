@@ -13,11 +13,11 @@ import pytest
 from karaka.app.runner import close_checkpointers, run_ingest, run_query
 from karaka.config import Context
 from karaka.services import close_all, get_services
-from karaka.store import index
 from karaka.store.damage import DiskFull
-from karaka.store.graph import KnowledgeGraph
-from karaka.store.index import ReadOnlyGraph, StoredGraph
-from karaka.store.workspace import Workspace
+from karaka.store.embedded import index
+from karaka.store.embedded.graph import KnowledgeGraph
+from karaka.store.embedded.index import ReadOnlyGraph, StoredGraph
+from karaka.store.embedded.workspace import Workspace
 
 CORPUS = Path(__file__).resolve().parents[2] / "src" / "karaka" / "data" / "corpus"
 QUESTIONS = ["Who gave the bow to Rama?", "Where did Sita live?", "Why did the crow drop the cheese?",

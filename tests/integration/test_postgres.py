@@ -15,7 +15,7 @@ import psycopg
 import pytest
 
 from karaka.models.embeddings import WordLlamaEmbeddings
-from karaka.store.postgres import PgStore
+from karaka.store.postgres.backend import PgStore
 from tests.fakes import write_doc
 
 pytestmark = pytest.mark.slow  # real processes, servers or databases: not in the fast tier

@@ -16,7 +16,7 @@ from karaka.kg.write import write_document
 from karaka.services import forget_workspace, get_services
 from karaka.state.ingest import Unit
 from karaka.store.base import SourceLine
-from karaka.store.workspace import Workspace
+from karaka.store.embedded.workspace import Workspace
 from tests.fakes import write_doc
 
 pytestmark = pytest.mark.slow  # real processes, servers or databases: not in the fast tier

@@ -11,7 +11,7 @@ from karaka.app.http.runs import Runs
 from karaka.app.runner import run_ingest
 from karaka.config import Context
 from karaka.services import get_services
-from karaka.store import index
+from karaka.store.embedded import index
 from tests.fakes import write_doc
 from tests.server_util import free_port
 

@@ -6,10 +6,10 @@ import pytest
 from karaka.jsonparse import JSONRecoveryError, recover_json
 from karaka.models.embeddings import WordLlamaEmbeddings
 from karaka.prompts import PROMPT_FIELDS, SPEC_KEYS, Prompts, default_prompts, load_prompts, template_fields
-from karaka.store.graph import KnowledgeGraph
+from karaka.store.embedded.graph import KnowledgeGraph
+from karaka.store.embedded.vectors import LineVectors
 from karaka.store.resolver import EntityResolver
 from karaka.store.schema import KARAKA_TO_RELATION, RELATIONS, SchemaError, karaka_relation, normalize_edge
-from karaka.store.vectors import LineVectors
 
 
 @pytest.mark.parametrize("raw,expected", [
@@ -153,7 +153,7 @@ def test_missing_prompts_file_is_created_and_bad_placeholders_rejected(tmp_path)
 def test_a_records_file_of_the_previous_schema_gains_the_book_columns_and_keeps_its_lines(tmp_path):
     import sqlite3
 
-    from karaka.store.records import SCHEMA_VERSION, Records
+    from karaka.store.embedded.records import SCHEMA_VERSION, Records
 
     path = tmp_path / "karaka.db"
     db = sqlite3.connect(path)

@@ -15,7 +15,7 @@ from difflib import SequenceMatcher
 
 from karaka.loading.book import number
 from karaka.store.base import SourceLine
-from karaka.store.records import Records
+from karaka.store.embedded.records import Records
 
 _NAME = r"(?P<name>(?:[1-4]\s*)?[^\W\d_][\w'’.-]*(?:\s+(?:of\s+|the\s+)?[^\W\d_][\w'’.-]*){0,4}?)"
 _NUM = r"(\d{1,4}|[IVXLCDM]{1,8})"

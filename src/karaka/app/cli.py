@@ -19,7 +19,7 @@ from typing import Any
 from karaka import __version__
 from karaka.app.render import Progress, print_answer, print_report, shortfall
 from karaka.config import resolve_context, resolve_server
-from karaka.store.pgdb import StoreError
+from karaka.store.postgres.db import StoreError
 
 EXIT_OK, EXIT_NO_MATCH, EXIT_USAGE, EXIT_FAILURES = 0, 1, 2, 3
 
@@ -205,7 +205,7 @@ def _estimate(ctx: Any, args: argparse.Namespace) -> int:
 
 
 def _require_graph(ctx: Any) -> None:
-    from karaka.store.workspace import RECORDS_FILE
+    from karaka.store.embedded.workspace import RECORDS_FILE
 
     root = Path(ctx.workspace)
     if not ctx.store and not (root / RECORDS_FILE).exists():
@@ -282,8 +282,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
 def cmd_repair(args: argparse.Namespace) -> int:
     """Set aside a damaged graph.json or vectors.npz, then rebuild what they lack from karaka.db."""
     from karaka.app.runner import run_repair
-    from karaka.store.index import INDEX_FILE
-    from karaka.store.workspace import set_aside_damaged
+    from karaka.store.embedded.index import INDEX_FILE
+    from karaka.store.embedded.workspace import set_aside_damaged
 
     ctx = resolve_context(_flags(args))
     if ctx.store:

@@ -171,7 +171,7 @@ def _load_index(folder: Path, generation: tuple[int, int]) -> Lexical | None:
 
 def _save_index(folder: Path, generation: tuple[int, int], index: Lexical) -> None:
     """Save the index beside the workspace's files (a new folder renamed over the old); skipped when read-only."""
-    from karaka.store.lock import is_read_only
+    from karaka.store.embedded.lock import is_read_only
 
     if not folder.parent.is_dir() or is_read_only(folder.parent):
         return

@@ -12,7 +12,7 @@ from karaka.state.ingest import Unit
 from karaka.store.base import SourceLine
 
 if TYPE_CHECKING:
-    from karaka.store.records import Records
+    from karaka.store.embedded.records import Records
 
 PARSED_LANGUAGES = frozenset({"", "en"})
 """Languages the bundled parser (spaCy's English model) reads; "" is too little text to tell."""

@@ -34,7 +34,7 @@ from karaka.nodes.common import emit, services_of
 from karaka.services import Services
 from karaka.state.ingest import DocStatus, IngestState, Unit, UnitArgs
 from karaka.store.atomic import atomic_write_text
-from karaka.store.workspace import REPORT_FILE
+from karaka.store.embedded.workspace import REPORT_FILE
 
 log = logging.getLogger("karaka.ingest")
 notice = logging.getLogger("karaka.notice")

@@ -4,7 +4,7 @@ Three stores, each a narrow protocol: ``GraphStore`` (the strict knowledge graph
 (one vector per sentence) and ``RecordStore`` (documents, sentences, per-unit results, memoised
 decisions, runs). A backend bundles them behind ``Store``, which also owns the writer lock and the
 generation that tells a reader its copy is stale. The embedded backend is NetworkX + FAISS +
-SQLite in a directory (``karaka.store.workspace``); ``tests/contract`` runs one suite over every
+SQLite in a directory (``karaka.store.embedded.workspace``); ``tests/contract`` runs one suite over every
 backend.
 """
 

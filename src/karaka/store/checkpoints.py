@@ -7,7 +7,7 @@ import threading
 import time
 from typing import Any
 
-from karaka.store.workspace import Workspace
+from karaka.store.embedded.workspace import Workspace
 
 _savers: dict[str, Any] = {}
 _lock = threading.Lock()
@@ -36,7 +36,7 @@ def _postgres(store: Any) -> Any:
     from psycopg.rows import dict_row
     from psycopg_pool import ConnectionPool
 
-    from karaka.store.pgdb import SETUP_LOCK, connect
+    from karaka.store.postgres.db import SETUP_LOCK, connect
 
     connect(store.url).close()  # a clear message for a wrong URL, before the pool retries in the background
     pool = ConnectionPool(store.url, min_size=1, max_size=4, open=True, check=ConnectionPool.check_connection,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from karaka.store.graph import JournaledGraph
-from karaka.store.postgres import JournaledVectors, PgStore
-from karaka.store.workspace import Workspace
+from karaka.store.embedded.graph import JournaledGraph
+from karaka.store.embedded.workspace import Workspace
+from karaka.store.postgres.backend import JournaledVectors, PgStore
 
 TABLES = ("documents", "lines", "results", "decisions", "runs")
 BATCH = 5000

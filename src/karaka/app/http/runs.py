@@ -28,7 +28,7 @@ from karaka.app.http.metrics import Metrics
 from karaka.app.runner import run_ingest, stage_urls
 from karaka.config import Context
 from karaka.services import get_services
-from karaka.store.lock import is_read_only
+from karaka.store.embedded.lock import is_read_only
 
 log = logging.getLogger("karaka.api")
 OWNER = f"{socket.gethostname()}:{os.getpid()}"

@@ -15,8 +15,8 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from karaka.store.records import BOOK_COLUMNS, PLACE_COLUMNS, Records
-from karaka.store.records import SCHEMA as RECORDS_SCHEMA
+from karaka.store.embedded.records import BOOK_COLUMNS, PLACE_COLUMNS, Records
+from karaka.store.embedded.records import SCHEMA as RECORDS_SCHEMA
 
 log = logging.getLogger("karaka.postgres")
 RECONNECT_SECONDS = 15.0

@@ -29,7 +29,7 @@ import orjson
 from karaka.store.atomic import UMASK
 from karaka.store.base import Edge
 from karaka.store.damage import DamagedFile, DiskFull, is_disk_full
-from karaka.store.graph import JournaledGraph, KnowledgeGraph
+from karaka.store.embedded.graph import JournaledGraph, KnowledgeGraph
 from karaka.store.resolver import EntityResolver, aliases, entity_name, is_pronoun, mention_key, normalize_name
 from karaka.store.schema import KARAKA_RELATIONS, SUBJECT_RELATIONS
 

@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from karaka.store.base import SourceLine
 from karaka.store.damage import REINGEST, DamagedFile, DiskFull, is_disk_full
-from karaka.store.lock import is_read_only
+from karaka.store.embedded.lock import is_read_only
 
 log = logging.getLogger("karaka.store")
 SCHEMA_VERSION = 4

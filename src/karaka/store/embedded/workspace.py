@@ -19,15 +19,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from karaka.state.ingest import DocStatus
-from karaka.store import index
 from karaka.store.damage import REINGEST, REPAIR, DamagedFile
-from karaka.store.graph import JournaledGraph, KnowledgeGraph
-from karaka.store.index import INDEX_FILE, ReadOnlyGraph, StoredGraph, StoredResolver
-from karaka.store.lock import WorkspaceLock, file_lock
-from karaka.store.records import Records
+from karaka.store.embedded import index
+from karaka.store.embedded.graph import JournaledGraph, KnowledgeGraph
+from karaka.store.embedded.index import INDEX_FILE, ReadOnlyGraph, StoredGraph, StoredResolver
+from karaka.store.embedded.lock import WorkspaceLock, file_lock
+from karaka.store.embedded.records import Records
+from karaka.store.embedded.vectors import DimensionMismatch, LineVectors, saved_counts, saved_dim
 from karaka.store.resolver import EntityResolver
 from karaka.store.schema import SUBJECT_RELATIONS
-from karaka.store.vectors import DimensionMismatch, LineVectors, saved_counts, saved_dim
 
 if TYPE_CHECKING:
     from langchain_core.embeddings import Embeddings

@@ -27,10 +27,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from karaka.store.graph import JournaledGraph, KnowledgeGraph
-from karaka.store.pgdb import SCHEMA, SETUP_LOCK, AdvisoryLocks, Database, PgRecords, StoreError, lock_key, redact
-from karaka.store.vectors import LineVectors
-from karaka.store.workspace import Workspace
+from karaka.store.embedded.graph import JournaledGraph, KnowledgeGraph
+from karaka.store.embedded.vectors import LineVectors
+from karaka.store.embedded.workspace import Workspace
+from karaka.store.postgres.db import (
+    SCHEMA,
+    SETUP_LOCK,
+    AdvisoryLocks,
+    Database,
+    PgRecords,
+    StoreError,
+    lock_key,
+    redact,
+)
 
 if TYPE_CHECKING:
     from langchain_core.embeddings import Embeddings
