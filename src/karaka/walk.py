@@ -5,7 +5,7 @@ Two walks use it, and both give what the LangGraph graph gives (tests run both s
 - **A cold `karaka ask`** with no LLM and no thread walks the query graph
   (``karaka.graphs.direct``). Importing LangGraph, and LangChain's tracers and LangSmith with
   it, costs about 1.2 s, more than a third of a cold CLI question; this module imports none of it.
-- **A GSV-Retry loop that no one watches step by step** (``karaka.kg.calls.run_loop``): an
+- **A GSV-Retry loop that no one watches step by step** (``karaka.gsv.run.run_loop``): an
   ingestion run from the CLI, HTTP or the notebook streams only its own progress events, and a
   Pregel child per unit cost about 3 ms of a 10 ms line. Studio, or any caller that streams the
   loop's steps or traces it, still gets the LangGraph child.

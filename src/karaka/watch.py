@@ -5,7 +5,7 @@ Karaka's own ingestion runs stream only ``custom`` events (progress) and say so 
 Any other graph run may be watched: Studio streams ``updates``, ``values``, ``messages`` or
 ``debug`` with subgraphs, a user's ``invoke`` wants values, and LangSmith traces every call. A
 watched run gets the LangGraph child per GSV-Retry loop and LangChain's run per call; an
-unwatched one skips both (``karaka.kg.calls.run_loop``, ``karaka.models.call``).
+unwatched one skips both (``karaka.gsv.run.run_loop``, ``karaka.models.call``).
 """
 
 from __future__ import annotations

@@ -10,9 +10,9 @@ from fastapi import FastAPI, Request
 
 from karaka.config import Context
 from karaka.graphs.gsv import run_gsv
+from karaka.gsv.kriya import TOKENS_PER_KRIYA
 from karaka.models import load_llm
 from karaka.nodes.gsv import SCORE_TOKENS, VERDICT_TOKENS
-from karaka.tasks import TOKENS_PER_KRIYA
 from tests.server_util import serve_in_thread
 
 EXTRACTION = {"kriyas": [{"line": 1, "verb": "give", "karakas": {"KARTA": "Rama", "KARMA": "bow",

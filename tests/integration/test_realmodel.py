@@ -11,10 +11,10 @@ import pytest
 
 from karaka.config import Context
 from karaka.graphs.gsv import run_gsv
+from karaka.gsv import get_task
 from karaka.models import load_llm
 from karaka.models.call import call_llm_isolated, call_llm_samples
 from karaka.nodes.gsv import SCORE_SCHEMA, read_score
-from karaka.tasks import get_task
 
 pytestmark = [pytest.mark.realmodel, pytest.mark.slow]
 

@@ -238,7 +238,7 @@ def test_graph_structure():
 
 
 def test_a_correction_of_a_line_with_the_same_verb_twice_duplicates_no_kriya():
-    from karaka.tasks import kriya_merge
+    from karaka.gsv.kriya import kriya_merge
 
     draft = {"kriyas": [{"line": 1, "verb": "go", "karakas": {"KARTA": "Rama"}},
                         {"line": 1, "verb": "go", "karakas": {"KARTA": "Sita"}}]}

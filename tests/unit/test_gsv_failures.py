@@ -11,9 +11,9 @@ import pytest
 from karaka.app.runner import run_ingest
 from karaka.config import Context
 from karaka.graphs.gsv import run_gsv
+from karaka.gsv import get_task
 from karaka.nodes.gsv import UNCONFIRMED
 from karaka.services import get_services
-from karaka.tasks import get_task
 from tests.fakes import fake_context, script, write_doc
 from tests.scripted import ScriptedChatModel
 

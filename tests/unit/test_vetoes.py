@@ -3,9 +3,9 @@
 import csv
 from pathlib import Path
 
+from karaka.gsv.kriya import kriya_checks
 from karaka.nlp.roles import analyze
 from karaka.nlp.rules import shared_problems, structure_problems
-from karaka.tasks import kriya_checks
 
 SCORED = "Kosmala scored 98 out of 100 possible points and went home."
 

@@ -21,7 +21,7 @@ from karaka.answering.evidence import Evidence
 from karaka.answering.question import Asked
 from karaka.answering.spans import spans
 from karaka.jsonparse import JSONRecoveryError, recover_json
-from karaka.kg.calls import ask
+from karaka.models.ask import ask
 from karaka.models.call import LLMCallError
 from karaka.services import Services
 from karaka.state.query import Citation

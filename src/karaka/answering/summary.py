@@ -18,7 +18,7 @@ from typing import Any
 
 from karaka.answering.model import unsupported_facts
 from karaka.jsonparse import JSONRecoveryError, recover_json
-from karaka.kg.calls import ask
+from karaka.models.ask import ask
 from karaka.models.call import LLMCallError
 from karaka.services import Services
 from karaka.store.base import SourceLine

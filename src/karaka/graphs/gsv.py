@@ -4,7 +4,7 @@ The parents compose it here: ``loop`` is handed to the nodes that need it (the e
 the planner, epithet linking), so ``get_graph(xray=True)`` of either parent draws ``generate``,
 ``score``, ``verify`` and ``cross_validate`` inside them, Studio shows them, and their events
 stream with the parent's. ``WALK`` is the same table walked without Pregel when no one watches
-the loop's steps (``karaka.kg.calls.run_loop``). ``nodes/`` never imports this module.
+the loop's steps (``karaka.gsv.run.run_loop``). ``nodes/`` never imports this module.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from langgraph.graph import START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from karaka.config import Context
-from karaka.kg.calls import run_loop, walk_as
+from karaka.gsv.run import run_loop, walk_as
 from karaka.nodes import gsv as n
 from karaka.state.gsv import GSVInput, GSVOutput, GSVState
 from karaka.walk import END, Walk
@@ -54,7 +54,7 @@ def add_walk(builder: Builder, walk: Walk, steps: dict[str, typing.Any]) -> Buil
 
 
 # Compiled once, with no checkpointer of its own: inside a parent it runs as the parent's child
-# (see ``karaka.kg.calls.run_loop``), so Studio draws it and streams its events.
+# (see ``karaka.gsv.run.run_loop``), so Studio draws it and streams its events.
 loop: CompiledStateGraph[GSVState, Context, GSVInput, GSVOutput] = walk_as(build_gsv_graph().compile(name="gsv"), WALK)
 
 # Exported for langgraph dev / Studio, which supplies its own checkpointer.

@@ -16,9 +16,10 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from karaka.gsv.run import Loop, run_loop
 from karaka.jsonparse import JSONRecoveryError, recover_json
-from karaka.kg.calls import Loop, ask, run_loop
 from karaka.kg.write import NER_TYPES, causes_path
+from karaka.models.ask import ask
 from karaka.models.call import LLMCallError
 from karaka.nlp import parse, parse_many
 from karaka.nlp.roles import (

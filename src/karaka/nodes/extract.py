@@ -16,9 +16,12 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from karaka.config import Context
+from karaka.gsv import get_task
+from karaka.gsv.kriya import kriya_checks
+from karaka.gsv.run import Loop, run_loop
 from karaka.jsonparse import recover_json
-from karaka.kg.calls import Loop, ask, run_loop
 from karaka.kg.units import extractable, numbered, sentences_of
+from karaka.models.ask import ask
 from karaka.models.call import LLMCallError
 from karaka.nlp import parse_many
 from karaka.nlp.alternatives import for_loop
@@ -28,7 +31,6 @@ from karaka.nodes.common import emit, services_of
 from karaka.services import Services
 from karaka.state.gsv import GSVInput, GSVOutput
 from karaka.state.ingest import Provenance, Unit, UnitArgs, UnitStatus
-from karaka.tasks import get_task, kriya_checks
 
 log = logging.getLogger("karaka.extract")
 RunLoop = Callable[[GSVInput], GSVOutput]

@@ -24,12 +24,12 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from karaka.config import Context
+from karaka.gsv import get_task
 from karaka.jsonparse import JSONRecoveryError, recover_json
-from karaka.kg.calls import ask, ask_samples
+from karaka.models.ask import ask, ask_samples
 from karaka.models.call import LLMCallError
 from karaka.nodes.common import emit, services_of
 from karaka.state.gsv import Attempt, Candidate, GenerateArgs, GSVState, Label, Score, ScoreArgs, Verdict
-from karaka.tasks import get_task
 
 log = logging.getLogger("karaka.gsv")
 

@@ -22,8 +22,8 @@ from langgraph.types import Send
 
 from karaka.config import Context
 from karaka.estimate import describe, for_lines
+from karaka.gsv.run import Loop
 from karaka.kg import postprocess, retrieval
-from karaka.kg.calls import Loop
 from karaka.kg.report import build_report
 from karaka.kg.units import PARSED_LANGUAGES, extractable, sentences_of, units_between, units_in
 from karaka.kg.write import write_document

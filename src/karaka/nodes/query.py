@@ -15,7 +15,7 @@ from karaka.answering.answer import citations, stream_words
 from karaka.answering.reference import look_up, parse
 from karaka.answering.summary import Summary, summarise
 from karaka.config import Context
-from karaka.kg.calls import Loop, run_loop
+from karaka.gsv.run import Loop, run_loop
 from karaka.kg.facts import execute, titles
 from karaka.kg.followup import resolve_follow_up
 from karaka.kg.retrieval import hybrid_search

@@ -85,7 +85,7 @@ class GSVInput(TypedDict):
     """What a caller gives the loop."""
 
     task: str
-    """Task name: kriya, query or metaphor (see karaka.tasks)."""
+    """Task name: kriya, query or metaphor (see karaka.gsv)."""
     source: str
     """The text every call judges against (numbered lines, a question…)."""
     ref: dict[str, Any]

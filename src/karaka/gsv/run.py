@@ -1,4 +1,4 @@
-"""The two ways operations reach a model: one rendered, counted LLM call, and one GSV-Retry loop."""
+"""The GSV-Retry loop run for one unit: as a LangGraph child of the calling node, or walked directly."""
 
 from __future__ import annotations
 
@@ -6,8 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from karaka.config import Context, context_from
-from karaka.models.call import LLMReply, call_llm_isolated, call_llm_samples
-from karaka.services import Services, get_services
+from karaka.services import get_services
 from karaka.state.gsv import GSVInput, GSVOutput
 from karaka.walk import DirectRuntime
 from karaka.watch import watched
@@ -24,30 +23,6 @@ else:
 L = TypeVar("L")
 _walks: dict[int, tuple[Any, Walk]] = {}
 _unsaved: dict[int, tuple[Any, Any]] = {}
-
-
-def ask(services: Services, key: str, suffix: str = "", on_token: Callable[[str], None] | None = None,
-        schema: dict[str, Any] | None = None, max_tokens: int | None = None, **fields: Any) -> LLMReply:
-    """Render prompt ``key`` with ``fields`` (plus ``suffix``) and make one isolated call.
-
-    ``schema`` (a JSON schema) asks providers with constrained decoding for fitting JSON;
-    ``max_tokens`` overrides the configured budget (judges need only a short reply).
-    """
-    prompts = services.prompts
-    return call_llm_isolated(
-        services.require_llm(), prompts["system_prompt"], prompts.render(key, **fields) + suffix,
-        prompt_key=key, max_tokens=max_tokens or services.ctx.max_tokens, on_token=on_token, schema=schema,
-    )
-
-
-def ask_samples(services: Services, key: str, n: int, suffix: str = "", schema: dict[str, Any] | None = None,
-                max_tokens: int | None = None, **fields: Any) -> tuple[list[LLMReply], int]:
-    """``n`` independent replies to prompt ``key`` (one request where the server takes ``n``), and the requests made."""
-    prompts = services.prompts
-    return call_llm_samples(
-        services.require_llm(), prompts["system_prompt"], prompts.render(key, **fields) + suffix,
-        prompt_key=key, n=n, max_tokens=max_tokens or services.ctx.max_tokens, schema=schema,
-    )
 
 
 def walk_as(loop: L, walk: Walk) -> L:
