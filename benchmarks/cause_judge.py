@@ -1,13 +1,13 @@
 """The CAUSES judge on labelled pairs: how often it keeps a causal pair and drops one that is not.
 
 ``benchmarks/data/cause_pairs.jsonl`` holds pairs of actions the cue rules put to the judge
-(two verbs of one sentence with a cue between them, as ``_cue`` orders them), each read by eye:
+(two verbs of one sentence with a cue between them, as ``cue`` orders them), each read by eye:
 ``causal`` is true where the sentence says the first caused the second or was done for it. They
 come from QA-SRL dev sentences of the post-processing review samples (MIT licence) and
 the docs dev corpus; the cue is the word that put the pair up.
 
 The sentences are ingested with the parser into a fresh workspace (no LLM); each pair is then
-put to ``_one_way`` (yes one way round, no the other), exactly as ingestion asks it. Printed:
+put to ``one_way`` (yes one way round, no the other), exactly as ingestion asks it. Printed:
 the judge's precision and recall against the labels, the same for "every pair the cues put up"
 (no judge), and both by cue.
 
@@ -37,14 +37,15 @@ def scores(rows: list[tuple[bool, bool]]) -> dict[str, Any]:
 
 
 def asked(services: Any, doc_id: str, cause: str, effect: str) -> tuple[str, str] | None:
-    """The Kriyās (cause, effect) of two consecutive actions with these verbs that a cue puts up, as ``_cue`` orders them."""
-    from karaka.kg.postprocess import _cue, _text_of
+    """The Kriyās (cause, effect) of two consecutive actions with these verbs that a cue puts up, as ``cue`` orders them."""
+    from karaka.kg.enrich.causes import cue
+    from karaka.kg.enrich.decisions import text_of
 
     graph = services.workspace.graph
     order = graph.kriyas_of(doc_id)
     for first, second in zip(order, order[1:], strict=False):
         a, b = graph.node(first), graph.node(second)
-        way = _cue(_text_of(services, first), a, b)
+        way = cue(text_of(services, first), a, b)
         pair = (first, second) if way > 0 else (second, first)
         if way and (graph.node(pair[0])["verb"], graph.node(pair[1])["verb"]) == (cause, effect):
             return pair
@@ -60,7 +61,7 @@ def main() -> int:
 
     from karaka.app.runner import run_ingest
     from karaka.config import Context
-    from karaka.kg.postprocess import _one_way
+    from karaka.kg.enrich.causes import one_way
     from karaka.services import get_services
 
     pairs = [json.loads(line) for line in args.pairs.read_text().splitlines() if line.strip()][: args.limit]
@@ -79,7 +80,7 @@ def main() -> int:
             if found is None:
                 print(f"p{i:03d}: {pair['cause']} -> {pair['effect']} is not put up by the cues", file=sys.stderr)
                 continue
-            said = _one_way(services, f"p{i:03d}", "cause-judge", *found)
+            said = one_way(services, f"p{i:03d}", "cause-judge", *found)
             judged.append((said, pair["causal"]))
             by_cue[pair["cue"]].append((said, pair["causal"]))
             print(f"p{i:03d} {pair['cue']:>11} {pair['cause']} -> {pair['effect']}: judge "

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from karaka.app.runner import run_ingest
-from karaka.kg.postprocess import _link
+from karaka.kg.enrich.decisions import link
 from karaka.services import get_services
 from tests.fakes import fake_context, script, write_doc
 from tests.scripted import ScriptedChatModel
@@ -38,7 +38,7 @@ def test_causes_need_a_cue_and_never_form_a_cycle(tmp_path):
     assert not any("settle" in a for a in asked)
     assert not {(b, a) for a, b in links} & set(links)  # no 2-cycle
     first, second = links[0]
-    assert _link(services, second, first, "CAUSES", method="llm") is False  # the reverse would close a cycle
+    assert link(services, second, first, "CAUSES", method="llm") is False  # the reverse would close a cycle
     assert first not in services.workspace.graph.neighbors(second, "CAUSES")
 
 
@@ -58,7 +58,7 @@ def test_a_judge_that_says_yes_both_ways_links_nothing(tmp_path):
 
 
 def test_a_cue_links_two_actions_only_where_it_stands_between_them_and_says_which_way():
-    from karaka.kg.postprocess import _cue
+    from karaka.kg.enrich.causes import cue
 
     cases = [  # (sentence, (first verb, as written), (second verb, as written), 1 / -1 / 0)
         ("The river flooded the valley because the dam broke.", ("flood", "flooded"), ("break", "broke"), -1),
@@ -87,11 +87,11 @@ def test_a_cue_links_two_actions_only_where_it_stands_between_them_and_says_whic
     for sentence, (first, first_word), (second, second_word), way in cases:
         a = {"verb": first, "char": sentence.index(first_word)}
         b = {"verb": second, "char": sentence.index(second_word)}
-        assert _cue(sentence, a, b) == way, sentence
+        assert cue(sentence, a, b) == way, sentence
 
 
 def test_a_purpose_to_needs_the_parse_to_hang_it_on_a_verb_not_on_a_noun():
-    from karaka.kg.postprocess import _cue
+    from karaka.kg.enrich.causes import cue
     from karaka.nlp.roles import analyze
 
     for sentence, (first, second), way in [
@@ -104,7 +104,7 @@ def test_a_purpose_to_needs_the_parse_to_hang_it_on_a_verb_not_on_a_noun():
             ("Historians must struggle to filter the bias.", ("struggle", "filter"), 0),  # the verb's complement
             ("The company hired staff to handle the rush.", ("hire", "handle"), 1)]:
         kriyas = {k["verb"]: k for k in analyze(sentence)}
-        assert _cue(sentence, kriyas[first], kriyas[second]) == way, (sentence, kriyas)
+        assert cue(sentence, kriyas[first], kriyas[second]) == way, (sentence, kriyas)
 
 
 @pytest.mark.parametrize(("sentence", "pair", "way"), [
@@ -119,11 +119,11 @@ def test_a_purpose_to_needs_the_parse_to_hang_it_on_a_verb_not_on_a_noun():
     ("The manager was persuaded by the staff to extend the deadline.", ("persuade", "extend"), 1),
 ])
 def test_a_purpose_to_is_put_to_the_judge_only_where_the_parse_hangs_it_on_the_first_verb(sentence, pair, way):
-    from karaka.kg.postprocess import _cue
+    from karaka.kg.enrich.causes import cue
     from karaka.nlp.roles import analyze
 
     kriyas = {k["verb"]: k for k in analyze(sentence)}
-    assert _cue(sentence, kriyas[pair[0]], kriyas[pair[1]]) == way, (sentence, kriyas)
+    assert cue(sentence, kriyas[pair[0]], kriyas[pair[1]]) == way, (sentence, kriyas)
 
 
 def test_a_reason_as_needs_a_clause_subject_and_a_purpose_to_no_degree():
@@ -147,20 +147,20 @@ def test_a_reason_as_needs_a_clause_subject_and_a_purpose_to_no_degree():
 
 
 def test_a_relative_clause_is_not_where_a_cue_between_two_verbs_belongs():
-    from karaka.kg.postprocess import _cue
+    from karaka.kg.enrich.causes import cue
     from karaka.nlp.roles import analyze
 
     sentence = "The rights which all people possess are basic, because rights depend on wealth."
     kriyas = {k["verb"]: k for k in analyze(sentence)}
     assert kriyas["possess"]["dep"] == "relcl"
-    assert _cue(sentence, kriyas["possess"], kriyas["depend"]) == 0  # "because" explains "are basic"
-    assert _cue(sentence, kriyas["be"], kriyas["depend"]) == -1
+    assert cue(sentence, kriyas["possess"], kriyas["depend"]) == 0  # "because" explains "are basic"
+    assert cue(sentence, kriyas["be"], kriyas["depend"]) == -1
 
 
 def test_a_connective_links_a_verb_only_where_the_parse_says_it_opens_that_verbs_clause():
     # "after" and "following" tell time: of 15 such pairs in the review samples 2 were causal, and in
     # one run of benchmarks/cause_judge.py Qwen's judge said yes to 3 others, so they are no cue
-    from karaka.kg.postprocess import _cue
+    from karaka.kg.enrich.causes import cue
     from karaka.nlp.roles import analyze
 
     for sentence, (first, second), way in [
@@ -177,7 +177,7 @@ def test_a_connective_links_a_verb_only_where_the_parse_says_it_opens_that_verbs
             ("The crew were carried to reclining chairs by the medics.", ("carry", "recline"), 0),  # "to" + -ing
             ("As Heald told the Post, the ozone has dropped.", ("tell", "drop"), 0)]:  # a citation
         kriyas = {k["verb"]: k for k in analyze(sentence)}
-        assert _cue(sentence, kriyas[first], kriyas[second]) == way, (sentence, kriyas)
+        assert cue(sentence, kriyas[first], kriyas[second]) == way, (sentence, kriyas)
 
 
 def parser_links(sentence, kind=None):
@@ -325,9 +325,9 @@ def test_a_connective_that_opens_a_sentence_links_the_main_verbs_and_thus_or_so_
     ("So, the village emptied.", "emptied", None, "the village emptied"),
 ])
 def test_the_judge_is_shown_each_action_as_its_own_clause(text, verb, other, clause):
-    from karaka.kg.postprocess import _clause
+    from karaka.kg.enrich.causes import clause_text
 
-    assert _clause(text, text.index(verb), None if other is None else text.index(other)) == clause
+    assert clause_text(text, text.index(verb), None if other is None else text.index(other)) == clause
 
 
 @pytest.mark.parametrize(("sentence", "link"), [

@@ -119,7 +119,7 @@ def test_smollm2_chooses_among_the_parsers_readings_and_writes_nothing(tmp_path)
 
 def test_smollm2_judges_types_causes_and_pronouns_on_the_parsers_graph(tmp_path):
     from karaka.app.runner import run_ingest
-    from karaka.kg.postprocess import ENTITY_TYPES
+    from karaka.kg.enrich.types import ENTITY_TYPES
     from karaka.services import get_services
 
     docs = tmp_path / "docs"

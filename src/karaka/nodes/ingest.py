@@ -23,7 +23,7 @@ from langgraph.types import Send
 from karaka.config import Context
 from karaka.estimate import describe, for_lines
 from karaka.gsv.run import Loop
-from karaka.kg import postprocess, retrieval
+from karaka.kg import enrich, retrieval
 from karaka.kg.report import build_report
 from karaka.kg.units import PARSED_LANGUAGES, extractable, sentences_of, units_between, units_in
 from karaka.kg.write import write_document
@@ -345,10 +345,10 @@ def make_post_process(loop: Loop) -> Any:
             for doc_id in state["doc_ids"]:
                 with ws.claim([f"post:{doc_id}"], waiting) as mine:
                     if mine:
-                        postprocess.decide_ahead(services, doc_id, state["run_id"])
+                        enrich.decide_ahead(services, doc_id, state["run_id"])
         with ws.writing("post-process"):
             results: dict[str, Any] = {}
-            for name, step in postprocess.STEPS:
+            for name, step in enrich.STEPS:
                 if not getattr(services.ctx, name):
                     results[name] = "off"
                     continue

@@ -1,0 +1,160 @@
+"""Pronouns linked to the entities they stand for (IS_SAME_AS): by agreement and recency, or the model's choice."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from karaka.gsv.run import Loop
+from karaka.nlp import parse_many
+from karaka.nlp.roles import (
+    CLAUSE,
+    GROUP,
+    NOT_A_PERSON,
+    PLURAL,
+    has_subject,
+    shape_of,
+)
+from karaka.services import Services
+from karaka.store.resolver import is_pronoun
+
+if TYPE_CHECKING:
+    pass
+from karaka.kg.enrich.decisions import decide, decision_key, link, name_of, roles_of, text_of
+from karaka.kg.enrich.types import ner_type
+
+ANTECEDENT_WINDOW = 12  # a pronoun's antecedent is among the nearest preceding actions
+
+
+_PERSONAL = {"he", "she", "him", "her", "his", "hers", "who", "whom", "they", "them", "their"}
+
+
+_DEICTIC = frozenset("i me my mine we us our ours you your yours this that".split())
+"""Pronouns that point at the speaker, the listener or the situation, not back at a noun phrase: never linked."""
+
+
+_SINGULAR = frozenset("he she it him her his hers its".split())
+
+
+_HUMAN = frozenset("he she him her his hers".split())
+
+
+_NO_ANTECEDENT = frozenset("what whatever whoever whichever where when why how each all both some many few several "
+                           "none any most either neither another other others one such".split())
+"""Words that name no one a pronoun could stand for: "give what each thinks fit"."""
+
+
+def resolve_coreferences(services: Services, doc_id: str, run_id: str, loop: Loop) -> int:
+    """Link each pronoun to the entity it stands for (IS_SAME_AS pronoun → entity)."""
+    graph = services.workspace.graph
+    linked = 0
+    order = graph.kriyas_of(doc_id)
+    shapes: dict[str, str] | None = None
+    for index, kriya in enumerate(order):
+        seq = (graph.node(kriya) or {})["seq"]
+        for entities in roles_of(services, kriya).values():
+            for pronoun in entities:
+                attrs = graph.node(pronoun) or {}
+                word = str(attrs.get("canonical_name", ""))
+                if attrs.get("type") != "Entity" or not attrs.get("pronoun") or graph.neighbors(pronoun, "IS_SAME_AS") \
+                        or word.lower() in _DEICTIC or _generic(word, text_of(services, kriya)):
+                    continue
+                if shapes is None:  # names a model wrote, parsed once, when a pronoun first needs them
+                    unmarked = {e for k in order if (graph.node(k) or {}).get("provenance") != "parser"
+                                for found in roles_of(services, k).values() for e in found
+                                if "shape" not in (graph.node(e) or {})}
+                    shapes = _shapes({str((graph.node(e) or {}).get("canonical_name", "")) for e in unmarked})
+                options = _antecedents(services, order[: index + 1], pronoun, shapes)
+                if not options:
+                    continue
+                if services.llm is None or not services.ctx.coreference_llm:
+                    target, method = options[0], "heuristic"
+                else:
+                    nearby = services.workspace.vectors.nearby(doc_id, seq, window=3)
+                    context = "\n".join(f"[Line {s.line}] {s.text}" for n in sorted(set(nearby) | {seq - 1})
+                                        if (s := services.workspace.records.line(doc_id, n)) is not None)
+                    names = [name_of(services, o) for o in options]
+                    fields = {"pronoun": attrs["canonical_name"], "line": text_of(services, kriya),
+                              "context": context or "(none)", "hint": attrs.get("coref_hint", "none")}
+                    chosen = _antecedent_chosen(services, doc_id, run_id, pronoun, names, fields)
+                    if chosen is not None:
+                        target, method = options[names.index(chosen)], "llm"
+                    else:  # the model named none of the options: the heuristic's answer stands
+                        target, method = options[0], "heuristic"
+                linked += link(services, pronoun, target, "IS_SAME_AS", method=method, step="coreference")
+    return linked
+
+
+def _generic(pronoun: str, text: str) -> bool:
+    """Whether a pronoun points ahead to its own relative clause, not back: "those who are in want", "they who give"."""
+    after = r"who|whom|which|that" if pronoun.lower() in ("those", "these") else r"who|whom"  # not "told them that"
+    return re.search(rf"\b{re.escape(pronoun)}\s+({after})\b", text, re.IGNORECASE) is not None
+
+
+def _antecedent_chosen(services: Services, doc_id: str, run_id: str, pronoun: str, names: list[str],
+                       fields: dict[str, Any]) -> str | None:
+    """The option the model names as the pronoun's antecedent, or None.
+
+    One that is not the heuristic's first must be named again with the options in reverse order:
+    a small model favours the option it reads first, and its other picks must not undo a link
+    the heuristic would have made right.
+    """
+    picks = []
+    for order in (names, names[::-1]) if len(names) > 1 else (names,):
+        answer = decide(services, "coreference", doc_id, decision_key("coref", pronoun, order, fields["context"]), run_id,
+                         "coreference_prompt", options=", ".join(order), **fields)
+        chosen = str(answer.get("target") or "")
+        if str(answer.get("answer", "")).lower() != "yes" or chosen not in names:
+            return None
+        if chosen == names[0]:
+            return chosen  # the heuristic's own first: nothing to undo
+        picks.append(chosen)
+    return picks[0] if len(set(picks)) == 1 else None
+
+
+def _antecedents(services: Services, before: list[str], pronoun: str, shapes: dict[str, str]) -> list[str]:
+    """Non-pronoun entities of earlier kriyas, nearest first; agents first for he/she/they.
+
+    ``before`` ends with the pronoun's own Kriyā, whose other participants it never stands for
+    ("It surprised the crew": "It" is not the crew); a clause is never an antecedent, "she" or
+    "it" never stands for several, "he", "she", "they" or "who" never for a gerund, a time, a place
+    or a thing ("the backpack"), and "he" or "she" never for a group ("the government").
+    """
+    graph = services.workspace.graph
+    word = name_of(services, pronoun).lower()
+    personal, singular, human = word in _PERSONAL, word in _SINGULAR, word in _HUMAN
+    order = ["HAS_KARTĀ", "TARGETS_SAMPRADĀNA", "HAS_KARMA"] if personal else ["HAS_KARMA", "USES_KARANA", "HAS_KARTĀ"]
+    own = {e for entities in roles_of(services, before[-1]).values() for e in entities} if before else set()
+    seen: list[str] = []
+    for kriya in reversed(before[-ANTECEDENT_WINDOW:]):
+        roles = roles_of(services, kriya)
+        for rel in order:
+            for entity in roles.get(rel, []):
+                node = graph.node(entity) or {}
+                name = str(node.get("canonical_name", ""))
+                if node.get("pronoun") or is_pronoun(name) or name.lower() in _NO_ANTECEDENT or entity in seen \
+                        or entity in own:
+                    continue
+                shape = str(node["shape"]) if "shape" in node else shapes.get(name, "")
+                if shape == CLAUSE or singular and shape == PLURAL or personal and shape == NOT_A_PERSON or human and (
+                        shape == GROUP or str(node.get("ner_type") or "Person") not in ("Person", "Organisation")):
+                    continue
+                seen.append(entity)
+    if not personal:
+        people = [e for e in seen if ner_type(services, e) == "Person"]
+        seen = [e for e in seen if e not in people] + people
+    return seen[:6]
+
+
+def _shapes(names: set[str]) -> dict[str, str]:
+    """The shape (``roles.shape_of``) of names the parse did not mark at extraction (a model wrote them), parsed together."""
+    out = {}
+    for name, doc in zip(sorted(names), parse_many(sorted(names)), strict=True):
+        root = next((t for t in doc if t.dep_ == "ROOT"), None)
+        if root is None:
+            out[name] = ""
+        elif root.pos_ in ("VERB", "AUX") and has_subject(root):
+            out[name] = CLAUSE
+        else:
+            out[name] = shape_of(root)
+    return out
