@@ -11,7 +11,8 @@ import re
 from typing import Any
 
 from karaka.kg.units import plan_units
-from karaka.nlp.roles import CLAUSE, PREPOSITIONAL_ROLES
+from karaka.nlp.phrases import CLAUSE
+from karaka.nlp.roles import PREPOSITIONAL_ROLES
 from karaka.state.ingest import WRITTEN_STATUSES, UnitStatus
 from karaka.store.base import Store
 from karaka.store.ids import document_node

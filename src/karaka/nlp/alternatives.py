@@ -33,7 +33,9 @@ from typing import Any
 from spacy.tokens import Doc, Token
 
 from karaka.nlp import parse_many
-from karaka.nlp.roles import OBJECT_CONTROL, PREP_ROLES, analyze_doc, is_temporal, seed_candidate
+from karaka.nlp.lexicon import OBJECT_CONTROL, PREP_ROLES
+from karaka.nlp.phrases import is_temporal
+from karaka.nlp.roles import analyze_doc, seed_candidate
 
 ARGUMENTS = frozenset({"dobj", "obj", "nsubjpass", "attr", "pobj"})
 NOUNS = frozenset({"NOUN", "PROPN", "NUM", "PRON"})

@@ -19,7 +19,8 @@ from typing import Any
 from spacy.tokens import Doc, Token
 
 from karaka.nlp import parse, verb_lemma
-from karaka.nlp.roles import _pobj, _prep_role, clause, span
+from karaka.nlp.phrases import clause, span
+from karaka.nlp.roles import pobj_of, prep_role
 
 WH = frozenset({"who", "whom", "what", "which", "where", "when", "why", "how", "whose"})
 AUXILIARIES = frozenset("do does did is are was were be been being has have had will would can could shall should "
@@ -129,13 +130,13 @@ def question_step(question: str, known_verb: KnownVerb | None = None) -> dict[st
         for child in verb.children:
             dep = child.dep_
             if dep in ("prep", "agent") or (dep == "dative" and child.pos_ == "ADP"):
-                obj = _pobj(child)
+                obj = pobj_of(child)
                 if obj is None or obj.lower_ in WH:  # a stranded preposition: "what did they cut it with?"
                     prep_asked = child.lower_
                     if extract is None or wh_text in ("where", "what", "who", "whom", "which"):
                         extract = "KARTA" if dep == "agent" else STRANDED.get(child.lower_, extract or "KARMA")
                     continue
-                role = "KARTA" if dep == "agent" else _prep_role(child, obj)
+                role = "KARTA" if dep == "agent" else prep_role(child, obj)
                 if role is None and child.lower_ in STRANDED:
                     role = STRANDED[child.lower_]
                 if role:

@@ -7,12 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from karaka.gsv.run import Loop
 from karaka.nlp import parse
-from karaka.nlp.roles import (
-    TAKES_TO,
-    cites_or_compares,
-    made_to_do,
-    serves,
-)
+from karaka.nlp.clauses import cites_or_compares, made_to_do, serves
+from karaka.nlp.lexicon import TAKES_TO
 from karaka.services import Services
 
 if TYPE_CHECKING:

@@ -7,14 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from karaka.gsv.run import Loop
 from karaka.nlp import parse_many
-from karaka.nlp.roles import (
-    CLAUSE,
-    GROUP,
-    NOT_A_PERSON,
-    PLURAL,
-    has_subject,
-    shape_of,
-)
+from karaka.nlp.phrases import CLAUSE, GROUP, NOT_A_PERSON, PLURAL, has_subject, shape_of
 from karaka.services import Services
 from karaka.store.resolver import is_pronoun
 

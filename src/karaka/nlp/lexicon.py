@@ -1,0 +1,163 @@
+"""The closed word lists the parse-based analyzer reads English by, each saying what it is for.
+
+Prepositions and the roles they mark, the marks of reasons, purposes and times, the verbs that
+hand their subject on to another verb or report speech, the nouns of amounts: closed classes of
+English, none of them there because of one sentence.
+"""
+
+
+from __future__ import annotations
+
+PREP_ROLES = {
+    **dict.fromkeys(["with", "using", "via"], "KARANA"),
+    **dict.fromkeys(["from", "out"], "APADANA"),
+    **dict.fromkeys(
+        ["in", "at", "on", "near", "inside", "into", "onto", "under", "over", "within", "across",
+         "through", "behind", "beside", "outside", "around", "along", "above", "below",
+         "beneath", "between", "among", "throughout", "toward", "towards", "upon"],
+        "ADHIKARANA_SPATIAL",
+    ),
+    **dict.fromkeys(["during", "before", "after", "since", "until", "till", "following", "prior"],
+                    "ADHIKARANA_TEMPORAL"),
+    **dict.fromkeys(["to", "for"], "SAMPRADANA"),
+}
+"""Prepositions and the kāraka their object fills: "with" a tool (KARANA), "from" a source (APADANA), "in" a place."""
+
+
+TEMPORAL_WORDS = frozenset(
+    "today yesterday tomorrow tonight morning evening night noon midnight afternoon dawn dusk "
+    "day days week weeks month months year years decade decades century centuries hour hours "
+    "minute minutes moment time times season summer winter spring autumn era age period "
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may "
+    "june july august september october november december weekend".split()
+)
+"""Nouns of time: a phrase headed by one is a time (ADHIKARANA_TEMPORAL), not a place."""
+
+
+ANIMATE_PRONOUNS = frozenset("me you him her us them whom who someone everyone anyone".split())
+"""Pronouns that stand for a person: such a subject can be an agent (KARTA)."""
+
+
+RELATIVE = frozenset({"who", "whom", "which", "that", "whose"})
+"""Relative pronouns: a relative clause takes the noun it modifies in their place."""
+
+
+OBJECT_CONTROL = frozenset(
+    "ask tell order force persuade urge allow permit enable encourage require invite advise warn instruct compel "
+    "cause lead get want expect need help teach remind convince beg challenge forbid".split()
+)
+"""Verbs whose object is the subject of their to-infinitive: "asked him to stay" (he stays)."""
+
+
+CAUSAL_MARKS = frozenset({"because", "since", "as", "for", "cause"})
+"""Subordinating marks of a reason clause: "because", "since", "as"."""
+
+
+PURPOSE_MARKS = frozenset({"so", "order"})
+"""Marks of a purpose clause: "so that", "in order to"."""
+
+
+TIME_MARKS = frozenset({"when", "after", "before", "while", "until", "till", "once", "whenever", "as soon as"})
+"""Subordinating marks of a time clause: "when", "after", "until"."""
+
+
+CAUSAL_PREPS = frozenset({"because", "due", "owing", "thanks"})
+"""Prepositions of a reason: "because of", "due to", "owing to", "thanks to"."""
+
+
+TIME_ADVERBS = frozenset(
+    "sometimes often always usually frequently rarely seldom occasionally once twice now then soon later earlier "
+    "recently currently previously formerly originally eventually finally subsequently meanwhile already "
+    "afterwards afterward beforehand lately nowadays annually daily weekly monthly yearly initially "
+    "immediately again still ever".split()
+)
+"""Adverbs of time and frequency: they say when, not how (no MANNER)."""
+
+
+SENTENCE_ADVERBS = frozenset(
+    "hopefully reportedly allegedly apparently supposedly specifically particularly especially mainly mostly largely "
+    "primarily partly partially simply actually really certainly probably possibly perhaps clearly obviously "
+    "fortunately unfortunately similarly additionally consequently generally typically essentially basically merely "
+    "solely likely unlikely indeed furthermore moreover accordingly thereby notably importantly arguably "
+    "ultimately overall".split()
+)
+"""Adverbs that comment on the whole statement; they say nothing of how it was done."""
+
+
+NOT_MANNER = frozenset(
+    "not n't never also only just even too very so thus therefore however here there yet more most less least "
+    "rather quite almost nearly first instead otherwise".split()
+) | TIME_ADVERBS | SENTENCE_ADVERBS
+"""Adverbs that are never a manner (negation, focus, degree, order, and the two lists above)."""
+
+
+SPATIAL_PREPS = frozenset(PREP_ROLES[p] == "ADHIKARANA_SPATIAL" and p or "" for p in PREP_ROLES) - {""}
+"""Prepositions of place (from ``PREP_ROLES``)."""
+
+
+TEMPORAL_PREPS = frozenset(p for p, r in PREP_ROLES.items() if r == "ADHIKARANA_TEMPORAL")
+"""Prepositions of time (from ``PREP_ROLES``)."""
+
+
+QUANTITIES = frozenset("lot lots number couple handful majority minority rest half part percent dozen score bunch "
+                        "plenty variety host".split())
+"""Nouns of amount: "a lot of people" is people for a pronoun (plural), not a lot."""
+
+
+REPORTING = frozenset("say tell report note write explain put state show suggest claim add expect declare announce "
+                       "argue insist predict promise mention observe point confirm recall warn admit acknowledge "
+                       "reveal describe".split())
+"""Verbs of an "as" that cites rather than explains: "as Heald told the Post" is no reason."""
+
+
+COPULAS = frozenset("be seem appear become remain happen".split())
+"""Copulas: a subject after one may be an expletive ("it seems that …")."""
+
+
+COMPARING = frozenset("as same such twice thrice times size much many more less long insofar".split())
+"""Words before an "as" that compares rather than explains: "as much as", "the same as"."""
+
+
+TO_NOUNS = frozenset("decision attempt effort endeavour endeavor quest plan promise offer request order bid move "
+                     "choice agreement commitment proposal need right chance opportunity ability capacity reason "
+                     "permission willingness refusal failure desire wish intention determination tendency urge motion "
+                     "vote campaign push drive pledge threat demand invitation mandate authority power freedom".split())
+"""Nouns a to-infinitive completes: "a decision to emphasize", "an attempt to climb"."""
+
+
+AS_ROLE = frozenset("act serve work function double pose masquerade qualify rank count use know regard describe "
+                     "treat define refer view".split())
+"""Verbs an "as" right after gives a role: "act as a steward", "is used as a key", "known as Ram"."""
+
+
+AS_ONE_LIKES = frozenset("see wish like please choose want stand".split())
+"""Verbs of an "as" that tells a manner: "as they see fit", "as you wish", "as it currently stands"."""
+
+
+TAKES_TO = frozenset("be have want need try plan hope seem appear indicate expect ask tell decide agree begin start continue "
+                      "fail refuse consider believe like love hate prefer promise threaten intend manage learn "
+                      "choose offer order allow force urge report say claim forbid permit enable encourage invite "
+                      "advise instruct remind teach require warn beg oblige prohibit authorize authorise vote".split())
+"""Verbs whose "to" + verb is what is wanted, said, tried, allowed or owed, not a purpose ("wanted to go",
+"has to grow", "forbid them to share")."""
+
+
+RAISING = frozenset("say know believe think consider expect suppose assume report find show deem define claim "
+                     "presume allege estimate understand require rumour rumor".split())
+"""Verbs whose passive takes a to-infinitive as its complement: "is defined to be mapped", "is said to have"."""
+
+
+CAUSATIVE = frozenset("force cause compel make lead get drive push persuade convince induce prompt".split())
+"""Verbs whose object does what follows: "forces the drawing to be bigger", "caused meltwater to enter"."""
+
+
+UNDOING = frozenset("stop quit cease refuse fail avoid decline abandon".split())
+"""Verbs that say their complement did not happen: "stopped updating", "refused to pay"."""
+
+
+WANTING = frozenset("want need have try wish hope plan intend".split())
+"""Verbs whose to-infinitive is the action itself: "you'll want to clone", "you need to go through"."""
+
+
+SO_NOT_RESULT = frozenset("far long much many few called as".split())
+"""Words after "so" that make it no connective: "so far", "so long as", "so called", "so as to"."""
