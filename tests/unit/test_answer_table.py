@@ -31,8 +31,8 @@ def test_a_row_sentence_gives_the_value_after_the_property():
 
 
 def test_prose_rows_need_a_named_thing_and_its_value_and_drop_a_thing_given_two_values():
+    from karaka.answering.line import Line
     from karaka.answering.prose_table import prose_table
-    from karaka.answering.reader import Line
     from karaka.nlp import parse
 
     texts = ["Gate 1 has a width of 3 metres.", "Gate 2 has a width of 5 metres.", "Gate 3 has a width of 4 metres.",

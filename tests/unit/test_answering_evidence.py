@@ -1,8 +1,9 @@
 """When a line proves a span answers a question, and when it only offers a candidate; made-up lines."""
 
 from karaka.answering.evidence import line_words, weigh
+from karaka.answering.line import Line
 from karaka.answering.question import analyse
-from karaka.answering.reader import Line, read
+from karaka.answering.reader import read
 from karaka.answering.spans import spans
 from karaka.nlp import parse
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from karaka.answering.reader import Line
+from karaka.answering.line import Line
 from karaka.answering.table import MAX_ROWS, MIN_ROWS, Table, _stem
 
 NAMING = ("nummod", "appos", "compound", "npadvmod", "nmod")

@@ -17,19 +17,18 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 from karaka.answering import kinds as k
 from karaka.answering.candidate import GRAPH, LINES, Candidate
-from karaka.answering.evidence import OWN_WORDS, SHAPED, LineWords, focus_near, line_words, weigh
-from karaka.answering.question import Asked, key, same
-from karaka.answering.spans import REASON_OPENERS, Span, numbered, spans
+from karaka.answering.evidence import OWN_WORDS, SHAPED, focus_near, line_words, weigh
+from karaka.answering.line import Line
+from karaka.answering.question import Asked
+from karaka.answering.roles import role_candidates
+from karaka.answering.spans import Span, numbered, spans
 from karaka.kg.facts import titles
-from karaka.kg.traverse import PREFERENCES, coverage, entities_named, spans_of
 from karaka.kg.units import parser_reads
-from karaka.nlp.people import names_people
 from karaka.store.base import Store
 from karaka.store.ids import document_node
 
@@ -43,25 +42,6 @@ _GOES_ON = re.compile(r"^(?:(?:this|that|it) (?:is|was) (?:because|due to|why|so
 "Because" gives the reason for its own main clause."""
 _CUT = re.compile(r"(?:,|\b(?:the|a|an|of|to|in|on|at|by|for|with|from|and|or|as|is|are|see))$", re.IGNORECASE)
 """The end of a line cut mid-sentence: the next line goes on with it."""
-_DETERMINERS = frozenset("the a an this that these those his her its their our my your some any".split())
-_PRONOUNS = frozenset("he she it they him her them his its their who which that this these those i we you".split())
-
-
-@dataclass
-class Line:
-    """One line of the pool, read."""
-
-    node: str
-    text: str
-    doc: Any | None
-    words: LineWords
-    rank: int
-    intro: str = ""
-    """The line it goes on from (whose words it reads with), or ""."""
-    kind: str = ""
-    """The line's kind (``code``, ``table``, ``heading``…; "" for prose)."""
-    section: str = ""
-    """The innermost heading above it."""
 
 
 def pool(store: Store, asked: Asked, nodes: list[str], size: int = POOL) -> list[tuple[str, int, str]]:
@@ -150,7 +130,7 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
     """Every candidate the lines give, best first, one per distinct span (with how many lines agree)."""
     found: list[Candidate] = []
     for line in lines:
-        roles = list(_roles(store, asked, step, line, rarity))
+        roles = list(role_candidates(store, asked, step, line, rarity))
         if asked.kind not in TYPED:
             found += roles
         found_spans = [s for s in spans(asked, line.text, line.doc) + numbered(asked, line.text) + _code_line(asked, line)
@@ -343,168 +323,3 @@ def score(c: Candidate) -> float:
                  + (0.05 if (c.source == GRAPH or in_role) and e.proved else 0.0), 4)
 
 
-def _roles(store: Store, asked: Asked, step: dict[str, Any] | None, line: Line,
-           rarity: Callable[[str], float] | None = None) -> Iterator[Candidate]:
-    """Role spans of the line's actions whose verb is the question's."""
-    if not step or not step.get("verb") or not asked.verb:
-        return
-    want = key(str(step.get("verb")))
-    extract = str(step.get("extract") or "KARMA")
-    order = PREFERENCES.get(extract, [("role", extract)])
-    prep = str(step.get("prep") or "").lower()
-    named = [(role, str(value)) for role, value in (step.get("karakas") or {}).items()
-             if value and not str(value).startswith("$")]
-    who = {value: entities_named(store, value, [], True)[0] for _, value in named}
-    for kriya in store.graph.neighbors(line.node, "CITED_IN", "in"):
-        attrs = store.graph.node(kriya) or {}
-        if not same(key(str(attrs.get("verb", ""))), want):
-            continue
-        all_spans = spans_of(store, kriya)
-        missing = [value for role, value in named if _contradicted(role, value, who[value], all_spans, line.text)]
-        stranded = [s for s in all_spans if prep and s[2].lower().startswith(prep + " ")]  # "what did it lead to?"
-        for _, name, text, entity in list(dict.fromkeys(stranded + [s for pref in order for s in all_spans
-                                                                     if (s[0], s[1]) == pref])):
-            if any(coverage(n, text) >= 0.5 or coverage(text, n) >= 0.8 for _, n in named):
-                continue
-            text = _with_conjuncts(line, text) if asked.kind in (k.NAME, k.TERM) else text
-            at = line.text.find(text)
-            span = Span(text, asked.kind, max(at, 0), max(at, 0) + len(text), *_token_range(line, at, len(text)))
-            evidence = weigh(asked, span, line.words, line.doc, rarity=rarity)
-            evidence.typed = True
-            refers = _antecedent(store, entity, line.node) if text.lower() in _PRONOUNS else ""
-            if attrs.get("negated"):
-                evidence.why_not = "the line says the action did not happen"
-            elif missing:
-                evidence.why_not = f"the action names another {', '.join(missing[:3])}"
-            elif not _role_fits(asked, name, text, entity, store):
-                evidence.why_not = f"{text!r} is not a {asked.kind}"
-                evidence.typed = False
-            elif text.lower() in _PRONOUNS and not refers:
-                evidence.why_not = f"{text!r} stands for someone the line and the one before it do not name"
-            elif asked.kind == k.TERM and asked.focus and not focus_near(asked, span, line.words, line.doc):
-                evidence.why_not = f"the line does not say {text!r} is a {asked.focus_text}"
-                evidence.typed = False
-            elif evidence.why_not == "the line does not say it is what was asked about" \
-                    or evidence.why_not.startswith("a ") or evidence.why_not == OWN_WORDS \
-                    and not _all_asked(asked, text):
-                evidence.why_not = ""  # a role of the question's own action is its kind, as the action says
-            evidence.notes.insert(0, f"{name} of {attrs.get('verb')}")
-            yield Candidate(text, name, line.node, GRAPH, evidence, rank=line.rank, refers_to=refers,
-                            also=([line.intro] if line.intro else []) + _antecedent_line(store, entity, refers))
-
-
-def _contradicted(role: str, value: str, ids: set[str], spans: list[Any], text: str) -> bool:
-    """Whether an action says something else where the question names ``value`` in ``role``.
-
-    It holds the value when a span of it names the same entity (by name, alias or what a pronoun
-    stands for), holds most of its words, or stands in apposition to it in the line ("the
-    director, Ana Ruiz, said"). An action with nothing in that role does not say otherwise (the
-    line's words still have to hold the value, as for any span).
-    """
-    if any(entity in ids or coverage(value, span) >= 0.5 or _apposed(text, span, value)
-           for _, _, span, entity in spans):
-        return False
-    return any(kind == "role" and name == role for kind, name, _, _ in spans)
-
-
-def _apposed(text: str, span: str, value: str) -> bool:
-    """Whether the line names ``value`` right after ``span``, set off by commas: "the director, Ana Ruiz,"."""
-    at = text.find(span)
-    if at < 0:
-        return False
-    after = text[at + len(span):].lstrip()
-    return after.startswith(",") and after[1:].lstrip().lower().startswith(value.lower())
-
-
-def _all_asked(asked: Asked, text: str) -> bool:
-    """Whether every content word of a span is one of the question's."""
-    own = [key(w) for w in re.findall(r"[^\W_]+", text) if w.lower() not in k.STOP]
-    words = [t.key for t in asked.terms] + [asked.focus]
-    return bool(own) and all(any(same(w, a) for a in words if a) for w in own)
-
-
-def _token_range(line: Line, at: int, size: int) -> tuple[int, int]:
-    if line.doc is None or at < 0:
-        return -1, -1
-    inside = [t.i for t in line.doc if t.idx < at + size and t.idx + len(t.text) > at]
-    return (inside[0], inside[-1]) if inside else (-1, -1)
-
-
-def _with_conjuncts(line: Line, text: str) -> str:
-    """A role span with the names conjoined to it: "the mayor and the town clerk", not "the mayor" alone."""
-    if line.doc is None:
-        return text
-    at = line.text.find(text)
-    if at < 0:
-        return text
-    inside = [t for t in line.doc if at <= t.idx < at + len(text)]
-    if not inside:
-        return text
-    head = next((t for t in inside if t.head not in inside or t.head.i == t.i), inside[0])
-    conj = [c for c in head.children if c.dep_ == "conj" and c.i > inside[-1].i]
-    if not conj:
-        return text
-    last = max(t.i for c in conj for t in c.subtree)
-    return line.doc[inside[0].i:last + 1].text
-
-
-_PERSONAL = frozenset("he she him her".split())
-
-
-def _antecedent(store: Store, entity: str | None, node: str) -> str:
-    """The name a personal pronoun stands for, when coreference links it to a name nearby; "" otherwise.
-
-    Nearby is its own line or the line before ("Mara came in. … and she sold it": she is Mara).
-
-    Only he, she, him and her: "it", "they" and "this" are linked less surely, and a wrong
-    antecedent would be a wrong answer stated as proved.
-    """
-    if not entity:
-        return ""
-    pronoun = str((store.graph.node(entity) or {}).get("canonical_name", "")).lower()
-    attrs = store.graph.node(node) or {}
-    if pronoun not in _PERSONAL or "seq" not in attrs:
-        return ""
-    for alias in sorted(store.graph.same_as_closure(entity) - {entity}):
-        if (store.graph.node(alias) or {}).get("pronoun"):
-            continue
-        for kriya, _ in store.graph.uses(alias):
-            line = store.graph.node(kriya) or {}
-            if line.get("doc_id") == attrs.get("doc_id") and 0 <= int(attrs["seq"]) - int(line.get("seq", -9)) <= 1:
-                return str((store.graph.node(alias) or {}).get("canonical_name", alias))
-    return ""
-
-
-def _antecedent_line(store: Store, entity: str | None, refers: str) -> list[str]:
-    """The line where a pronoun's antecedent is named, nearest first (cited with the answer)."""
-    if not entity or not refers:
-        return []
-    lines = []
-    for alias in sorted(store.graph.same_as_closure(entity) - {entity}):
-        for kriya, _ in store.graph.uses(alias)[:1]:
-            lines += store.graph.neighbors(kriya, "CITED_IN")[:1]
-    return lines[:1]
-
-
-def _role_fits(asked: Asked, name: str, text: str, entity: str | None, store: Store) -> bool:
-    """Whether a role span can answer the kind asked for ("who" wants someone, "why" a reason…)."""
-    kind = asked.kind
-    etype = str((store.graph.node(entity) or {}).get("entity_type", "")) if entity else ""
-    words = text.split()
-    if kind == k.NAME:
-        head = words[-1].lower() if words else ""
-        singular = head[:-1] if head.endswith("s") and not head.endswith("ss") else head  # "reporters"
-        return etype in ("Person", "Organisation") or names_people(head) in ("person", "group") \
-            or names_people(singular) in ("person", "group") \
-            or bool(words) and text[:1].isupper() and words[0].lower() not in k.STOP \
-            or text.lower() in ("he", "she", "they", "him", "her", "them")
-    if kind == k.PLACE:  # a place, or a phrase the parse left unnamed that a spatial preposition opens
-        return name in ("ADHIKARANA_SPATIAL", "PLACE", "APADANA") or etype == "Location" or (
-            name == "OTHER" and bool(words) and words[0].lower() in k.SPATIAL)
-    if kind == k.REASON:  # a reason or purpose as the line words it: "because …", "to protect …", "for …"
-        return name in ("CAUSE", "PURPOSE") and bool(REASON_OPENERS.match(text) or re.match(r"(?:to|for) \w+", text))
-    if kind == k.MANNER:  # "loudly", "with a chisel", "by boat"; not a bare noun phrase ("the keys")
-        return name in ("MANNER", "KARANA") and bool(words) and words[0].lower() not in _DETERMINERS
-    if kind == k.DATE:
-        return name in ("ADHIKARANA_TEMPORAL", "TIME") or etype == "Time"
-    return True
