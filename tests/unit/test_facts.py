@@ -1,41 +1,41 @@
 """Facts read off one line of an entity's own document: kin, places, and the title a name is found by."""
 
-from karaka.kg import facts
+from karaka.kg import fact_patterns, facts
 
 
 def test_a_describing_word_before_a_name_is_not_the_name():
     line = "Harbour Lights is a song recorded by Norwegian recording artist Ingrid Vale for her third album."
-    assert facts._after(r"\brecorded\s+by\s+(?:[a-z]+\s+)*?", line) == "Ingrid Vale"
-    assert facts._kin("He was the son of Chilean pioneer film director Tomás Rivas Ortega, with whom he worked.",
+    assert facts.name_after(r"\brecorded\s+by\s+(?:[a-z]+\s+)*?", line) == "Ingrid Vale"
+    assert fact_patterns.kin("He was the son of Chilean pioneer film director Tomás Rivas Ortega, with whom he worked.",
                       "father") == "Tomás Rivas Ortega"
 
 
 def test_names_keep_initials_particles_and_accented_capitals():
-    assert facts._after(r"\bdirected\s+by\s+", "A 1931 film directed by Paul K. Brenner and Ida Holm.") == "Paul K. Brenner"
-    assert facts._kin("Aed was the son of Domnall mac Áedo Sláine.", "father").rstrip(".") == "Domnall mac Áedo Sláine"
-    assert facts._kin("A younger son of Sultan Ahmad al-Mansur, he ruled Fez.", "father") == "Sultan Ahmad al-Mansur"
+    assert facts.name_after(r"\bdirected\s+by\s+", "A 1931 film directed by Paul K. Brenner and Ida Holm.") == "Paul K. Brenner"
+    assert fact_patterns.kin("Aed was the son of Domnall mac Áedo Sláine.", "father").rstrip(".") == "Domnall mac Áedo Sláine"
+    assert fact_patterns.kin("A younger son of Sultan Ahmad al-Mansur, he ruled Fez.", "father") == "Sultan Ahmad al-Mansur"
 
 
 def test_a_mother_named_as_the_fathers_wife_is_the_mother():
     line = "Urraca was the daughter of Ramiro II of Aragon and Navarre and his wife Agnes of Poitou."
-    assert facts._kin(line, "father") == "Ramiro II of Aragon"
-    assert facts._kin(line, "mother").rstrip(".") == "Agnes of Poitou"
+    assert fact_patterns.kin(line, "father") == "Ramiro II of Aragon"
+    assert fact_patterns.kin(line, "mother").rstrip(".") == "Agnes of Poitou"
 
 
 def test_a_spouse_is_read_from_wife_to_and_future_husband():
-    assert facts._kin("She was the wife and assistant to the Danish chemist Niels Brandt.", "spouse").rstrip(".") \
+    assert fact_patterns.kin("She was the wife and assistant to the Danish chemist Niels Brandt.", "spouse").rstrip(".") \
         == "Niels Brandt"
-    assert facts._kin("In Lyon she met her future husband, French painter Louis Moreau, who taught there.",
+    assert fact_patterns.kin("In Lyon she met her future husband, French painter Louis Moreau, who taught there.",
                       "spouse") == "Louis Moreau"
 
 
 def test_places_are_read_from_the_life_span_and_after_died_in():
     line = "Walter Price (March 3, 1880, in Camden, New Jersey – May 9, 1951, in Scranton, Pennsylvania) was a pianist."
-    assert facts._attribute(line, "birth_place", first=True) == "Camden, New Jersey"
-    assert facts._attribute(line, "death_place", first=True) == "Scranton, Pennsylvania"
-    assert facts._attribute("She died in Palencia, and was buried at the Cathedral of Leon.", "death_place",
+    assert fact_patterns.attribute(line, "birth_place", first=True) == "Camden, New Jersey"
+    assert fact_patterns.attribute(line, "death_place", first=True) == "Scranton, Pennsylvania"
+    assert fact_patterns.attribute("She died in Palencia, and was buried at the Cathedral of Leon.", "death_place",
                             first=False) == "Palencia"
-    assert facts._attribute("He was born in February 1901 in Leeds.", "birth_place", first=False) == "Leeds"
+    assert fact_patterns.attribute("He was born in February 1901 in Leeds.", "birth_place", first=False) == "Leeds"
 
 
 def test_a_name_with_a_rank_an_initial_or_a_realm_finds_its_plain_title():

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from karaka.answering import kinds as k
+from karaka.answering.identity import all_focus, asks_identity, focus_near, identity, said_default
 from karaka.answering.question import CODE_TOKEN, Asked, Term, key, same
 from karaka.answering.spans import UNIT, Span, code_shape
 
@@ -266,10 +267,10 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         evidence.why_not = "most of the question's words are in the sentences around the line, not in it"
     elif evidence.cover < MIN_COVER:
         evidence.why_not = "the line holds too few of the question's words"
-    elif asked.default and not _said_default(span, words.text):
+    elif asked.default and not said_default(span, words.text):
         evidence.why_not = "the line does not call it the default"
-    elif _asks_identity(asked) and not identity(span, words, doc, asked) and not (
-            asked.focus and focus_near(asked, span, words, doc) and not _all_focus(asked, span)):
+    elif asks_identity(asked) and not identity(span, words, doc, asked) and not (
+            asked.focus and focus_near(asked, span, words, doc) and not all_focus(asked, span)):
         evidence.why_not = "the line does not say it is what was asked about"
     return evidence
 
@@ -330,104 +331,3 @@ def _in_question(asked: Asked, span: Span, words: LineWords) -> bool:
 _DIGITS = {w: str(n) for n, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
 
 
-def focus_near(asked: Asked, span: Span, words: LineWords, doc: Any | None = None) -> bool:
-    """Whether the line says the span is the kind of thing asked about ("which technique?").
-
-    The span holds the word ("the flush method"), stands right before it with only nouns and
-    adjectives between ("Rust target languages", "the -q option"), right after it ("option -q",
-    "code: 0-00-1"), or before "as" or a copula and the word ("celadon as the glaze", "oak is
-    the wood"). A word that merely stands near is not enough: "a notation into some other
-    language" does not make the notation a language.
-    """
-    if not asked.focus:
-        return True
-    own = re.findall(r"[^\W\d_]+", span.text)
-    if own and (same(key(own[-1]), asked.focus) or same(key(own[0]), asked.focus)
-                and re.search(r"\d", span.text)):
-        return True  # "the flush method", "Rooms 1 through 9"; not "the target language source files"
-    if doc is not None and span.first >= 0:
-        return _focus_in_parse(asked.focus, span, doc)
-    word = r"[^\W_]+"
-    before, after = words.text[:span.start], words.text[span.end:]
-    right_after = re.match(rf"\s*\)?\s*(?:{word}[\s-]+)?({word})", after)
-    linked = re.match(rf"\s*,?\s*(?:as|is|are|was|were)\s+(?:the\s+|a\s+|an\s+|its\s+)?(?:{word}\s+)?({word})",
-                      after)
-    preceding = re.search(rf"({word})\s*(?:[:=(]|\bcalled|\bnamed)?\s*[\"'“‘`]?$", before)  # "option '-q'"
-    return any(m is not None and same(key(m.group(1)), asked.focus) for m in (right_after, linked, preceding))
-
-
-def _focus_in_parse(focus: str, span: Span, doc: Any) -> bool:
-    """``focus_near`` read off the parse (tokens around the span)."""
-    def is_focus(token: Any) -> bool:
-        return same(key(token.lemma_), focus) or same(key(token.text), focus)
-
-    i, words = span.last + 1, 0
-    while i < len(doc) and words <= 3 and (doc[i].pos_ in ("NOUN", "PROPN", "ADJ") or doc[i].is_punct
-                                           and doc[i].text not in ",;."):
-        if is_focus(doc[i]):
-            return True  # "Rust target languages", "the -q option", "`flush()` method"
-        words += not doc[i].is_punct
-        i += 1
-    j = span.last + 1
-    if j < len(doc) and doc[j].lower_ in ("as", "is", "are", "was", "were"):
-        k_ = j + 1
-        while k_ < len(doc) and k_ <= j + 4 and doc[k_].pos_ in ("DET", "ADJ", "NOUN", "PROPN", "NUM"):
-            if is_focus(doc[k_]):
-                return True  # "celadon as the glaze"
-            k_ += 1
-    before = span.first - 1
-    while before >= 0 and (doc[before].text in ("called", "named") or doc[before].is_punct
-                           and doc[before].text not in ",;."):
-        before -= 1
-    return before >= span.first - 4 and before >= 0 and is_focus(doc[before])  # "option -q", "code: 0-00-1"
-
-
-def _all_focus(asked: Asked, span: Span) -> bool:
-    """A span that is only the word asked about ("the method")."""
-    own = [key(w) for w in re.findall(r"[^\W_]+", span.text) if w.lower() not in k.STOP]
-    return all(same(w, asked.focus) for w in own)
-
-
-def _asks_identity(asked: Asked) -> bool:
-    """"Who is X?", "What is X?": the answer is what the line says X is."""
-    return not asked.verb and asked.kind in (k.NAME, k.TERM) and bool(
-        re.match(r"\s*(who|what)\s+(is|are|was|were)\b", asked.text, re.IGNORECASE))
-
-
-def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> bool:
-    """Whether the line says the span is the thing asked about.
-
-    "X is S", "S is X", "X, S", "X: S", or S listed bare under a heading (or an introducing
-    line) that names X.
-    """
-    if words.verbless and any(words.in_context(t) or words.in_intro(t) for t in asked.terms if t.hard):
-        return True
-    if doc is None or span.first < 0:
-        return bool(re.search(r":\s*$", words.text[:span.start]))
-    head = doc[span.first]
-    while head.head.i != head.i and span.first <= head.head.i <= span.last:
-        head = head.head
-    terms = {i for t in asked.terms if t.hard for i in words.find(t)}
-    if not terms:
-        return False
-    linked = set()
-    if head.dep_ in ("attr", "nsubj", "nsubjpass") and head.head.lemma_ == "be":
-        linked |= {t.i for c in head.head.children if c.dep_ in ("nsubj", "attr") and c.i != head.i
-                   for t in c.subtree}
-    if head.dep_ == "appos":
-        linked |= {t.i for t in head.head.subtree if not (span.first <= t.i <= span.last)}
-    linked |= {t.i for c in head.children if c.dep_ == "appos" for t in c.subtree}
-    return bool(terms & linked)
-
-
-_DEFAULT = re.compile(r"\b(?:defaults?|default(?:s|ed)? (?:to|is|value)|by default|standard(?:wert)?|voreingestellt|"
-                      r"vorgabe(?:wert)?|par défaut|por defecto)\b", re.IGNORECASE)
-
-
-def _said_default(span: Span, text: str) -> bool:
-    """Whether the line calls the span the default: "default: 88", "defaults to 88", "88 (the default)"."""
-    for m in _DEFAULT.finditer(text):
-        gap = text[m.end():span.start] if m.end() <= span.start else text[span.end:m.start()]
-        if len(gap) <= 40 and not re.search(r"[;.]\s", gap):
-            return True
-    return False

@@ -22,7 +22,8 @@ from typing import Any
 
 from karaka.answering import kinds as k
 from karaka.answering.candidate import GRAPH, LINES, Candidate
-from karaka.answering.evidence import OWN_WORDS, SHAPED, focus_near, line_words, weigh
+from karaka.answering.evidence import OWN_WORDS, SHAPED, line_words, weigh
+from karaka.answering.identity import focus_near
 from karaka.answering.line import Line
 from karaka.answering.question import Asked
 from karaka.answering.roles import role_candidates

@@ -8,7 +8,8 @@ from typing import Any
 
 from karaka.answering import kinds as k
 from karaka.answering.candidate import GRAPH, Candidate
-from karaka.answering.evidence import OWN_WORDS, focus_near, weigh
+from karaka.answering.evidence import OWN_WORDS, weigh
+from karaka.answering.identity import focus_near
 from karaka.answering.line import DETERMINERS, PRONOUNS, Line
 from karaka.answering.question import Asked, key, same
 from karaka.answering.spans import REASON_OPENERS, Span

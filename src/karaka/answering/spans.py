@@ -104,6 +104,8 @@ def _strip(text: str, start: int) -> tuple[str, int]:
 
 def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
     """The spans of ``text`` (parsed as ``doc``, or None) of the kind ``asked`` wants."""
+    from karaka.answering.explains import definitions, manners, reasons  # they build on this module's spans
+
     out: list[Span] = []
     kind = asked.kind
     if asked.defines:
@@ -112,7 +114,7 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
     def add(value: str, start: int, found: str) -> None:
         value, start = _strip(value, start)
         if value and not any(s.start == start and s.text == value for s in out):
-            first, last = _tokens(doc, start, start + len(value))
+            first, last = span_tokens(doc, start, start + len(value))
             out.append(Span(value, found, start, start + len(value), first, last))
 
     if kind in (k.CODE, k.VALUE, k.TERM, k.MANNER, k.VERSION, k.NAME):
@@ -198,7 +200,8 @@ def _named_programs(asked: Asked, text: str, doc: Any | None) -> list[tuple[str,
     return out
 
 
-def _tokens(doc: Any | None, start: int, end: int) -> tuple[int, int]:
+def span_tokens(doc: Any | None, start: int, end: int) -> tuple[int, int]:
+    """The first and last token of the parse that a character range covers ((-1, -1) without a parse)."""
     if doc is None or not len(doc):
         return -1, -1
     inside = [t.i for t in doc if t.idx < end and t.idx + len(t.text) > start]
@@ -222,13 +225,13 @@ def quantities(text: str, doc: Any | None) -> list[Span]:
         if unit:
             end += unit.end()
         elif doc is not None and len(doc):
-            first, last = _tokens(doc, m.start(), m.end())
+            first, last = span_tokens(doc, m.start(), m.end())
             if first >= 0:
                 head = doc[last].head
                 if doc[last].dep_ == "nummod" and head.i == last + 1 and head.pos_ in ("NOUN", "PROPN"):
                     end = head.idx + len(head.text)  # "24 beds", "12 rooms"
         value = text[m.start():end]
-        first, last = _tokens(doc, m.start(), end)
+        first, last = span_tokens(doc, m.start(), end)
         out.append(Span(value.strip(), k.QUANTITY, m.start(), end, first, last))
     return out
 
@@ -252,7 +255,7 @@ def dates(text: str, doc: Any | None) -> list[Span]:
     out = []
     for pattern in (ISO_DATE, WORD_DATE):
         for m in pattern.finditer(text):
-            out.append(Span(m.group(0), k.DATE, m.start(), m.end(), *_tokens(doc, m.start(), m.end())))
+            out.append(Span(m.group(0), k.DATE, m.start(), m.end(), *span_tokens(doc, m.start(), m.end())))
     if doc is not None:
         for ent in doc.ents:
             if ent.label_ in ("DATE", "TIME") and not any(s.start <= ent.start_char < s.end for s in out) \
@@ -260,7 +263,7 @@ def dates(text: str, doc: Any | None) -> list[Span]:
                 out.append(Span(ent.text, k.DATE, ent.start_char, ent.end_char, ent.start, ent.end - 1))
     if not out:
         for m in YEAR.finditer(text):
-            out.append(Span(m.group(0), k.DATE, m.start(), m.end(), *_tokens(doc, m.start(), m.end())))
+            out.append(Span(m.group(0), k.DATE, m.start(), m.end(), *span_tokens(doc, m.start(), m.end())))
     return out
 
 
@@ -328,85 +331,6 @@ def lists(found: list[Span], text: str) -> list[Span]:
             a, b = ordered[i], ordered[j]
             out.append(Span(text[a.start:b.end], a.kind, a.start, b.end, a.first, b.last))
         i = j + 1
-    return out
-
-
-def reasons(text: str, doc: Any | None) -> list[Span]:
-    """Reason and purpose clauses: what "because", "since", "so that", "due to" or a purpose "to" opens."""
-    out: list[Span] = []
-    if doc is not None and len(doc):
-        for token in doc:
-            opener = None
-            if (token.lower_ == "because" and token.dep_ in ("mark", "prep") or token.lower_ == "since"
-                    and token.dep_ == "mark") and token.head.pos_ in ("VERB", "AUX"):
-                opener = token  # "since" with a clause; "since the start of 2011" tells time
-            elif token.lower_ in ("to",) and token.dep_ == "aux" and token.head.dep_ in ("advcl", "xcomp") \
-                    and token.head.tag_ == "VB" and token.head.head.pos_ in ("VERB", "AUX") \
-                    and any(c.dep_ in ("dobj", "prep") for c in token.head.head.children if c.i < token.i):
-                opener = token  # "closed the bridge to protect the walkers": a purpose after the object
-            if opener is None:
-                continue
-            words = sorted(opener.head.subtree if opener.dep_ != "prep" else opener.subtree, key=lambda t: t.i)
-            words = [t for t in words if t.i >= opener.i]
-            if len(words) > 1:
-                a, b = words[0], words[-1]
-                out.append(Span(doc[a.i:b.i + 1].text, k.REASON, a.idx, b.idx + len(b.text), a.i, b.i))
-    for m in REASON_OPENERS.finditer(text):
-        if not any(s.start <= m.start() < s.end for s in out):
-            out.append(Span(m.group(0).strip(), k.REASON, m.start(), m.end(), *_tokens(doc, m.start(), m.end())))
-    return out
-
-
-def manners(text: str, doc: Any | None) -> list[Span]:
-    """How something is done: "by doing …", "using/with/via X", and code a line gives as the way."""
-    out: list[Span] = []
-    if doc is not None and len(doc):
-        for token in doc:
-            if token.dep_ == "prep" and token.lower_ in ("by", "using", "with", "via", "through") and any(
-                    c.dep_ in ("pcomp", "pobj") for c in token.children):
-                words = sorted(token.subtree, key=lambda t: t.i)
-                a, b = words[0], words[-1]
-                if b.i > a.i:
-                    out.append(Span(doc[a.i:b.i + 1].text, k.MANNER, a.idx, b.idx + len(b.text), a.i, b.i))
-        root = next((t for t in doc if t.dep_ == "ROOT"), None)
-        if root is not None and root.tag_ == "VB" and root.i == 0:  # an instruction: "Run make install."
-            out.append(Span(text.strip().rstrip("."), k.MANNER, 0, len(text.rstrip().rstrip(".")), 0, len(doc) - 1))
-    return out
-
-
-def definitions(asked: Asked, text: str, doc: Any | None) -> list[Span]:
-    """What a line says something is for ("What does the -q option do?").
-
-    The rest of a line that starts with it (a table row, a definition list: "-q  Suppress all
-    output."), or what follows it as its verb's subject ("The -q option suppresses all output").
-    """
-    from karaka.answering.question import CODE_TOKEN as code
-
-    names = [m.group(1) or m.group(2) for m in code.finditer(asked.defines)] or [asked.defines.split()[-1]]
-    out = []
-    for name in names:
-        at = text.find(name)
-        if at < 0:
-            continue
-        rest = text[at + len(name):]
-        lead = re.match(r"(?:\s+(?:option|flag|argument|command|setting|directive))?\s*[:=,–-]?\s*", rest)
-        start = at + len(name) + (lead.end() if lead else 0)
-        if at <= 4 or text[:at].strip() in ("-", "*", "•") or (lead and lead.group(0).strip()):
-            body = text[start:].strip()
-            if len(body.split()) >= 2:
-                out.append(Span(body.rstrip("."), k.TERM, start, start + len(body.rstrip(".")),
-                                *_tokens(doc, start, start + len(body))))
-        elif doc is not None and len(doc):
-            first, _ = _tokens(doc, at, at + len(name))
-            head = doc[first] if first >= 0 else None
-            while head is not None and head.dep_ not in ("nsubj", "nsubjpass") and head.head.i != head.i:
-                head = head.head
-            if head is not None and head.dep_ in ("nsubj", "nsubjpass"):
-                verb = head.head
-                words = [t for t in verb.subtree if t.i >= verb.i and not t.is_punct or t.i > verb.i]
-                if len(words) >= 2:
-                    a, b = words[0], words[-1]
-                    out.append(Span(doc[a.i:b.i + 1].text, k.TERM, a.idx, b.idx + len(b.text), a.i, b.i))
     return out
 
 

@@ -36,7 +36,7 @@ RANKED = (r"(?:,\s+(?:\d+\w*\s+)?(?:Duke|Duchess|Count|Countess|King|Queen|Princ
           r"Marchioness|Baron|Baroness|Emperor|Empress|Archduke|Archduchess|Grand Duke|Margrave|Landgrave|Elector|"
           r"Abbess|Bishop|Viscount|Sultan|Caliph)\s+(?:of\s+)?[A-Z][\w'’-]*(?:[\s-]+[A-Z][\w'’-]*)*)?")
 PERSON = NAME + RANKED
-_DATE = re.compile(
+DATE = re.compile(
     r"(?:(?:\d{1,2}\s+)?(?:January|February|March|April|May|June|July|August|September|October|November|December)"
     r"(?:\s+\d{1,2})?,?\s+)?(?:c\.\s*)?\d{3,4}(?:\s*(?:BC|BCE|AD|CE)\b)?")
 _MONTHS = {m: i for i, m in enumerate("january february march april may june july august september october november "
@@ -118,7 +118,7 @@ def _name_variants(name: str) -> list[str]:
     return [v for v in dict.fromkeys(out) if v]
 
 
-def _lines(store: Store, doc_ids: list[str], limit: int = 12) -> list[tuple[str, str]]:
+def subject_lines(store: Store, doc_ids: list[str], limit: int = 12) -> list[tuple[str, str]]:
     """(Document node, text) of a subject's documents, title line skipped, in reading order."""
     out = []
     for doc_id in doc_ids[:3]:
@@ -142,13 +142,13 @@ def date_key(text: str) -> tuple[int, int, int] | None:
     return value, month, int(day.group(1)) if day and month else 0
 
 
-def _lifespan(text: str) -> tuple[str | None, str | None]:
+def lifespan(text: str) -> tuple[str | None, str | None]:
     """(birth, death) from the parenthesis after a name: "(7 March 1934 – 12 July 1995)", "(born 1948)", "(died 678)"."""
     match = re.search(r"\(([^()]*\d{3,4}[^()]*)\)", text[:400])
     if match is None:
         return None, None
     inside = match.group(1)
-    dates = [d.group().strip() for d in _DATE.finditer(inside)]
+    dates = [d.group().strip() for d in DATE.finditer(inside)]
     if not dates:
         return None, None
     if re.search(r"\b(died|d\.)\s", inside) and not re.search(r"\bborn\b|[–-]", inside.split("died")[0]):
@@ -165,7 +165,7 @@ _LINKS = ("and|or|of|for|in|on|with|from|at|to|was|is|were|are|who|whose|which|a
 _ADJECTIVE = re.compile(rf"\b[{UPPER}][\w-]*(?=\s+(?!(?:{_LINKS})\b)[a-z])")
 
 
-def _adjectives_lowered(text: str) -> str:
+def adjectives_lowered(text: str) -> str:
     """The text with a capitalised word before a lower-case one lowered, as in "by Japanese recording artist".
 
     Such a word ("Japanese", "Argentine") describes the name that follows; it is not the name.
@@ -174,12 +174,13 @@ def _adjectives_lowered(text: str) -> str:
     return _ADJECTIVE.sub(lambda m: m.group().lower(), text)
 
 
-def _after(pattern: str, text: str, what: str = PERSON) -> str | None:
-    match = re.search(pattern + r"\s*(" + what + ")", _adjectives_lowered(text))
+def name_after(pattern: str, text: str, what: str = PERSON) -> str | None:
+    """The name (or what ``what`` matches) right after ``pattern`` in ``text``, or None."""
+    match = re.search(pattern + r"\s*(" + what + ")", adjectives_lowered(text))
     return text[match.start(1):match.end(1)].strip(" ,") if match else None
 
 
-def _entity_after(text: str, anchor: str, labels: tuple[str, ...], start: int = 0, until: int | None = None) -> str | None:
+def entity_after(text: str, anchor: str, labels: tuple[str, ...], start: int = 0, until: int | None = None) -> str | None:
     """The first named entity of the given kinds after the anchor word (searched from ``start``, ending by ``until``).
 
     A place keeps the region written after it: "San Diego, California".
@@ -203,7 +204,7 @@ _PLACE = (rf"[{UPPER}][\w'’-]*(?:\s+(?:(?:of|de|del|la|upon|on|am|an)\s+)?[{UP
           rf"(?:,\s+[{UPPER}][\w'’-]*(?:\s+[{UPPER}][\w'’-]*)*)?")
 
 
-def _place_after(text: str, verb: str) -> str | None:
+def place_after(text: str, verb: str) -> str | None:
     """The capitalised place right after "born in", "died at", "buried in the": what the parse may misname.
 
     "She died in Palencia" (the small model calls Palencia a person); a month is not a place.
@@ -214,7 +215,7 @@ def _place_after(text: str, verb: str) -> str | None:
     return match.group(1)
 
 
-def _lifespan_place(text: str, death: bool) -> str | None:
+def lifespan_place(text: str, death: bool) -> str | None:
     """The place in the life-span parenthesis: "(November 28, 1892, in Atlantic City, New Jersey – …, in Mount Carmel)"."""
     match = re.search(r"\(([^()]*\d{3,4}[^()]*)\)", text[:400])
     if match is None:
@@ -226,130 +227,21 @@ def _lifespan_place(text: str, death: bool) -> str | None:
     until = match.end(1) if death or dash is None else match.start(1) + dash.start()
     if not re.search(r"\bin\s", text[start:until]):
         return None
-    return _entity_after(text, "in ", ("GPE", "LOC"), start=start, until=until)
-
-
-def _kin(text: str, relation: str) -> str | None:
-    """A kinship relation of a document's subject, read from one line."""
-    if relation in ("father", "mother", "parent"):
-        if relation == "mother":  # "daughter of Alfonso VII of León and Castile and his first wife Berengaria"
-            wife = _after(r"\b(?:son|daughter|child|heir)\s+of\b[^.;]*?\b(?:his|the)\s+(?:[a-z]+\s+)?wife,?\s+", text)
-            if wife:
-                return wife
-        low = _adjectives_lowered(text)
-        match = re.search(r"\b(?:son|daughter|child|heir)\s+of\s+(?:the\s+)?(?:[a-z]+\s+)*?(" + PERSON + r")"
-                          r"(?:\s+and\s+(?:of\s+)?(?:[a-z]+\s+)*?(" + PERSON + r"))?", low)
-        match = match or re.search(r"\bborn\b[^.]*?\bto\s+(" + PERSON + r")(?:\s+and\s+(" + PERSON + r"))?", low)
-        if match:
-            group = 2 if relation == "mother" else 1
-            return text[match.start(group):match.end(group)] if match.group(group) else None
-        return _after(rf"\b(?:his|her|their)\s+{relation}(?:,|\s+is|\s+was)?\s+(?:the\s+)?(?:[a-z-]+\s+)*?", text)
-    if relation == "spouse":
-        return (_after(r"\bmarried\s+(?:to\s+)?(?:the\s+)?(?:[a-z]+\s+)*?", text)
-                or _after(r"\b(?:his|her)\s+(?:future\s+|late\s+|first\s+|second\s+|third\s+)?(?:wife|husband|spouse)"
-                          r"(?:,|\s+was|\s+is)?\s+(?:the\s+)?(?:[a-z]+\s+)*?", text)
-                or _after(r"\b(?:wife|husband|widow|consort)(?:\s+and\s+[a-z]+)?\s+(?:of|to)\s+(?:the\s+)?(?:[a-z]+\s+)*?",
-                          text))
-    if relation in ("brother", "sister", "sibling"):
-        word = "(?:brother|sister)" if relation == "sibling" else relation
-        return (_after(rf"\b{word}\s+of\s+(?:the\s+)?(?:[a-z]+\s+)*?", text)
-                or _after(rf"\b(?:his|her)\s+(?:younger\s+|elder\s+|older\s+|half-)?{word}(?:,)?\s+", text))
-    if relation in ("son", "daughter", "child"):
-        word = "(?:son|daughter)" if relation == "child" else relation
-        return (_after(rf"\b(?:his|her)\s+(?:eldest\s+|younger\s+|only\s+)?{word}(?:,)?\s+", text)
-                or _after(r"\b(?:father|mother)\s+of\s+", text))
-    return None
-
-
-def _attribute(text: str, relation: str, first: bool) -> str | None:
-    """A date, place or nationality of a document's subject, read from one line."""
-    birth, death = _lifespan(text) if first else (None, None)
-    if relation == "birth_date":
-        match = re.search(r"\bborn\b[^.;]*?(" + _DATE.pattern + ")", text)
-        return birth or (match.group(1) if match else None)
-    if relation == "death_date":
-        match = re.search(r"\b(?:died|death)\b[^.;]*?(" + _DATE.pattern + ")", text)
-        return death or (match.group(1) if match else None)
-    if relation in ("birth_place", "death_place") and first:
-        place = _lifespan_place(text, death=relation == "death_place")
-        if place:
-            return place
-    if relation == "birth_place" and re.search(r"\b[Bb]orn\b", text):
-        return _place_after(text, "[Bb]orn") or _entity_after(text, "born", ("GPE", "LOC", "FAC"))
-    if relation == "death_place" and re.search(r"\bdied\b", text):
-        return _place_after(text, "died") or _entity_after(text, "died", ("GPE", "LOC", "FAC"))
-    if relation == "burial_place" and "buried" in text:
-        return _place_after(text, "buried") or _entity_after(text, "buried", ("GPE", "LOC", "FAC", "ORG"))
-    if relation == "employer" and re.search(r"\bwork(?:s|ed)?\b", text):
-        return _entity_after(text, "work", ("ORG", "FAC"))
-    if relation == "nationality" and first:
-        return next((e.text for e in parse(text).ents if e.label_ == "NORP"), None) or next(
-            (e.text for e in parse(text).ents if e.label_ == "GPE"), None)
-    if relation == "country" and first:
-        places = [e.text for e in parse(text).ents if e.label_ == "GPE"]
-        return places[-1] if places else None
-    if relation in ("release_date", "founding_date"):
-        verbs = r"\b(?:released|premiered|published|founded|established|launched|aired|opened)\b"
-        match = re.search(verbs + r"[^.;]*?(" + _DATE.pattern + ")", text)
-        if match:
-            return match.group(1)
-        year = re.search(r"\b(1[0-9]{3}|20[0-9]{2})\b", text) if first else None
-        return year.group(1) if year else None
-    return None
-
-
-def _agent(store: Store, subject: str, documents: list[str], relation: str) -> list[Fact]:
-    """Who did what the agent noun names to the subject.
-
-    First the subject's own lines ("directed and produced by Kenneth Branagh", "film by Carlo
-    Campogalliani"), then the graph: the kartā of "direct" whose karma is the film.
-    """
-    verbs = AGENT_VERBS.get(relation, [relation[:-2], relation[:-1]])
-    done = "|".join(f"{v}e?d" if not v.endswith("e") else f"{v}d" for v in verbs)
-    # "founded in 1948 by brothers Bert Nelson and …"; a song's composer wrote its "music"
-    cue = rf"\b(?:{done})(?:\s*,?\s+(?:and\s+)?\w+ed)*(?:\s+in\s+\d{{4}})?\s+by\s+(?:[a-z]+\s+)*?"
-    if relation == "composer":
-        cue = rf"(?:{cue}|\bmusic\s+(?:\w+\s+)?by\s+(?:[a-z]+\s+)*?)"
-    for node, text in _lines(store, documents, limit=4):
-        found = _after(cue, text)
-        if found:
-            return [Fact(part.strip(" ,."), node) for part in re.split(r"\s+and\s+", found) if part.strip()][:2]
-    out: list[Fact] = []
-    wanted = normalize(subject)
-    for verb in verbs:
-        for kriya in sorted(store.graph.kriyas_by_verb(verb)):
-            attrs = store.graph.node(kriya) or {}
-            in_own = attrs.get("doc_id") in documents
-            karmas = [str(e.attrs.get("span", "")) for e in store.graph.edges_out(kriya, "HAS_KARMA")]
-            if not (in_own or any(wanted and wanted in normalize(k) for k in karmas)):
-                continue
-            line = (store.graph.neighbors(kriya, "CITED_IN") or [""])[0]
-            for edge in store.graph.edges_out(kriya, "HAS_KARTĀ"):
-                name = str(edge.attrs.get("span") or edge.target)
-                if any(c.isupper() for c in name[:1]) and normalize(name) != wanted:
-                    out += [Fact(part.strip(" ,."), line, edge.target) for part in re.split(r"\s+and\s+|,\s+", name)
-                            if part.strip()]
-        if out:
-            break
-    if not out:  # "a 1952 Italian comedy film by Carlo Campogalliani"
-        for node, text in _lines(store, documents, limit=2):
-            found = _after(r"\b(?:film|song|album|book|novel|play|work|painting)\s+by\s+", text)
-            if found:
-                out.append(Fact(found, node))
-                break
-    return out
+    return entity_after(text, "in ", ("GPE", "LOC"), start=start, until=until)
 
 
 def read(store: Store, subject: str, relation: str) -> list[Fact]:
     """The values of a relation of a subject, best first, each with the line it was read from."""
+    from karaka.kg.fact_patterns import agent, attribute, kin  # they read lines with this module's helpers
+
     documents = subject_documents(store, subject)
     if relation in AGENT_NOUNS:
-        return _agent(store, subject, documents, relation)
+        return agent(store, subject, documents, relation)
     facts: list[Fact] = []
-    for index, (node, text) in enumerate(_lines(store, documents)):
-        value = _kin(text, relation) if relation in ("father", "mother", "parent", "spouse", "brother", "sister",
+    for index, (node, text) in enumerate(subject_lines(store, documents)):
+        value = kin(text, relation) if relation in ("father", "mother", "parent", "spouse", "brother", "sister",
                                                      "sibling", "son", "daughter", "child") \
-            else _attribute(text, relation, first=index == 0)
+            else attribute(text, relation, first=index == 0)
         if value and normalize(value) != normalize(subject):
             facts.append(Fact(value.strip(" ,."), node))
             break
@@ -381,7 +273,7 @@ def execute(store: Store, plan: dict[str, Any]) -> tuple[list[Fact], list[str], 
 
 def _subject_line(store: Store, subject: str) -> list[str]:
     """The first line that describes a subject (after its title)."""
-    return [node for node, _ in _lines(store, subject_documents(store, subject)[:1], limit=2)[:1]]
+    return [node for node, _ in subject_lines(store, subject_documents(store, subject)[:1], limit=2)[:1]]
 
 
 def _compare(store: Store, compare: dict[str, Any], trace: list[str]) -> tuple[list[Fact], list[str], list[str]]:

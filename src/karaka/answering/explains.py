@@ -1,0 +1,89 @@
+"""Spans that explain: a reason ("because …", "to …"), a manner ("by …", "with …"), what a term is defined as."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from karaka.answering import kinds as k
+from karaka.answering.question import Asked
+from karaka.answering.spans import REASON_OPENERS, Span, span_tokens
+
+
+def reasons(text: str, doc: Any | None) -> list[Span]:
+    """Reason and purpose clauses: what "because", "since", "so that", "due to" or a purpose "to" opens."""
+    out: list[Span] = []
+    if doc is not None and len(doc):
+        for token in doc:
+            opener = None
+            if (token.lower_ == "because" and token.dep_ in ("mark", "prep") or token.lower_ == "since"
+                    and token.dep_ == "mark") and token.head.pos_ in ("VERB", "AUX"):
+                opener = token  # "since" with a clause; "since the start of 2011" tells time
+            elif token.lower_ in ("to",) and token.dep_ == "aux" and token.head.dep_ in ("advcl", "xcomp") \
+                    and token.head.tag_ == "VB" and token.head.head.pos_ in ("VERB", "AUX") \
+                    and any(c.dep_ in ("dobj", "prep") for c in token.head.head.children if c.i < token.i):
+                opener = token  # "closed the bridge to protect the walkers": a purpose after the object
+            if opener is None:
+                continue
+            words = sorted(opener.head.subtree if opener.dep_ != "prep" else opener.subtree, key=lambda t: t.i)
+            words = [t for t in words if t.i >= opener.i]
+            if len(words) > 1:
+                a, b = words[0], words[-1]
+                out.append(Span(doc[a.i:b.i + 1].text, k.REASON, a.idx, b.idx + len(b.text), a.i, b.i))
+    for m in REASON_OPENERS.finditer(text):
+        if not any(s.start <= m.start() < s.end for s in out):
+            out.append(Span(m.group(0).strip(), k.REASON, m.start(), m.end(), *span_tokens(doc, m.start(), m.end())))
+    return out
+
+
+def manners(text: str, doc: Any | None) -> list[Span]:
+    """How something is done: "by doing …", "using/with/via X", and code a line gives as the way."""
+    out: list[Span] = []
+    if doc is not None and len(doc):
+        for token in doc:
+            if token.dep_ == "prep" and token.lower_ in ("by", "using", "with", "via", "through") and any(
+                    c.dep_ in ("pcomp", "pobj") for c in token.children):
+                words = sorted(token.subtree, key=lambda t: t.i)
+                a, b = words[0], words[-1]
+                if b.i > a.i:
+                    out.append(Span(doc[a.i:b.i + 1].text, k.MANNER, a.idx, b.idx + len(b.text), a.i, b.i))
+        root = next((t for t in doc if t.dep_ == "ROOT"), None)
+        if root is not None and root.tag_ == "VB" and root.i == 0:  # an instruction: "Run make install."
+            out.append(Span(text.strip().rstrip("."), k.MANNER, 0, len(text.rstrip().rstrip(".")), 0, len(doc) - 1))
+    return out
+
+
+def definitions(asked: Asked, text: str, doc: Any | None) -> list[Span]:
+    """What a line says something is for ("What does the -q option do?").
+
+    The rest of a line that starts with it (a table row, a definition list: "-q  Suppress all
+    output."), or what follows it as its verb's subject ("The -q option suppresses all output").
+    """
+    from karaka.answering.question import CODE_TOKEN as code
+
+    names = [m.group(1) or m.group(2) for m in code.finditer(asked.defines)] or [asked.defines.split()[-1]]
+    out = []
+    for name in names:
+        at = text.find(name)
+        if at < 0:
+            continue
+        rest = text[at + len(name):]
+        lead = re.match(r"(?:\s+(?:option|flag|argument|command|setting|directive))?\s*[:=,–-]?\s*", rest)
+        start = at + len(name) + (lead.end() if lead else 0)
+        if at <= 4 or text[:at].strip() in ("-", "*", "•") or (lead and lead.group(0).strip()):
+            body = text[start:].strip()
+            if len(body.split()) >= 2:
+                out.append(Span(body.rstrip("."), k.TERM, start, start + len(body.rstrip(".")),
+                                *span_tokens(doc, start, start + len(body))))
+        elif doc is not None and len(doc):
+            first, _ = span_tokens(doc, at, at + len(name))
+            head = doc[first] if first >= 0 else None
+            while head is not None and head.dep_ not in ("nsubj", "nsubjpass") and head.head.i != head.i:
+                head = head.head
+            if head is not None and head.dep_ in ("nsubj", "nsubjpass"):
+                verb = head.head
+                words = [t for t in verb.subtree if t.i >= verb.i and not t.is_punct or t.i > verb.i]
+                if len(words) >= 2:
+                    a, b = words[0], words[-1]
+                    out.append(Span(doc[a.i:b.i + 1].text, k.TERM, a.idx, b.idx + len(b.text), a.i, b.i))
+    return out

@@ -1,0 +1,104 @@
+"""The verb of a question and the noun it asks about, found in its parse ("which curl option limits …": limits acts)."""
+
+from __future__ import annotations
+
+from karaka.answering import kinds as k
+
+
+def before_auxiliary(tokens: list, start: int):  # type: ignore[no-untyped-def]
+    """The word before the auxiliary that closes "which X Y does …" (within four words).
+
+    Whatever the tagger called the words before it ("which storage engine does": a tagger may
+    read "storage" as a verb).
+    """
+    for i in range(start, min(start + 4, len(tokens))):
+        if tokens[i].lower_ in k.AUXILIARIES:
+            return tokens[i - 1] if i > start and tokens[i - 1].is_alpha else None
+        if not (tokens[i].is_alpha or tokens[i].text == "-"):
+            return None
+    return None
+
+
+def noun_tagged_verb(tokens: list, i: int) -> bool:  # type: ignore[type-arg]
+    """A word right after "which" tagged as a verb, a noun after it: a name ("which curl option", "which zip tool")."""
+    word, before = tokens[i], tokens[i - 1] if i else None
+    return (before is not None and before.lower_ == "which" and word.pos_ == "VERB"
+            and word.tag_ in ("VB", "VBP", "VBZ") and word.lower_ not in k.AUXILIARIES
+            and i + 1 < len(tokens) and tokens[i + 1].pos_ in ("NOUN", "PROPN"))  # not "what causes cancer", "did"
+
+
+def verb_after(tokens: list, i: int):  # type: ignore[no-untyped-def, type-arg]
+    """The first word after the asked-about noun that can act: a verb, or a plural-looking word the tagger called a noun."""
+    for t in tokens[i + 1:]:
+        if t.pos_ in ("VERB", "AUX") and t.lemma_.lower() not in k.LIGHT_VERBS:
+            return t
+        if t.pos_ == "NOUN" and t.tag_ in ("NNS", "VBZ") and t.i == i + 1:
+            return t  # "which option limits the …": "limits" acts
+    return None
+
+
+def head_of_run(tokens: list, start: int):  # type: ignore[no-untyped-def]
+    """The last noun of the noun run starting at ``start`` ("X server command-line option" → option)."""
+    head = tokens[start]
+    i = start
+    while i < len(tokens) and (tokens[i].pos_ in ("NOUN", "PROPN", "ADJ", "NUM") or tokens[i].text == "-"
+                               or tokens[i].dep_ == "compound" or i == start and noun_tagged_verb(tokens, i)):
+        if i > start and _verb_in_disguise(tokens, i):
+            break  # "which option prints the output": "prints" is the verb the tagger took for a noun
+        if tokens[i].pos_ in ("NOUN", "PROPN"):
+            head = tokens[i]
+        i += 1
+    return head
+
+
+def _verb_in_disguise(tokens: list, i: int) -> bool:  # type: ignore[type-arg]
+    """A word tagged as a noun that a determiner or a pronoun follows: in a question it is the verb.
+
+    So is a plural-looking one an adverb follows ("which option limits only the connection phase").
+    """
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+    if tokens[i].pos_ != "NOUN" or nxt is None:
+        return False
+    return nxt.pos_ in ("DET", "PRON") and nxt.dep_ != "poss" or tokens[i].tag_ == "NNS" and nxt.pos_ == "ADV"
+
+
+def verb_lemma(token) -> str:  # type: ignore[no-untyped-def]
+    """A verb's lemma, also where the tagger took it for a noun ("prints" → "print")."""
+    if token.pos_ == "VERB":
+        return str(token.lemma_)
+    from karaka.nlp import verb_lemma
+
+    return verb_lemma(token.text)
+
+
+def verb_by_position(tokens: list, focus: object):  # type: ignore[no-untyped-def, type-arg]
+    """The verb of a question whose parse has none.
+
+    A noun-tagged word a determiner follows ("which option prints the output"), or the last word
+    of a do-question ("which version does the guide describe?").
+    """
+    for i in range(1, len(tokens)):
+        if tokens[i] is not focus and _verb_in_disguise(tokens, i):
+            return tokens[i]
+    words = [t for t in tokens if t.is_alpha]
+    last = words[-1] if words else None
+    if last is not None and any(t.lower_ in ("do", "does", "did") for t in words) and last.pos_ in ("NOUN", "VERB",
+                                                                                                   "ADJ") \
+            and last is not focus and not any(t.pos_ == "ADP" for t in tokens[max(0, last.i - 3):last.i]):
+        return last  # "which version does the guide describe?"; not "… for the mail server?"
+    return None
+
+
+def verb_of(doc):  # type: ignore[no-untyped-def]
+    """The question's main verb: the root when it is a verb, else the verb the root governs.
+
+    A causative hands on to the verb it governs: "which option makes the printer use both sides" is
+    about using them.
+    """
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None:
+        return None
+    if root.pos_ == "VERB" and root.lemma_.lower() not in k.CAUSATIVES | k.LIGHT_VERBS:
+        return root
+    return next((c for c in root.children if c.pos_ == "VERB" and c.dep_ in ("xcomp", "ccomp", "conj", "advcl")),
+                root if root.pos_ == "VERB" and root.lemma_.lower() not in k.LIGHT_VERBS else None)
