@@ -14,7 +14,7 @@ from karaka.graphs.gsv import run_gsv
 from karaka.gsv import get_task
 from karaka.models import load_llm
 from karaka.models.call import call_llm_isolated, call_llm_samples
-from karaka.nodes.gsv import SCORE_SCHEMA, read_score
+from karaka.nodes.judge import SCORE_SCHEMA, read_score
 
 pytestmark = [pytest.mark.realmodel, pytest.mark.slow]
 

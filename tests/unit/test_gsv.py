@@ -4,7 +4,8 @@ import pytest
 
 from karaka.config import Context
 from karaka.graphs.gsv import build_gsv_graph, run_gsv
-from karaka.nodes.gsv import ALL_INVALID_FEEDBACK, DISAGREE_FEEDBACK, read_score, top_labels
+from karaka.nodes.gsv import ALL_INVALID_FEEDBACK, DISAGREE_FEEDBACK, top_labels
+from karaka.nodes.judge import read_score
 from karaka.services import get_services
 from tests.fakes import fake_context
 from tests.scripted import ScriptedChatModel

@@ -12,7 +12,7 @@ from karaka.app.runner import run_ingest
 from karaka.config import Context
 from karaka.graphs.gsv import run_gsv
 from karaka.gsv import get_task
-from karaka.nodes.gsv import UNCONFIRMED
+from karaka.nodes.judge import UNCONFIRMED
 from karaka.services import get_services
 from tests.fakes import fake_context, script, write_doc
 from tests.scripted import ScriptedChatModel
@@ -196,17 +196,17 @@ def test_only_a_participant_can_be_confirmed_as_omitted():
 
 
 def test_an_unconfirmed_veto_is_asked_again_as_a_forced_pick(tmp_path, monkeypatch):
-    import karaka.nodes.gsv as gsv_nodes
+    import karaka.nodes.judge as judge_nodes
 
     schemas = []
-    real_ask = gsv_nodes.ask
+    real_ask = judge_nodes.ask
 
     def recording(services, key, **kwargs):
         if key == "kriya_verification_prompt":
             schemas.append(kwargs["schema"]["properties"]["choice"]["enum"])
         return real_ask(services, key, **kwargs)
 
-    monkeypatch.setattr(gsv_nodes, "ask", recording)
+    monkeypatch.setattr(judge_nodes, "ask", recording)
     run(tmp_path, {"kriya_scoring_prompt": ['{"score": 98, "reasoning": "x"}'],
                    "kriya_verification_prompt": [NONSENSE, '{"choice": "Candidate_A", "reasoning": "ok"}']},
         seed=APPROVED)

@@ -17,11 +17,12 @@ from langgraph.graph.state import CompiledStateGraph
 from karaka.config import Context
 from karaka.gsv.run import run_loop, walk_as
 from karaka.nodes import gsv as n
+from karaka.nodes import judge
 from karaka.state.gsv import GSVInput, GSVOutput, GSVState
 from karaka.walk import END, Walk
 
 WALK = Walk(
-    steps={"start_attempt": n.start_attempt, "generate": n.generate, "score": n.score, "verify": n.verify,
+    steps={"start_attempt": n.start_attempt, "generate": n.generate, "score": judge.score, "verify": judge.verify,
            "cross_validate": n.cross_validate},
     routes={"start_attempt": n.route_start, "generate": n.route_generated, "score": "verify",
             "verify": "cross_validate", "cross_validate": n.route_after_cross},

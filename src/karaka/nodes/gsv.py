@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from statistics import mean
 from typing import Any, Literal
 
@@ -25,8 +24,7 @@ from langgraph.types import Send
 
 from karaka.config import Context
 from karaka.gsv import get_task
-from karaka.jsonparse import JSONRecoveryError, recover_json
-from karaka.models.ask import ask, ask_samples
+from karaka.models.ask import ask_samples
 from karaka.models.call import LLMCallError
 from karaka.nodes.common import emit, services_of
 from karaka.state.gsv import Attempt, Candidate, GenerateArgs, GSVState, Label, Score, ScoreArgs, Verdict
@@ -55,39 +53,18 @@ READING_MARGIN = 10.0
 SmolLM2 scored a reading 7.3 against Candidate_A's 6.0, and its verifier picked the reading: a
 coin's toss between two analyses it rated as useless, and the reading was the worse one.
 """
-UNCONFIRMED = ("Your previous verdict named no violation that can be checked against the text (the exact words "
-               "that are wrong or missing). Now pick the candidate that is most accurate.")
-# The number comes first and the reasoning is capped, so a judge cannot spend its budget before it
-# says what counts (and a cut-off reply still carries its score); the budgets below fit the caps.
-SCORE_SCHEMA: dict[str, Any] = {
-    "type": "object", "required": ["score", "reasoning"], "additionalProperties": False,
-    "properties": {"score": {"type": "integer", "minimum": 1, "maximum": 100},
-                   "reasoning": {"type": "string", "maxLength": 120}},
-}
-
-
-def choice_schema(shown: list[Label], allow_invalid: bool = True) -> dict[str, Any]:
-    """The verifier's reply: one of the labels it was shown (or ALL_INVALID), then its violations and reasoning."""
-    return {
-        "type": "object", "required": ["choice", "violations", "reasoning"], "additionalProperties": False,
-        "properties": {"choice": {"type": "string", "enum": [*shown, "ALL_INVALID"] if allow_invalid else shown},
-                       "violations": {"type": "array", "maxItems": 3, "items": {"type": "string", "maxLength": 100}},
-                       "reasoning": {"type": "string", "maxLength": 120}},
-    }
-
-
-_CHOICE = re.compile(r"candidate[\s_-]*([abc])\b", re.IGNORECASE)
 
 
 def _reset(attempt: int) -> dict[str, Any]:
     return {"attempt": attempt, "reset": True}
 
 
-def _labels(state: GSVState) -> tuple[Label, ...]:
+def phase_labels(state: GSVState) -> tuple[Label, ...]:
+    """The labels of this phase's candidates: A alone on the fast path, A, B and C after."""
     return LABELS[:1] if state["phase"] == "fast" else LABELS
 
 
-def _choosing(state: GSVState) -> bool:
+def choosing(state: GSVState) -> bool:
     """The LLM chooses among the parser's readings (``alternatives`` given) and writes nothing."""
     return state.get("alternatives") is not None
 
@@ -115,8 +92,8 @@ def start_attempt(state: GSVState, runtime: Runtime[Context]) -> dict[str, Any]:
     attempt = state.get("attempt", 0) + 1
     candidates: list[Any] = [_reset(attempt)]
     seed = state.get("seed")
-    offered = _offered(state, attempt) if _choosing(state) else []
-    if seed and (attempt == 1 or _choosing(state)):
+    offered = _offered(state, attempt) if choosing(state) else []
+    if seed and (attempt == 1 or choosing(state)):
         candidates.append(Candidate(attempt=attempt, label=LABELS[0], data=seed, raw=json.dumps(seed, ensure_ascii=False),
                                     errors=_check(state["task"], seed, state["source"], ctx.rule_checks),
                                     origin="parser"))
@@ -140,10 +117,10 @@ def start_attempt(state: GSVState, runtime: Runtime[Context]) -> dict[str, Any]:
 
 
 def _missing(state: GSVState) -> list[Label]:
-    if _choosing(state):
+    if choosing(state):
         return []
     have = {c["label"] for c in state.get("candidates", []) if c["attempt"] == state["attempt"]}
-    return [label for label in _labels(state) if label not in have]
+    return [label for label in phase_labels(state) if label not in have]
 
 
 def _generation(state: GSVState, labels: list[Label]) -> list[Send]:
@@ -168,7 +145,7 @@ def same(data: dict[str, Any]) -> str:
     return json.dumps(_pruned(data, lambda t: " ".join(t.lower().split())), sort_keys=True)
 
 
-def _valid(state: GSVState, labels: tuple[Label, ...]) -> list[Candidate]:
+def valid_candidates(state: GSVState, labels: tuple[Label, ...]) -> list[Candidate]:
     """Return this phase's usable candidates, each once: a copy of an earlier candidate is not scored or shown again."""
     out, seen = [], set()
     for c in sorted(state.get("candidates", []), key=lambda c: c["label"]):
@@ -182,7 +159,7 @@ def _valid(state: GSVState, labels: tuple[Label, ...]) -> list[Candidate]:
 
 def _scoring(state: GSVState) -> list[Send] | Literal["verify"]:
     scored = {s["label"] for s in state.get("scores", []) if s["attempt"] == state["attempt"]}
-    todo = [c for c in _valid(state, _labels(state)) if c["label"] not in scored]
+    todo = [c for c in valid_candidates(state, phase_labels(state)) if c["label"] not in scored]
     if not todo:
         return "verify"
     return [Send("score", ScoreArgs(task=state["task"], source=state["source"], attempt=state["attempt"], candidate=c))
@@ -242,66 +219,6 @@ def route_generated(state: GSVState) -> list[Send] | Literal["verify"]:
     return _scoring(state)
 
 
-def read_score(text: str) -> tuple[int | None, str]:
-    """An integer 1–100 and the reasoning, or (None, why it is invalid)."""
-    try:
-        value = recover_json(text)
-    except JSONRecoveryError:
-        bare = text.strip()
-        return (int(bare), "") if bare.isdigit() and 1 <= int(bare) <= 100 else (None, "not JSON")
-    if not isinstance(value, dict):
-        return None, "not an object"
-    score = value.get("score")
-    if isinstance(score, str) and score.strip().isdigit():
-        score = int(score.strip())
-    if isinstance(score, float) and score.is_integer():
-        score = int(score)
-    if not isinstance(score, int) or isinstance(score, bool) or not 1 <= score <= 100:
-        return None, f"score {score!r} is not an integer from 1 to 100"
-    return score, str(value.get("reasoning", ""))
-
-
-def score(args: ScoreArgs, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Score one candidate SCORES_PER_CANDIDATE times (one request with ``n`` where the server takes it).
-
-    An invalid score is asked again, each slot at most MAX_SCORE_ASKS times.
-    """
-    services = services_of(runtime)
-    task = get_task(args["task"])
-    candidate = args["candidate"]
-    values: list[int | None] = [None] * SCORES_PER_CANDIDATE
-    reasons = [""] * SCORES_PER_CANDIDATE
-    asks = [0] * SCORES_PER_CANDIDATE
-    calls = prompt = completion = 0
-    for _ in range(MAX_SCORE_ASKS):
-        pending = [i for i, v in enumerate(values) if v is None]
-        if not pending:
-            break
-        try:
-            replies, requests = ask_samples(services, task.scoring_key, len(pending), source=args["source"],
-                                            schema=SCORE_SCHEMA, max_tokens=SCORE_TOKENS, candidate=as_prompt(candidate["data"]))
-        except LLMCallError as exc:
-            calls += 1
-            for i in pending:
-                asks[i] += 1
-                reasons[i] = f"scoring call failed: {exc}"
-            break
-        calls += requests
-        for i, reply in zip(pending, replies, strict=False):
-            asks[i] += 1
-            prompt += reply.prompt_tokens
-            completion += reply.completion_tokens
-            values[i], reasons[i] = read_score(reply.text)
-            if values[i] is None:
-                log.warning("invalid score for %s (%s); raw=%r", candidate["label"], reasons[i], reply.text[:300])
-    if any(v is None for v in values):
-        log.warning("scoring of %s: %d slot(s) without a valid score after %d asks", candidate["label"],
-                    values.count(None), MAX_SCORE_ASKS)
-    records = [Score(attempt=args["attempt"], label=candidate["label"], score=v, reasoning=r, asks=a)
-               for v, r, a in zip(values, reasons, asks, strict=True)]
-    return {"scores": records, "llm_calls": calls, "prompt_tokens": prompt, "completion_tokens": completion}
-
-
 def mean_scores(state: GSVState) -> dict[str, float | None]:
     """Each candidate's mean over its valid scores (None when it has none)."""
     out: dict[str, float | None] = {}
@@ -311,85 +228,6 @@ def mean_scores(state: GSVState) -> dict[str, float | None]:
         valid = [s["score"] for s in state["scores"] if s["label"] == label and s["score"] is not None]
         out[label] = mean(valid) if valid else None
     return out
-
-
-def parse_choice(text: str, shown: list[Label]) -> tuple[str, str, list[str]]:
-    """The verifier's (choice, reasoning, violations); anything unusable becomes ALL_INVALID."""
-    try:
-        value = recover_json(text)
-    except JSONRecoveryError:
-        value = {"choice": text, "reasoning": "verifier output was not JSON"}
-    if not isinstance(value, dict):
-        value = {"choice": str(value), "reasoning": ""}
-    raw_choice = str(value.get("choice", ""))
-    reasoning = str(value.get("reasoning", "")).strip() or "no reasoning given"
-    violations = [str(v) for v in value.get("violations") or [] if str(v).strip()]
-    if "ALL_INVALID" in raw_choice.upper().replace(" ", "_"):
-        return "ALL_INVALID", reasoning, violations
-    match = _CHOICE.search(raw_choice) or re.fullmatch(r"\s*([ABC])\s*", raw_choice)
-    label = f"Candidate_{match.group(1).upper()}" if match else None
-    if label not in shown:
-        return "ALL_INVALID", f"verifier chose {raw_choice!r}, which was not among {shown}; {reasoning}", violations
-    return str(label), reasoning, violations
-
-
-def verify(state: GSVState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """The blind verifier: it sees the source and the candidates, never the scores.
-
-    Its ALL_INVALID counts only when a violation it names is confirmed by the task's checker
-    (the words it quotes are wrong or missing); otherwise it is asked once more to pick one of the
-    candidates (its decoding then no longer allows ALL_INVALID), and a second unconfirmed
-    ALL_INVALID (from a provider without constrained decoding) is recorded as unconfirmed
-    (``cross_validate`` decides).
-    """
-    valid = _valid(state, _labels(state))
-    if state["phase"] == "fast":
-        first = mean_scores(state).get(LABELS[0])
-        if not valid or first is None or first < FAST_PATH_SCORE:
-            return {"verdict": None}
-    invalid = [c for c in state.get("candidates", [])
-               if c["label"] in _labels(state) and (c["data"] is None or c["errors"])]
-    notes = [f"{c['label']}: {'; '.join(c['errors'])}" for c in invalid]
-    if not valid:
-        return {"verdict": Verdict(choice="ALL_INVALID", reasoning="; ".join(notes) or "no usable candidate",
-                                   violations=notes, shown=[], confirmed=True, asks=0)}
-    services = services_of(runtime)
-    task = get_task(state["task"])
-    shown = [c["label"] for c in valid]
-    # Choosing among readings of one line, the verifier sees what they do not share, not the same Kriyās thrice.
-    views = differing([c["data"] or {} for c in valid]) if _choosing(state) and len(valid) > 1 else \
-        [c["data"] for c in valid]
-    blind = "\n\n".join(f"{c['label']}:\n{as_prompt(view)}" for c, view in zip(valid, views, strict=True))
-    calls = prompt = completion = 0
-    suffix = ""
-    verdict = Verdict(choice="ALL_INVALID", reasoning="no verdict", violations=[], shown=shown, confirmed=False,
-                      asks=0)
-    for _ in range(MAX_VERIFIER_ASKS):
-        calls += 1
-        try:
-            reply = ask(services, task.verification_key, suffix=suffix, source=state["source"], candidates=blind,
-                        schema=choice_schema(shown, allow_invalid=not suffix), max_tokens=VERDICT_TOKENS)
-        except LLMCallError as exc:
-            verdict = Verdict(choice="ALL_INVALID", reasoning=f"verifier call failed: {exc}", violations=[],
-                              shown=shown, confirmed=False, asks=calls)
-            break
-        prompt += reply.prompt_tokens
-        completion += reply.completion_tokens
-        choice, reasoning, violations = parse_choice(reply.text, shown)
-        verdict = Verdict(choice=choice, reasoning=reasoning, violations=violations, shown=shown, confirmed=False,
-                          asks=calls)
-        if choice != "ALL_INVALID":
-            break
-        confirmed = task.confirm([*violations, reasoning], [c["data"] or {} for c in valid], state["source"]) \
-            if task.confirm is not None else violations or [reasoning]
-        if confirmed:
-            verdict["violations"], verdict["confirmed"] = confirmed, True
-            break
-        suffix = "\n\n" + UNCONFIRMED
-    if verdict["choice"] == "ALL_INVALID":
-        # Claims the checker could not confirm are not violations: the feedback carries only what holds.
-        verdict["violations"] = [*(verdict["violations"] if verdict["confirmed"] else []), *notes]
-    return {"verdict": verdict, "llm_calls": calls, "prompt_tokens": prompt, "completion_tokens": completion}
 
 
 def top_labels(means: dict[str, float | None]) -> list[str]:
@@ -422,13 +260,13 @@ def cross_validate(state: GSVState, runtime: Runtime[Context]) -> dict[str, Any]
         if verdict and (verdict["choice"] == LABELS[0] or unconfirmed) and first is not None \
                 and first >= FAST_PATH_SCORE:
             return _accept(state, runtime, by_label[LABELS[0]], fast=True)
-        if _choosing(state) and not _offered(state, state["attempt"]):  # nothing to choose from: the parser's fallback
+        if choosing(state) and not _offered(state, state["attempt"]):  # nothing to choose from: the parser's fallback
             return _exhaust(state, runtime, NO_READING)
         return {"phase": "full", "verdict": None}
     choice = verdict["choice"] if verdict else "ALL_INVALID"
     top = top_labels(means)
     unconfirmed = bool(verdict and verdict["choice"] == "ALL_INVALID" and not verdict["confirmed"])
-    if _choosing(state):
+    if choosing(state):
         # Candidate_A is the parser's best reading: another replaces it only with both judges behind it.
         first = means.get(LABELS[0])
         if choice in top and (choice == LABELS[0] or top == [choice] and (
