@@ -16,7 +16,7 @@ from karaka.services import close_all, get_services
 from karaka.store.damage import DiskFull
 from karaka.store.embedded import index
 from karaka.store.embedded.graph import KnowledgeGraph
-from karaka.store.embedded.index import ReadOnlyGraph, StoredGraph
+from karaka.store.embedded.stored import ReadOnlyGraph, StoredGraph
 from karaka.store.embedded.workspace import Workspace
 
 CORPUS = Path(__file__).resolve().parents[2] / "src" / "karaka" / "data" / "corpus"

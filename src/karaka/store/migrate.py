@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from karaka.store.embedded.graph import JournaledGraph
+from karaka.store.embedded.journal import JournaledGraph
 from karaka.store.embedded.workspace import Workspace
 from karaka.store.postgres.backend import JournaledVectors, PgStore
 

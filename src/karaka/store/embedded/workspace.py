@@ -21,10 +21,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from karaka.state.ingest import DocStatus
 from karaka.store.damage import REINGEST, REPAIR, DamagedFile
 from karaka.store.embedded import index
-from karaka.store.embedded.graph import JournaledGraph, KnowledgeGraph
-from karaka.store.embedded.index import INDEX_FILE, ReadOnlyGraph, StoredGraph, StoredResolver
+from karaka.store.embedded.graph import KnowledgeGraph
+from karaka.store.embedded.journal import JournaledGraph
 from karaka.store.embedded.lock import WorkspaceLock, file_lock
 from karaka.store.embedded.records import Records
+from karaka.store.embedded.stored import ReadOnlyGraph, StoredGraph, StoredResolver
 from karaka.store.embedded.vectors import DimensionMismatch, LineVectors, saved_counts, saved_dim
 from karaka.store.resolver import EntityResolver
 from karaka.store.schema import SUBJECT_RELATIONS
@@ -142,7 +143,7 @@ class Workspace:
             held = index.held_generation(self.root, graph_file)
             graph: KnowledgeGraph
             if not whole and held is not None and held >= generation:
-                graph = StoredGraph(self.root / INDEX_FILE, lambda: _read(graph_file, KnowledgeGraph.load))
+                graph = StoredGraph(self.root / index.INDEX_FILE, lambda: _read(graph_file, KnowledgeGraph.load))
             else:
                 graph = _read(graph_file, JournaledGraph.load)
                 self._index_synced = held == generation
@@ -384,8 +385,8 @@ def set_aside_damaged(root: Path) -> list[str]:
         Records(root / RECORDS_FILE).close()  # raises DamagedFile for a file that is not a database
     moved = []
     if index.damaged(root):  # derived from graph.json: removed, and rebuilt by the repair's save
-        (root / INDEX_FILE).unlink()
-        moved.append(f"{INDEX_FILE} removed: damaged (it is rebuilt from graph.json)")
+        (root / index.INDEX_FILE).unlink()
+        moved.append(f"{index.INDEX_FILE} removed: damaged (it is rebuilt from graph.json)")
     for name, check in ((GRAPH_FILE, KnowledgeGraph.load),
                         (VECTORS_FILE, lambda path: LineVectors.load(path, saved_dim(path) or 1))):
         path = root / name

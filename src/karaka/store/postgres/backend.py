@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from karaka.store.embedded.graph import JournaledGraph, KnowledgeGraph
+from karaka.store.embedded.graph import KnowledgeGraph
+from karaka.store.embedded.journal import JournaledGraph
 from karaka.store.embedded.vectors import LineVectors
 from karaka.store.embedded.workspace import Workspace
 from karaka.store.postgres.db import (
