@@ -50,8 +50,14 @@ def test_smollm2_through_llamacpp_gives_only_schema_valid_replies(tmp_path, caps
     assert capsys.readouterr() == ("", "")  # the library itself prints nothing
 
 
-def test_smollm2_through_huggingface_decodes_into_the_schema():
-    llm = load_llm("huggingface:smollm2", 96)
+@pytest.fixture(scope="module")
+def smollm2_hf():
+    """SmolLM2 through the transformers node, loaded once for the module (about 20 s: the GGUF dequantised)."""
+    return load_llm("huggingface:smollm2:batch=8", 96)
+
+
+def test_smollm2_through_huggingface_decodes_into_the_schema(smollm2_hf):
+    llm = smollm2_hf
     assert type(llm).__name__ == "KarakaChatHuggingFace"
     task = get_task("kriya")
     reply = call_llm_isolated(llm, "You extract actions.", "Lines:\n" + SOURCE, prompt_key="probe", max_tokens=96,
@@ -145,13 +151,13 @@ def test_smollm2_judges_types_causes_and_pronouns_on_the_parsers_graph(tmp_path)
     assert [(kg.node(x.target) or {})["canonical_name"] for x in kg.edges_out(he, "IS_SAME_AS")] in (["Rama"], ["king"])
 
 
-def test_smollm2_through_huggingface_decodes_a_batch_as_it_decodes_each_request_alone():
+def test_smollm2_through_huggingface_decodes_a_batch_as_it_decodes_each_request_alone(smollm2_hf):
     """Greedy decoding in one padded batch, each row under its own schema and limit, equals one at a time."""
     from langchain_core.messages import HumanMessage, SystemMessage
 
     from karaka.models.batching import decode_together
 
-    llm = load_llm("huggingface:smollm2:batch=8", 96)
+    llm = smollm2_hf
     task = get_task("kriya")
     lines = ["Rama gave the bow to Lakshmana.", "The committee approved the long budget on Monday morning."]
     requests = []
