@@ -1,4 +1,4 @@
-"""Regression tests for the defects a new user found (issue 10), with real processes where it matters."""
+"""What a new user meets in a first hour: folders with links and repeated names, two ingests at once, a server beside the CLI, citations, huge lines, offline asking, progress output; with real processes where it matters."""
 
 import json
 import os
