@@ -1,4 +1,5 @@
-"""What a new user meets in a first hour: folders with links and repeated names, two ingests at once, a server beside the CLI, citations, huge lines, offline asking, progress output; with real processes where it matters."""
+"""What a new user meets in a first hour: folders with links and repeated names, two ingests at once, a
+server beside the CLI, citations, huge lines, offline asking, progress output; real processes where it matters."""
 
 import json
 import os
