@@ -1,7 +1,7 @@
 """When a line proves a span answers a question, and when it only offers a candidate; made-up lines."""
 
-from karaka.answering.evidence import line_words, weigh
-from karaka.answering.line import Line
+from karaka.answering.evidence import weigh
+from karaka.answering.line import Line, line_words
 from karaka.answering.question import analyse
 from karaka.answering.reader import read
 from karaka.answering.spans import spans

@@ -1,17 +1,17 @@
 """Facts read off one line of an entity's own document: kin, places, and the title a name is found by."""
 
-from karaka.kg import fact_patterns, facts
+from karaka.kg import fact_patterns, fact_text
 
 
 def test_a_describing_word_before_a_name_is_not_the_name():
     line = "Harbour Lights is a song recorded by Norwegian recording artist Ingrid Vale for her third album."
-    assert facts.name_after(r"\brecorded\s+by\s+(?:[a-z]+\s+)*?", line) == "Ingrid Vale"
+    assert fact_text.name_after(r"\brecorded\s+by\s+(?:[a-z]+\s+)*?", line) == "Ingrid Vale"
     assert fact_patterns.kin("He was the son of Chilean pioneer film director Tomás Rivas Ortega, with whom he worked.",
                       "father") == "Tomás Rivas Ortega"
 
 
 def test_names_keep_initials_particles_and_accented_capitals():
-    assert facts.name_after(r"\bdirected\s+by\s+", "A 1931 film directed by Paul K. Brenner and Ida Holm.") == "Paul K. Brenner"
+    assert fact_text.name_after(r"\bdirected\s+by\s+", "A 1931 film directed by Paul K. Brenner and Ida Holm.") == "Paul K. Brenner"
     assert fact_patterns.kin("Aed was the son of Domnall mac Áedo Sláine.", "father").rstrip(".") == "Domnall mac Áedo Sláine"
     assert fact_patterns.kin("A younger son of Sultan Ahmad al-Mansur, he ruled Fez.", "father") == "Sultan Ahmad al-Mansur"
 
@@ -39,7 +39,7 @@ def test_places_are_read_from_the_life_span_and_after_died_in():
 
 
 def test_a_name_with_a_rank_an_initial_or_a_realm_finds_its_plain_title():
-    assert "George VII of Imereti" in facts._name_variants("King George VII of Imereti")
-    assert "Oswiu" in facts._name_variants("King Oswiu of Northumbria")
-    assert "William Bell" in facts._name_variants("William E. Bell")
-    assert facts._name_variants("Bert Nelson (publisher)")[:2] == ["Bert Nelson (publisher)", "Bert Nelson"]
+    assert "George VII of Imereti" in fact_text._name_variants("King George VII of Imereti")
+    assert "Oswiu" in fact_text._name_variants("King Oswiu of Northumbria")
+    assert "William Bell" in fact_text._name_variants("William E. Bell")
+    assert fact_text._name_variants("Bert Nelson (publisher)")[:2] == ["Bert Nelson (publisher)", "Bert Nelson"]

@@ -24,7 +24,8 @@ from typing import Any
 from karaka.answering.candidate import FACTS, Candidate
 from karaka.answering.choose import Decision, decide
 from karaka.answering.confidence import chance, features
-from karaka.answering.evidence import Evidence, LineWords
+from karaka.answering.evidence import Evidence
+from karaka.answering.line import LineWords
 from karaka.answering.model import LINES, Reading, agrees, as_candidate, read
 from karaka.answering.prose_table import prose_table
 from karaka.answering.question import Asked, analyse

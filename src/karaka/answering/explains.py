@@ -7,7 +7,7 @@ from typing import Any
 
 from karaka.answering import kinds as k
 from karaka.answering.question import Asked
-from karaka.answering.spans import REASON_OPENERS, Span, span_tokens
+from karaka.answering.span import REASON_OPENERS, Span, span_tokens
 
 
 def reasons(text: str, doc: Any | None) -> list[Span]:

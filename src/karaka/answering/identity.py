@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 from karaka.answering import kinds as k
 from karaka.answering.question import Asked, key, same
-from karaka.answering.spans import Span
+from karaka.answering.span import Span
 
 if TYPE_CHECKING:
-    from karaka.answering.evidence import LineWords  # evidence imports this module
+    from karaka.answering.line import LineWords
 
 
 def focus_near(asked: Asked, span: Span, words: LineWords, doc: Any | None = None) -> bool:

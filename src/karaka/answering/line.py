@@ -1,11 +1,14 @@
-"""A line of the pool as the readers see it: its text, parse, words and place; and the little words a span is trimmed of."""
+"""A line as the readers see it: its words (with its heading, document, neighbours and the line it goes on from) and its place in the pool."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
 from typing import Any
 
-from karaka.answering.evidence import LineWords
+from karaka.answering import kinds as k
+from karaka.answering.question import CODE_TOKEN, Asked, Term, key, same
 
 DETERMINERS = frozenset("the a an this that these those his her its their our my your some any".split())
 
@@ -28,3 +31,111 @@ class Line:
     """The line's kind (``code``, ``table``, ``heading``…; "" for prose)."""
     section: str = ""
     """The innermost heading above it."""
+
+
+
+
+@dataclass
+class LineWords:
+    """The match keys of one line, where each stands, and the keys of what surrounds it."""
+
+    at: dict[str, list[int]] = field(default_factory=dict)
+    context: set[str] = field(default_factory=set)
+    """Keys of its heading and its document's name."""
+    intro: set[str] = field(default_factory=set)
+    """Keys of the line it goes on from ("To install it, run:" before a command)."""
+    intro_text: str = ""
+    around: set[str] = field(default_factory=set)
+    """Keys of the sentences just before and after it."""
+    text: str = ""
+    context_text: str = ""
+    around_text: str = ""
+    starts: list[int] = field(default_factory=list)
+    """Each token's first character, for a parsed line (places are then token indices)."""
+    verbless: bool = False
+    """A line with no verb: a heading, a table row, a list item, a name."""
+
+    def find(self, term: Term) -> list[int]:
+        """Where the term stands in the line ([] when it does not)."""
+        if term.role == "name" and not term.key.isalpha():
+            found = [m.start() for m in re.finditer(re.escape(term.key), self.text.lower())]
+            return [max(0, bisect_right(self.starts, at) - 1) for at in found] if self.starts else found
+        return [i for word, places in self.at.items() if same(term.key, word) for i in places]
+
+    def in_context(self, term: Term) -> bool:
+        return _holds(self.context, self.context_text, term)
+
+    def in_intro(self, term: Term) -> bool:
+        return _holds(self.intro, self.intro_text, term)
+
+    def in_around(self, term: Term) -> bool:
+        return _holds(self.around, self.around_text, term)
+
+
+def _holds(keys: set[str], text: str, term: Term) -> bool:
+    if term.role == "name" and not term.key.isalpha():
+        return term.key in text.lower()
+    return any(same(term.key, word) for word in keys)
+
+
+def _keys(text: str) -> set[str]:
+    return {key(w) for w in re.findall(r"[^\W_]+", text) if w.lower() not in k.STOP}
+
+
+def line_words(text: str, doc: Any | None, context: str, previous: str = "", following: str = "",
+               intro: str = "") -> LineWords:
+    """The keys of a line's words (by token when parsed), its context, its introducing line and neighbours.
+
+    A short line that names a piece of code and says nothing of it (a term of a definition list,
+    an option of a manual page) is read with the sentence after it, which describes it, as if that
+    sentence were its own: "-k, --keep" answers "which option keeps the input files?" from
+    "keeps the input files." below it.
+    """
+    out = LineWords(text=text, context_text=context, around_text=f"{previous} {following}", intro_text=intro)
+    if doc is not None and len(doc):
+        out.starts = [t.idx for t in doc]
+        for t in doc:
+            if t.is_punct or t.lower_ in k.STOP:
+                continue
+            for word in {key(t.lemma_), key(t.text), *(key(p) for p in re.split(r"[-_/]", t.text) if p)}:
+                if word:
+                    out.at.setdefault(word, []).append(t.i)
+        out.verbless = not any(t.pos_ in ("VERB", "AUX") for t in doc)
+    else:
+        for m in re.finditer(r"[^\W_]+", text):
+            if m.group(0).lower() not in k.STOP:
+                out.at.setdefault(key(m.group(0)), []).append(m.start())
+        out.verbless = len(text.split()) <= 6
+    for bound, pattern in k.BOUNDS.items():  # "Python 3.8 or later" says a minimum
+        for m in re.finditer(pattern, text, re.IGNORECASE):
+            out.at.setdefault(key(bound), []).append(bisect_right(out.starts, m.start()) - 1 if out.starts
+                                                     else m.start())
+    if out.verbless and len(text.split()) <= 8 and following and CODE_TOKEN.match(text.strip()):
+        out.intro_text = f"{intro} {following}".strip()
+        intro = out.intro_text
+    out.context = _keys(context)
+    out.around = _keys(out.around_text)
+    out.intro = _keys(intro)
+    return out
+
+
+def joined(asked: Asked, words: LineWords) -> dict[str, list[int]]:
+    """Question words a line writes joined or shortened, with where the line has them.
+
+    "time out" written "timeout", "network file system" written "NFS".
+    """
+    seq = [w for w in re.findall(r"[^\W\d_]+", asked.text) if w.lower() not in k.STOP]
+    out: dict[str, list[int]] = {}
+    for size in (2, 3, 4):
+        for i in range(len(seq) - size + 1):
+            run = seq[i:i + size]
+            glued = key("".join(run))
+            places = words.at.get(glued, [])
+            initials = "".join(w[0] for w in run).upper()
+            if not places and len(initials) >= 2:
+                places = [m.start() for m in re.finditer(rf"\b{initials}\b", words.text)]
+                if places and words.starts:
+                    places = [bisect_right(words.starts, p) - 1 for p in places]
+            for w in run if places else []:
+                out.setdefault(key(w), []).extend(places)
+    return out

@@ -22,13 +22,14 @@ from typing import Any
 
 from karaka.answering import kinds as k
 from karaka.answering.candidate import GRAPH, LINES, Candidate
-from karaka.answering.evidence import OWN_WORDS, SHAPED, line_words, weigh
+from karaka.answering.evidence import OWN_WORDS, SHAPED, weigh
 from karaka.answering.identity import focus_near
-from karaka.answering.line import Line
+from karaka.answering.line import Line, line_words
 from karaka.answering.question import Asked
 from karaka.answering.roles import role_candidates
-from karaka.answering.spans import Span, numbered, spans
-from karaka.kg.facts import titles
+from karaka.answering.span import Span
+from karaka.answering.spans import numbered, spans
+from karaka.kg.fact_text import titles
 from karaka.kg.units import parser_reads
 from karaka.store.base import Store
 from karaka.store.ids import document_node

@@ -12,7 +12,7 @@ from karaka.answering.evidence import OWN_WORDS, weigh
 from karaka.answering.identity import focus_near
 from karaka.answering.line import DETERMINERS, PRONOUNS, Line
 from karaka.answering.question import Asked, key, same
-from karaka.answering.spans import REASON_OPENERS, Span
+from karaka.answering.span import REASON_OPENERS, Span
 from karaka.kg.traverse import PREFERENCES, coverage, entities_named, spans_of
 from karaka.nlp.people import names_people
 from karaka.store.base import Store

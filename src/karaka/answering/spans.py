@@ -12,11 +12,12 @@ language) gives the spans its characters show.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from karaka.answering import kinds as k
+from karaka.answering.explains import definitions, manners, reasons
 from karaka.answering.question import CODE_TOKEN, VERSION_TOKEN, Asked, key, same
+from karaka.answering.span import Span, span_tokens
 
 UNIT = re.compile(
     r"(?:[kKMGTP]i?)?(?:B|b|bit|bits|byte|bytes|bps|Hz|hz|px|pt|dpi)|ms|µs|us|ns|s|sec|secs|min|mins|h|hr|hrs|"
@@ -45,21 +46,6 @@ WORD_DATE = re.compile(rf"\b(?:(?:{_MONTH})\.? \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4
 YEAR = re.compile(r"(?<![\w.-])(1[0-9]\d\d|20\d\d)(?![\w.-])")
 LITERAL = re.compile(r"(?<![\w-])(None|True|False|null|nil|\"[^\"]{0,40}\"|'[^']{1,40}')(?![\w-])")
 """Literal values: what "what value does X give" may be answered by."""
-REASON_OPENERS = re.compile(r"\b(?:because|so that|in order to|so as to|due to|owing to|as a result of|"
-                             r"parce que|afin de|car|weil|da|damit|um)\b[^.;]*", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class Span:
-    """A span of a line of one kind: its text, where it is in the line, and its token range when parsed."""
-
-    text: str
-    kind: str
-    start: int
-    end: int
-    first: int = -1
-    """Its first token in the parse (-1 for an unparsed line)."""
-    last: int = -1
 
 
 ADDRESS = re.compile(r"(?<![\w.@-])(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://[^\s<>\"')\]]+|www\.[\w-]+(?:\.[\w-]+)+"
@@ -104,8 +90,6 @@ def _strip(text: str, start: int) -> tuple[str, int]:
 
 def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
     """The spans of ``text`` (parsed as ``doc``, or None) of the kind ``asked`` wants."""
-    from karaka.answering.explains import definitions, manners, reasons  # they build on this module's spans
-
     out: list[Span] = []
     kind = asked.kind
     if asked.defines:
@@ -198,14 +182,6 @@ def _named_programs(asked: Asked, text: str, doc: Any | None) -> list[tuple[str,
             word = next((m for m in re.finditer(r"[\w.+-]*\w", text) if m.start() <= t.idx < m.end()), None)
             out.append((word.group(0), word.start()) if word else (t.text, t.idx))  # "dpkg-trigger" whole
     return out
-
-
-def span_tokens(doc: Any | None, start: int, end: int) -> tuple[int, int]:
-    """The first and last token of the parse that a character range covers ((-1, -1) without a parse)."""
-    if doc is None or not len(doc):
-        return -1, -1
-    inside = [t.i for t in doc if t.idx < end and t.idx + len(t.text) > start]
-    return (inside[0], inside[-1]) if inside else (-1, -1)
 
 
 def quantities(text: str, doc: Any | None) -> list[Span]:

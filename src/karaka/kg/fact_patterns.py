@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from karaka.kg.facts import (
+from karaka.kg.fact_text import (
     AGENT_VERBS,
     DATE,
     PERSON,

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from karaka.loading.sentences import HEADING, Raw, clean
 from karaka.loading.text import split_lines, text_lines
+from karaka.store.ids import INNER, OUTER
 
 _START = re.compile(r"\s*\*{3}\s*START OF (?:THE|THIS) PROJECT GUTENBERG", re.IGNORECASE)
 _END = re.compile(r"\s*(?:\*{3}\s*)?END OF (?:THE |THIS )?PROJECT GUTENBERG", re.IGNORECASE)
@@ -33,10 +34,6 @@ _CREDIT = re.compile(r"\s*\[?(?:Produced by|E-?text prepared by|Transcriber'?s'?
 _SPELLED = ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
             "seventeen eighteen nineteen twenty").split()
 _NUMBER = rf"(\d{{1,4}}|[IVXLCDM]{{1,8}}|{'|'.join(_SPELLED)})"
-OUTER = ("book", "part", "volume", "act", "livre", "buch", "teil", "libro")
-"""Heading words that hold chapters when both occur (``BOOK II`` › ``CHAPTER 3``)."""
-INNER = ("chapter", "canto", "sutta", "sutra", "psalm", "section", "scene", "letter", "lesson", "kapitel",
-         "chapitre", "capítulo", "capitulo")
 _HEADING = re.compile(rf"\s*({'|'.join(OUTER + INNER)})\.?\s+{_NUMBER}\.?(?:\s*[:.—–-]\s*(.*?)|\s*)$",
                       re.IGNORECASE)
 _BARE = re.compile(r"\s*(\d{1,3}|[IVXLC]{1,7})\.?\s*$")

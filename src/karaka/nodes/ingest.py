@@ -32,8 +32,9 @@ from karaka.loading.languages import NAMES
 from karaka.nlp.ahead import BLOCK, MIN_SENTENCES, ahead
 from karaka.nodes.common import emit, services_of
 from karaka.services import Services
-from karaka.state.ingest import DocStatus, IngestState, Unit, UnitArgs
+from karaka.state.ingest import IngestState, Unit, UnitArgs
 from karaka.store.atomic import atomic_write_text
+from karaka.store.base import DocStatus
 from karaka.store.embedded.workspace import REPORT_FILE
 
 log = logging.getLogger("karaka.ingest")

@@ -16,7 +16,8 @@ from karaka.answering.reference import look_up, parse
 from karaka.answering.summary import Summary, summarise
 from karaka.config import Context
 from karaka.gsv.run import Loop, run_loop
-from karaka.kg.facts import execute, titles
+from karaka.kg.fact_text import titles
+from karaka.kg.facts import execute
 from karaka.kg.followup import resolve_follow_up
 from karaka.kg.retrieval import hybrid_search
 from karaka.kg.traverse import traverse

@@ -17,13 +17,6 @@ def furthest(old: int, new: int) -> int:
     return max(old, new)
 
 
-class DocStatus(StrEnum):
-    """Where a document is in the pipeline (stored in the records)."""
-
-    LOADED = "loaded"
-    EMBEDDED = "embedded"
-    WRITTEN = "written"
-    DONE = "done"
 
 
 class UnitStatus(StrEnum):

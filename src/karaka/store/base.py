@@ -12,10 +12,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 import numpy as np
+
+
+class DocStatus(StrEnum):
+    """Where a document is in the pipeline (stored in the records)."""
+
+    LOADED = "loaded"
+    EMBEDDED = "embedded"
+    WRITTEN = "written"
+    DONE = "done"
+
 
 
 class Edge(NamedTuple):

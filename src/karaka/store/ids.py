@@ -15,6 +15,12 @@ from typing import Any
 
 _UNIT = re.compile(r"^(?P<doc>.+):(?P<first>\d+)-(?P<last>\d+)$")
 
+OUTER = ("book", "part", "volume", "act", "livre", "buch", "teil", "libro")
+"""Heading words that hold chapters when both occur (``BOOK II`` › ``CHAPTER 3``)."""
+INNER = ("chapter", "canto", "sutta", "sutra", "psalm", "section", "scene", "letter", "lesson", "kapitel",
+         "chapitre", "capítulo", "capitulo")
+"""Heading words of a book's units (the book reader's, and how a citation names a chapter)."""
+
 
 def document_node(doc_id: str, line: int, sentence: int = 0) -> str:
     """Document node id of one sentence: ``{doc}_L{line}`` or ``{doc}_L{line}.{sentence}``."""
@@ -70,8 +76,6 @@ def cite(doc_id: str, line: int, sentence: int = 0, *, page: int = 0, page_line:
 
 def _chapter_word(section: str) -> str:
     """``Book`` for a line under ``BOOK II. …``, ``ch.`` for a chapter, a bare ``IV.`` or a title ("The Storm")."""
-    from karaka.loading.book import INNER, OUTER
-
     word = section.rsplit(" › ", 1)[-1].split(" ", 1)[0].strip(".:").lower()
     return word.capitalize() if word in OUTER + INNER and word != "chapter" else "ch."
 

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from karaka.state.ingest import DocStatus
+from karaka.store.base import DocStatus
 from karaka.store.damage import REINGEST, REPAIR, DamagedFile
 from karaka.store.embedded import index
 from karaka.store.embedded.graph import KnowledgeGraph
