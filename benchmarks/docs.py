@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from qa import DATA, answer_figures, bm25_rank, contains, pct, shown_answer  # noqa: E402
+from scoring import DATA, answer_figures, bm25_rank, contains, pct, shown_answer  # noqa: E402
 
 LIGATURES = re.compile("[\ufb00-\ufb06]")
 REFUSAL = re.compile(r"\b(no answer|not found|cannot answer|could not find|do(es)? not (say|contain|mention))\b",
