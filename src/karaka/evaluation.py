@@ -96,9 +96,8 @@ def _predict_parser(tokens: list[str]) -> list[dict[str, Any]]:
 def _predict_single(tokens: list[str], ctx: Context) -> tuple[list[list[dict[str, Any]]], dict[str, Any]]:
     """One sentence through one unverified LLM pass; its kriyas and costs."""
     from karaka.gsv import get_task
-    from karaka.models.ask import ask
     from karaka.models.call import LLMCallError
-    from karaka.services import get_services
+    from karaka.services import ask, get_services
 
     source = f"[L1] {' '.join(tokens)}"
     started = time.perf_counter()

@@ -21,9 +21,8 @@ from karaka.answering.evidence import Evidence
 from karaka.answering.question import Asked
 from karaka.answering.spans import spans
 from karaka.jsonparse import JSONRecoveryError, recover_json
-from karaka.models.ask import ask
 from karaka.models.call import LLMCallError
-from karaka.services import Services
+from karaka.services import Services, ask
 from karaka.state.query import Citation
 from karaka.store.ids import cite_of
 

@@ -18,9 +18,8 @@ from typing import Any
 
 from karaka.answering.model import unsupported_facts
 from karaka.jsonparse import JSONRecoveryError, recover_json
-from karaka.models.ask import ask
 from karaka.models.call import LLMCallError
-from karaka.services import Services
+from karaka.services import Services, ask
 from karaka.store.base import SourceLine
 
 PART_CHARS = 3000

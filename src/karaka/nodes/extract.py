@@ -21,14 +21,13 @@ from karaka.gsv.kriya import kriya_checks
 from karaka.gsv.run import Loop, run_loop
 from karaka.jsonparse import recover_json
 from karaka.kg.units import extractable, numbered, sentences_of
-from karaka.models.ask import ask
 from karaka.models.call import LLMCallError
 from karaka.nlp import parse_many
 from karaka.nlp.alternatives import for_loop
 from karaka.nlp.roles import analyze_doc, analyze_window, seed_candidate
 from karaka.nlp.rules import STRUCTURE_VETOES, mentions
 from karaka.nodes.common import emit, services_of
-from karaka.services import Services
+from karaka.services import Services, ask
 from karaka.state.gsv import GSVInput, GSVOutput
 from karaka.state.ingest import Provenance, Unit, UnitArgs, UnitStatus
 

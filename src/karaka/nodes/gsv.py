@@ -24,9 +24,9 @@ from langgraph.types import Send
 
 from karaka.config import Context
 from karaka.gsv import get_task
-from karaka.models.ask import ask_samples
 from karaka.models.call import LLMCallError
 from karaka.nodes.common import emit, services_of
+from karaka.services import ask_samples
 from karaka.state.gsv import Attempt, Candidate, GenerateArgs, GSVState, Label, Score, ScoreArgs, Verdict
 
 log = logging.getLogger("karaka.gsv")

@@ -10,7 +10,6 @@ from langgraph.runtime import Runtime
 from karaka.config import Context
 from karaka.gsv import get_task
 from karaka.jsonparse import JSONRecoveryError, recover_json
-from karaka.models.ask import ask, ask_samples
 from karaka.models.call import LLMCallError
 from karaka.nodes.common import services_of
 from karaka.nodes.gsv import (
@@ -29,6 +28,7 @@ from karaka.nodes.gsv import (
     phase_labels,
     valid_candidates,
 )
+from karaka.services import ask, ask_samples
 from karaka.state.gsv import GSVState, Label, Score, ScoreArgs, Verdict
 
 UNCONFIRMED = ("Your previous verdict named no violation that can be checked against the text (the exact words "

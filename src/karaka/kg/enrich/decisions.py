@@ -10,9 +10,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from karaka.jsonparse import JSONRecoveryError, recover_json
 from karaka.kg.write import causes_path
-from karaka.models.ask import ask
 from karaka.models.call import LLMCallError
-from karaka.services import Services
+from karaka.services import Services, ask
 from karaka.store.schema import SchemaError
 
 if TYPE_CHECKING:
