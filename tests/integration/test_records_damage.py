@@ -72,3 +72,32 @@ def test_unit_results_lost_from_the_records_are_named_and_the_same_ingest_restor
     _ingest(tmp_path / "docs", ws)
     again = _karaka("stats", "--workspace", str(ws))
     assert "no unit results" not in again.stderr and '"d1"' in again.stdout
+
+
+def _open_records(path, start):
+    """Open karaka.db at ``start`` (a shared moment), as a second CLI run does; its schema version."""
+    import time
+
+    from karaka.store.embedded.records import Records
+
+    time.sleep(max(0.0, start - time.time()))
+    records = Records(path)
+    try:
+        return records._db.execute("PRAGMA user_version").fetchone()[0]
+    finally:
+        records.close()
+
+
+def test_processes_that_open_a_new_karaka_db_at_once_all_get_its_schema(tmp_path):
+    """A process creating the schema is seen whole or not at all: no opener takes it for an older Karaka's."""
+    import time
+    from concurrent.futures import ProcessPoolExecutor
+
+    from karaka.store.embedded.records import SCHEMA_VERSION
+
+    with ProcessPoolExecutor(max_workers=6) as pool:
+        for round_ in range(8):
+            path = tmp_path / f"ws{round_}" / "karaka.db"
+            start = time.time() + 0.5
+            versions = list(pool.map(_open_records, [path] * 6, [start] * 6))
+            assert versions == [SCHEMA_VERSION] * 6, round_

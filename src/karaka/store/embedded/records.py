@@ -119,23 +119,22 @@ class Records:
         if not self.read_only:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        # one statement, one snapshot: another process may be creating the schema right now
+        version, has_lines = self._db.execute(
+            "SELECT (SELECT user_version FROM pragma_user_version), "
+            "EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'lines')").fetchone()
         if version in (2, 3) and not self.read_only:  # schema 2 lacked the places beyond the file line, 3 a book's
             with self._transaction() as db:
                 for column in (PLACE_COLUMNS if version == 2 else ()) + BOOK_COLUMNS:
                     db.execute(f"ALTER TABLE lines ADD COLUMN {column}")
                 db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             version = SCHEMA_VERSION
-        if version not in (0, 2, 3, SCHEMA_VERSION) or (version == 0 and self._has_table("lines")):
+        if version not in (0, 2, 3, SCHEMA_VERSION) or (version == 0 and has_lines):
             made = "a newer" if version > SCHEMA_VERSION else "an older"
             raise ValueError(f"{self.path}: made by {made} Karaka (records schema {version}, this one reads "
                              f"{SCHEMA_VERSION}); ingest into a new workspace")
-        if version == 0 and not self.read_only:
-            self._db.executescript(SCHEMA)
-            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-
-    def _has_table(self, name: str) -> bool:
-        return bool(self._db.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (name,)).fetchone())
+        if version == 0 and not self.read_only:  # in one transaction: a concurrent opener sees all of it or none
+            self._db.executescript(f"BEGIN IMMEDIATE; {SCHEMA}; PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
 
     def close(self) -> None:
         """Fold the write-ahead log into the database file, then close the connection.
