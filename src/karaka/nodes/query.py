@@ -92,21 +92,22 @@ def reference(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
             return {"result": {"answer": text, "status": "NO_ANSWER", "confidence": 1.0},
                     "trace": state["trace"] + [f"reference {found.ref.shown!r}: {found.missing}"]}
         nodes = [document_node(found.doc_id, s.line, s.sentence) for s in found.lines]
-        whole = len(found.lines) <= REFERENCE_LINES or bool(found.ref.verse)
-        trace = state["trace"] + [f"reference {found.ref.shown!r}: {found.doc_id}, {len(found.lines)} lines"]
-        extra: dict[str, Any] = {}
-        requests = 0
-        if not whole and services.llm is not None:
-            summary = summarise(services, found.ref.label(found.doc_id), found.lines)
-            trace.append(f"summary: {len(summary.sentences)} sentences stood, {len(summary.dropped)} dropped, "
-                         f"{summary.requests} requests, {summary.read} of {len(found.lines)} lines read")
-            requests = summary.requests
-            if summary.sentences:
-                return _told(services, summary, nodes, runtime, trace, len(found.lines)) | {
-                    "llm_calls": state["llm_calls"] + requests}
-            extra = {"warnings": [
-                "no sentence of the model's summary was borne out by its lines: the chapter's opening lines instead",
-                *summary.dropped[:3]]}
+    whole = len(found.lines) <= REFERENCE_LINES or bool(found.ref.verse)
+    trace = state["trace"] + [f"reference {found.ref.shown!r}: {found.doc_id}, {len(found.lines)} lines"]
+    extra: dict[str, Any] = {}
+    requests = 0
+    if not whole and services.llm is not None:  # the model's requests hold no lock on the workspace
+        summary = summarise(services, found.ref.label(found.doc_id), found.lines)
+        trace.append(f"summary: {len(summary.sentences)} sentences stood, {len(summary.dropped)} dropped, "
+                     f"{summary.requests} requests, {summary.read} of {len(found.lines)} lines read")
+        requests = summary.requests
+        if summary.sentences:
+            return _told(services, summary, nodes, runtime, trace, len(found.lines)) | {
+                "llm_calls": state["llm_calls"] + requests}
+        extra = {"warnings": [
+            "no sentence of the model's summary was borne out by its lines: the chapter's opening lines instead",
+            *summary.dropped[:3]]}
+    with services.workspace.reading():
         cited = citations(services.workspace, nodes, max(services.ctx.max_citations, 1))
     shown = " ".join(s.text for s in (found.lines if whole else found.lines[:REFERENCE_LINES]))
     where = cite_of(cited[0]) if cited else ""
@@ -121,15 +122,16 @@ def _told(services: Services, summary: Summary, nodes: list[str], runtime: Runti
           count: int) -> dict[str, Any]:
     """A chapter told in the model's checked sentences, each followed by the citation of its first line."""
     store = services.workspace
-    firsts = [citations(store, [nodes[told.lines[0]]], 1) for told in summary.sentences]
+    told_nodes = [nodes[i] for told in summary.sentences for i in told.lines]
+    with store.reading():
+        firsts = [citations(store, [nodes[told.lines[0]]], 1) for told in summary.sentences]
+        cited = citations(store, list(dict.fromkeys(told_nodes + nodes)), max(services.ctx.max_citations, 1))
     text = " ".join(f"{told.text} {cite_of(c[0])}" if c else told.text
                     for told, c in zip(summary.sentences, firsts, strict=True))
     stream_words(text, lambda t: emit(runtime, {"event": "token", "text": t}))
     warnings = [f"dropped from the summary: {why}" for why in summary.dropped[:3]]
     if summary.read < count:
         warnings.append(f"the summary reads the first {summary.read} of the chapter's {count} lines")
-    told_nodes = [nodes[i] for told in summary.sentences for i in told.lines]
-    cited = citations(store, list(dict.fromkeys(told_nodes + nodes)), max(services.ctx.max_citations, 1))
     return {"context": cited, "answers": [told.text for told in summary.sentences], "trace": trace,
             "result": {"answer": text, "status": "GROUNDED", "confidence": 1.0, "mode": "summary",
                        "warnings": warnings}}
