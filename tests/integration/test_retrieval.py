@@ -37,3 +37,13 @@ def test_the_saved_index_keeps_each_line_s_neighbours(tmp_path):
     second, only = texts.index("Second line here."), texts.index("Only line of b.")
     assert texts[built.before[second]] == "First line here." and texts[built.after[second]] == "Third line here."
     assert built.before[only] == -1 and built.after[only] == -1
+
+
+def test_the_best_lines_are_those_a_full_stable_sort_gives_ties_in_order():
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    for size in (3, 40, 2000):
+        scores = np.round(rng.random(size) * 4) / 4 - 0.25  # many ties, some below zero
+        for k in (1, 5, 20):
+            assert list(retrieval._top(scores, k)) == list(np.argsort(-scores, kind="stable")[:k]), (size, k)
