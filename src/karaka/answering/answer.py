@@ -18,6 +18,7 @@ import functools
 import math
 import re
 import threading
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -245,7 +246,7 @@ def evidence_of(decision: Decision) -> dict[str, Any]:
             "not_proved": best.evidence.why_not, "features": features(best, decision.runner_up)}
 
 
-_corpus: dict[int, tuple[tuple[int, int], str]] = {}
+_corpus: weakref.WeakKeyDictionary[Any, tuple[tuple[int, int], str]] = weakref.WeakKeyDictionary()
 _corpus_lock = threading.Lock()
 
 
@@ -261,11 +262,11 @@ def _joined(store: Store) -> str:
     """
     key = index_key(store)
     with _corpus_lock:
-        cached = _corpus.get(id(store))
+        cached = _corpus.get(store)
         if cached is None or cached[0] != key:
             texts = (squash(f"{a.get('text', '')} {a.get('section', '')} {a.get('doc_id', '')}")
                      for d in store.graph.nodes_of("Document") if (a := store.graph.node(d) or {}))
-            cached = _corpus[id(store)] = (key, "\n".join(texts))
+            cached = _corpus[store] = (key, "\n".join(texts))
         return cached[1]
 
 

@@ -31,6 +31,7 @@ from karaka.answering.line import LineWords, joined
 from karaka.answering.question import Asked, Term, key, same
 from karaka.answering.span import Span
 from karaka.answering.spans import UNIT, code_shape
+from karaka.words import FUNCTION_WORDS, WORD
 
 SOFT_WEIGHT = 0.4
 CONTEXT_WEIGHT = 0.9
@@ -105,7 +106,7 @@ def typed(asked: Asked, span: Span) -> tuple[bool, str]:
         if counted and unit and not same(key(unit.split()[-1]), counted) and (
                 not UNIT.fullmatch(unit) or UNIT.fullmatch(counted) or UNIT.fullmatch(counted + "s")):
             return False, f"{span.text!r} counts {unit}, not what was asked"  # "how many meters": not "1 foot"
-    if kind == k.NAME and span.text.split() and span.text.split()[0].lower() in k.STOP:
+    if kind == k.NAME and span.text.split() and span.text.split()[0].lower() in FUNCTION_WORDS:
         return False, "a role, not a name"
     return True, ""
 
@@ -205,13 +206,13 @@ def _spared(missing: list[str], hard: list[Term], rarity: Callable[[str], float]
 
 def _in_question(asked: Asked, span: Span, words: LineWords) -> bool:
     """A span the question itself holds ("12 rooms" of "the inn with 12 rooms"), or made of its words."""
-    low = " ".join(_DIGITS.get(w, w) for w in re.findall(r"[^\W_]+", span.text.lower()))  # "two" is "2"
-    question = " " + " ".join(_DIGITS.get(w, w) for w in re.findall(r"[^\W_]+", asked.text.lower())) + " "
+    low = " ".join(_DIGITS.get(w, w) for w in WORD.findall(span.text.lower()))  # "two" is "2"
+    question = " " + " ".join(_DIGITS.get(w, w) for w in WORD.findall(asked.text.lower())) + " "
     if low and f" {low} " in question:
         return True
     if any(n and (n in span.text.lower() or span.text.lower() in n) for n in asked.named):
         return True
-    own = [key(w) for w in re.findall(r"[^\W_]+", span.text) if w.lower() not in k.STOP]
+    own = [key(w) for w in WORD.findall(span.text) if w.lower() not in FUNCTION_WORDS]
     if not own or span.kind in (k.QUANTITY, k.DATE, k.VERSION, k.CODE):
         return False  # an identifier is named after what it holds: CACHE_DIR answers "which variable holds the cache dir?"
     if asked.focus and all(same(w, asked.focus) for w in own):

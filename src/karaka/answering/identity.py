@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from karaka.answering import kinds as k
 from karaka.answering.question import Asked, key, same
 from karaka.answering.span import Span
+from karaka.words import FUNCTION_WORDS, WORD
 
 if TYPE_CHECKING:
     from karaka.answering.line import LineWords
@@ -67,7 +68,7 @@ def _focus_in_parse(focus: str, span: Span, doc: Any) -> bool:
 
 def all_focus(asked: Asked, span: Span) -> bool:
     """A span that is only the word asked about ("the method")."""
-    own = [key(w) for w in re.findall(r"[^\W_]+", span.text) if w.lower() not in k.STOP]
+    own = [key(w) for w in WORD.findall(span.text) if w.lower() not in FUNCTION_WORDS]
     return all(same(w, asked.focus) for w in own)
 
 

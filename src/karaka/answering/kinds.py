@@ -10,7 +10,6 @@ from __future__ import annotations
 
 QUANTITY, DATE, NAME, PLACE, REASON, MANNER, CODE, VERSION, VALUE, TERM = (
     "quantity", "date", "name", "place", "reason", "manner", "code", "version", "value", "term")
-KINDS = (QUANTITY, DATE, NAME, PLACE, REASON, MANNER, CODE, VERSION, VALUE, TERM)
 
 WH_WORDS = {
     # English
@@ -107,9 +106,6 @@ SPATIAL = frozenset("in into inside within at on onto upon to toward towards fro
                     "through throughout along around over under above below behind outside".split())
 """Prepositions that open a place or a direction: "to hospital", "beyond national borders"."""
 
-AUXILIARIES = frozenset("do does did is are was were be been has have had will would can could shall should may "
-                        "might must".split())
-"""Auxiliary verbs: in "which X Y does …" the one that ends the noun asked about."""
 
 CAUSATIVES = frozenset("make let help cause allow enable force get".split())
 """Verbs that hand the action on to the verb they govern ("which option makes it use …" asks about using)."""
@@ -129,20 +125,4 @@ TEMPORAL = frozenset("in on at by since until till during before after from to w
 COUNT_NOUNS = frozenset("number count amount total quantity anzahl zahl nombre".split())
 """Measure nouns that count what their "of" names: "the number of tables" counts tables."""
 
-LIGHT_VERBS = frozenset("be do have".split())
-"""Verbs that name no action of their own in a question ("What is …", "What does X do?", "How many … have")."""
 
-STOP = frozenset("""
-a an the of to in on at by for with and or from into onto upon as than that this these those it its is are was were
-be been being do does did done have has had having will would can could should shall may might must not no nor
-there their they them he she his her him we our you your i me my mine yours which who whom whose what when where why
-how if then so such any all some each every other another one both either neither about over under between
-through during before after above below up down out off again further once here also only just very too
-according
-le la les l de des du un une et ou est sont à au aux en dans par pour sur avec que qui quoi ce cet cette ces il
-elle ils elles on se sa son ses leur leurs ne pas plus
-der die das den dem des ein eine einen einem einer und oder ist sind wird werden wurde wurden im in am an auf
-aus bei mit nach von zu zum zur für über unter durch es er sie man sich nicht kein keine auch nur wie was wer
-el los las lo y o es son en por para con del al se
-""".split())
-"""Function words of the four languages: never what a question asks about."""

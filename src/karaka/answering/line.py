@@ -9,11 +9,9 @@ from typing import Any
 
 from karaka.answering import kinds as k
 from karaka.answering.question import CODE_TOKEN, Asked, Term, key, same
+from karaka.words import FUNCTION_WORDS, WORD
 
 DETERMINERS = frozenset("the a an this that these those his her its their our my your some any".split())
-
-
-PRONOUNS = frozenset("he she it they him her them his its their who which that this these those i we you".split())
 
 
 @dataclass
@@ -31,8 +29,6 @@ class Line:
     """The line's kind (``code``, ``table``, ``heading``…; "" for prose)."""
     section: str = ""
     """The innermost heading above it."""
-
-
 
 
 @dataclass
@@ -79,7 +75,7 @@ def _holds(keys: set[str], text: str, term: Term) -> bool:
 
 
 def _keys(text: str) -> set[str]:
-    return {key(w) for w in re.findall(r"[^\W_]+", text) if w.lower() not in k.STOP}
+    return {key(w) for w in WORD.findall(text) if w.lower() not in FUNCTION_WORDS}
 
 
 def line_words(text: str, doc: Any | None, context: str, previous: str = "", following: str = "",
@@ -95,15 +91,15 @@ def line_words(text: str, doc: Any | None, context: str, previous: str = "", fol
     if doc is not None and len(doc):
         out.starts = [t.idx for t in doc]
         for t in doc:
-            if t.is_punct or t.lower_ in k.STOP:
+            if t.is_punct or t.lower_ in FUNCTION_WORDS:
                 continue
             for word in {key(t.lemma_), key(t.text), *(key(p) for p in re.split(r"[-_/]", t.text) if p)}:
                 if word:
                     out.at.setdefault(word, []).append(t.i)
         out.verbless = not any(t.pos_ in ("VERB", "AUX") for t in doc)
     else:
-        for m in re.finditer(r"[^\W_]+", text):
-            if m.group(0).lower() not in k.STOP:
+        for m in WORD.finditer(text):
+            if m.group(0).lower() not in FUNCTION_WORDS:
                 out.at.setdefault(key(m.group(0)), []).append(m.start())
         out.verbless = len(text.split()) <= 6
     for bound, pattern in k.BOUNDS.items():  # "Python 3.8 or later" says a minimum
@@ -124,7 +120,7 @@ def joined(asked: Asked, words: LineWords) -> dict[str, list[int]]:
 
     "time out" written "timeout", "network file system" written "NFS".
     """
-    seq = [w for w in re.findall(r"[^\W\d_]+", asked.text) if w.lower() not in k.STOP]
+    seq = [w for w in re.findall(r"[^\W\d_]+", asked.text) if w.lower() not in FUNCTION_WORDS]
     out: dict[str, list[int]] = {}
     for size in (2, 3, 4):
         for i in range(len(seq) - size + 1):

@@ -25,6 +25,7 @@ from karaka.answering.verbs import (
     verb_of,
 )
 from karaka.nlp.people import names_people
+from karaka.words import FUNCTION_WORDS, LIGHT_VERBS
 
 CODE_TOKEN = re.compile(r"`([^`]{1,80})`|(?<![\w/])(--?[A-Za-z][\w-]*(?:=[^\s,;)]+)?|[A-Za-z_][\w.]*=[^\s,;)]+|"
                         r"\$?[A-Z][A-Z0-9]*_[A-Z0-9_]+|(?:/[\w.+-]+){2,}/?|~?/[\w.+-]+/[\w.+/-]*|(?<![\w/])/[a-z][\w.+-]*|"
@@ -204,10 +205,10 @@ def _analyse_words(text: str, lang: str) -> Asked:
     for i, w in enumerate(words):
         if w in k.WH_WORDS and not (lang == "en" and w == "was"):
             wh = k.WH_WORDS[w]
-            following = [x for x in words[i + 1:i + 4] if x not in k.STOP]
+            following = [x for x in words[i + 1:i + 4] if x not in FUNCTION_WORDS]
             if wh == "how" and words[i + 1:i + 2] and words[i + 1] in k.DEGREE_AFTER_HOW:
                 wh = "how many"
-                following = [x for x in words[i + 2:i + 5] if x not in k.STOP]
+                following = [x for x in words[i + 2:i + 5] if x not in FUNCTION_WORDS]
             if (wh == "which" or wh == "what" and lang == "en") and following:
                 focus = following[0]
             elif wh == "how many" and following:
@@ -222,7 +223,7 @@ def _analyse_words(text: str, lang: str) -> Asked:
     terms = []
     capitals = {m.group(0).lower() for m in re.finditer(r"(?<!^)(?<![.?!]\s)\b[A-ZÄÖÜÀ-Ý][\w-]+", text)}
     for w in words:
-        if w in k.STOP or w in k.WH_WORDS or w == focus or w in k.DEFAULT_WORDS or w in k.DEGREE_AFTER_HOW \
+        if w in FUNCTION_WORDS or w in k.WH_WORDS or w == focus or w in k.DEFAULT_WORDS or w in k.DEGREE_AFTER_HOW \
                 or (len(w) < 2 and not w.isdigit()):
             continue
         name = any(c.isdigit() for c in w) or bool(CODE_TOKEN.fullmatch(w))
@@ -298,7 +299,7 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
     if focus_token is not None:
         skip.add(focus_token.i)
     terms: list[Term] = []
-    if verb is not None and verb.lemma_.lower() not in k.LIGHT_VERBS:
+    if verb is not None and verb.lemma_.lower() not in LIGHT_VERBS:
         terms.append(Term(key(verb_lemma(verb)), hard=True, text=verb.text, role="verb"))
     focus_words = {t.i for t in focus_token.subtree if t.i <= focus_token.i} if focus_token is not None else set()
     if counted is not None:
@@ -306,11 +307,11 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
     code_spans = [(m.start(), m.end()) for m in CODE_TOKEN.finditer(text)]
     excluded = {w.i for t in tokens if t.lower_ in k.EXCLUDING and t.dep_ == "prep" for w in t.subtree}
     for t in tokens:
-        if t.i in skip or t.is_punct or t.lower_ in k.STOP or t.lower_ in k.WH_WORDS:
+        if t.i in skip or t.is_punct or t.lower_ in FUNCTION_WORDS or t.lower_ in k.WH_WORDS:
             continue
         if t.lemma_.lower() in k.DEFAULT_WORDS or t.pos_ in ("AUX", "DET", "PRON", "CCONJ", "SCONJ", "PART", "ADP"):
             continue
-        if t.pos_ == "VERB" and t.lemma_.lower() in k.LIGHT_VERBS:
+        if t.pos_ == "VERB" and t.lemma_.lower() in LIGHT_VERBS:
             continue
         if any(a <= t.idx < b for a, b in code_spans):
             continue  # a code token is one required word, matched whole
@@ -341,7 +342,7 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
         terms = [t for t in terms if t.text.lower() not in inside or t in named or not named]
     unique = tuple(dict.fromkeys(t for t in terms if t.key and t.key != focus))
     return Asked(text=text, kind=kind, wh=wh, focus=focus, shape=shape, default=default,
-                 verb=key(verb_lemma(verb)) if verb is not None and verb.lemma_.lower() not in k.LIGHT_VERBS else "",
+                 verb=key(verb_lemma(verb)) if verb is not None and verb.lemma_.lower() not in LIGHT_VERBS else "",
                  terms=unique, required=required_words(text), lang="en", named=_named(text),
                  counted=key(counted.lemma_) if counted is not None else "",
                  focus_text=focus_token.text.lower() if focus_token is not None else "",

@@ -33,6 +33,7 @@ from karaka.kg.fact_text import titles
 from karaka.kg.units import parser_reads
 from karaka.store.base import Store
 from karaka.store.ids import document_node
+from karaka.words import WORD
 
 POOL = 12
 """Lines read for a question (the graph's and retrieval's best), besides the lines they bring."""
@@ -172,7 +173,7 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
         c.score = score(c)
     merged: dict[str, Candidate] = {}
     for c in sorted(found, key=lambda c: (-c.proved, -c.score)):
-        name = " ".join(re.findall(r"[^\W_]+", c.text.lower())) or c.text.lower()
+        name = " ".join(WORD.findall(c.text.lower())) or c.text.lower()
         if name in merged:
             merged[name].agree += 1
         else:

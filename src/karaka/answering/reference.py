@@ -16,6 +16,7 @@ from difflib import SequenceMatcher
 from karaka.loading.book import number
 from karaka.store.base import SourceLine
 from karaka.store.embedded.records import Records
+from karaka.words import WORD
 
 _NAME = r"(?P<name>(?:[1-4]\s*)?[^\W\d_][\w'’.-]*(?:\s+(?:of\s+|the\s+)?[^\W\d_][\w'’.-]*){0,4}?)"
 _NUM = r"(\d{1,4}|[IVXLCDM]{1,8})"
@@ -100,10 +101,10 @@ def parse(question: str) -> Reference | None:
                     end = text.index(word, end) + len(word)
                 ref = replace(ref, name=text[match.start("name"):end].strip(" ,"), shown=text[match.start():end].strip())
             rest = (text[:match.start()] + " " + text[end:]).lower()
-            name_words = re.findall(r"[^\W_]+", ref.name.lower())
+            name_words = WORD.findall(ref.name.lower())
             if ref.name and name_words and name_words[0] in ASKS_TEXT:  # "does Genesis 4:8" read as a name
                 ref = _without_leading(ref, name_words)
-            if _QUESTION_WORDS & set(re.findall(r"[^\W_]+", ref.name.lower())):
+            if _QUESTION_WORDS & set(WORD.findall(ref.name.lower())):
                 continue  # "How old was Oren in chapter 1": a question about the chapter, not its text
             if all(w in ASKS_TEXT or w in GENERIC_NAMES for w in re.findall(r"[^\W\d_]+", rest)):
                 return ref
@@ -196,7 +197,7 @@ def _at(ref: Reference, line: SourceLine) -> bool:
 
 def named(name: str, docs: list[str], records: Records) -> list[str]:
     """The documents ``name`` names: by id (its last part), an abbreviation, its title line, or a near spelling."""
-    words = [w for w in re.findall(r"[^\W_]+", name.lower()) if w not in GENERIC_NAMES]
+    words = [w for w in WORD.findall(name.lower()) if w not in GENERIC_NAMES]
     if not words:
         return []
     wanted = " ".join(words)
@@ -212,7 +213,7 @@ def named(name: str, docs: list[str], records: Records) -> list[str]:
 
 
 def _names(wanted: str, words: list[str], candidate: str) -> bool:
-    tokens = re.findall(r"[^\W_]+", candidate)
+    tokens = WORD.findall(candidate)
     joined = " ".join(tokens)
     if wanted == joined or all(w in tokens for w in words):
         return True

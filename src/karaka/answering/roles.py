@@ -10,12 +10,13 @@ from karaka.answering import kinds as k
 from karaka.answering.candidate import GRAPH, Candidate
 from karaka.answering.evidence import OWN_WORDS, weigh
 from karaka.answering.identity import focus_near
-from karaka.answering.line import DETERMINERS, PRONOUNS, Line
+from karaka.answering.line import DETERMINERS, Line
 from karaka.answering.question import Asked, key, same
 from karaka.answering.span import REASON_OPENERS, Span
 from karaka.kg.traverse import PREFERENCES, coverage, entities_named, spans_of
 from karaka.nlp.people import names_people
 from karaka.store.base import Store
+from karaka.words import FUNCTION_WORDS, HUMAN_PRONOUNS, PRONOUNS, WORD
 
 
 def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, line: Line,
@@ -93,7 +94,7 @@ def _apposed(text: str, span: str, value: str) -> bool:
 
 def _all_asked(asked: Asked, text: str) -> bool:
     """Whether every content word of a span is one of the question's."""
-    own = [key(w) for w in re.findall(r"[^\W_]+", text) if w.lower() not in k.STOP]
+    own = [key(w) for w in WORD.findall(text) if w.lower() not in FUNCTION_WORDS]
     words = [t.key for t in asked.terms] + [asked.focus]
     return bool(own) and all(any(same(w, a) for a in words if a) for w in own)
 
@@ -123,7 +124,7 @@ def _with_conjuncts(line: Line, text: str) -> str:
     return line.doc[inside[0].i:last + 1].text
 
 
-_PERSONAL = frozenset("he she him her".split())
+_PERSONAL = HUMAN_PRONOUNS - {"his", "hers"}  # a possessive names an owner, not a doer
 
 
 def _antecedent(store: Store, entity: str | None, node: str) -> str:
@@ -171,7 +172,7 @@ def _role_fits(asked: Asked, name: str, text: str, entity: str | None, store: St
         singular = head[:-1] if head.endswith("s") and not head.endswith("ss") else head  # "reporters"
         return etype in ("Person", "Organisation") or names_people(head) in ("person", "group") \
             or names_people(singular) in ("person", "group") \
-            or bool(words) and text[:1].isupper() and words[0].lower() not in k.STOP \
+            or bool(words) and text[:1].isupper() and words[0].lower() not in FUNCTION_WORDS \
             or text.lower() in ("he", "she", "they", "him", "her", "them")
     if kind == k.PLACE:  # a place, or a phrase the parse left unnamed that a spatial preposition opens
         return name in ("ADHIKARANA_SPATIAL", "PLACE", "APADANA") or etype == "Location" or (

@@ -12,7 +12,6 @@ summary, and the caller shows the chapter's opening lines instead.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +20,7 @@ from karaka.jsonparse import JSONRecoveryError, recover_json
 from karaka.models.call import LLMCallError
 from karaka.services import Services, ask
 from karaka.store.base import SourceLine
+from karaka.words import WORD
 
 PART_CHARS = 3000
 """The most text one request reads (about 750 tokens): small models keep to it."""
@@ -87,7 +87,7 @@ def unsupported_names(text: str, source: str) -> list[str]:
     """
     from karaka.nlp import parse
 
-    held = set(re.findall(r"[^\W_]+", source.lower()))
+    held = set(WORD.findall(source.lower()))
     return [t.text for t in parse(text) if t.pos_ == "PROPN" and t.text.lower() not in held and t.text.isalpha()]
 
 
@@ -95,7 +95,7 @@ def shared(text: str, source: str) -> float:
     """The share of ``text``'s content words whose lemma ``source`` holds (1.0 for a text without any)."""
     from karaka.nlp import parse
 
-    held = {t.lemma_.lower() for t in parse(source)} | set(re.findall(r"[^\W_]+", source.lower()))
+    held = {t.lemma_.lower() for t in parse(source)} | set(WORD.findall(source.lower()))
     words = [t for t in parse(text) if t.pos_ in CONTENT and t.is_alpha]
     return sum(t.lemma_.lower() in held or t.text.lower() in held for t in words) / len(words) if words else 1.0
 

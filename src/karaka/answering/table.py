@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from karaka.store.base import Store
+from karaka.words import WORD
 
 _OPENING = re.compile(r"^(?:please\s+)?(?:(?:what|which)(?:\s+(?:are|were|is|was))?|list|show|give|name|tell)"
                       r"(?:\s+me)?\s+", re.I)
@@ -58,7 +59,7 @@ def _stem(word: str) -> str:
 
 
 def _words(text: str) -> list[str]:
-    return [_stem(w) for w in re.findall(r"[^\W_]+", text)]
+    return [_stem(w) for w in WORD.findall(text)]
 
 
 def asked_columns(question: str) -> tuple[str, str] | None:

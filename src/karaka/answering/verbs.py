@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from karaka.answering import kinds as k
+from karaka.words import AUXILIARIES, LIGHT_VERBS
 
 
 def before_auxiliary(tokens: list, start: int):  # type: ignore[no-untyped-def]
@@ -12,7 +13,7 @@ def before_auxiliary(tokens: list, start: int):  # type: ignore[no-untyped-def]
     read "storage" as a verb).
     """
     for i in range(start, min(start + 4, len(tokens))):
-        if tokens[i].lower_ in k.AUXILIARIES:
+        if tokens[i].lower_ in AUXILIARIES:
             return tokens[i - 1] if i > start and tokens[i - 1].is_alpha else None
         if not (tokens[i].is_alpha or tokens[i].text == "-"):
             return None
@@ -23,14 +24,14 @@ def noun_tagged_verb(tokens: list, i: int) -> bool:  # type: ignore[type-arg]
     """A word right after "which" tagged as a verb, a noun after it: a name ("which curl option", "which zip tool")."""
     word, before = tokens[i], tokens[i - 1] if i else None
     return (before is not None and before.lower_ == "which" and word.pos_ == "VERB"
-            and word.tag_ in ("VB", "VBP", "VBZ") and word.lower_ not in k.AUXILIARIES
+            and word.tag_ in ("VB", "VBP", "VBZ") and word.lower_ not in AUXILIARIES
             and i + 1 < len(tokens) and tokens[i + 1].pos_ in ("NOUN", "PROPN"))  # not "what causes cancer", "did"
 
 
 def verb_after(tokens: list, i: int):  # type: ignore[no-untyped-def, type-arg]
     """The first word after the asked-about noun that can act: a verb, or a plural-looking word the tagger called a noun."""
     for t in tokens[i + 1:]:
-        if t.pos_ in ("VERB", "AUX") and t.lemma_.lower() not in k.LIGHT_VERBS:
+        if t.pos_ in ("VERB", "AUX") and t.lemma_.lower() not in LIGHT_VERBS:
             return t
         if t.pos_ == "NOUN" and t.tag_ in ("NNS", "VBZ") and t.i == i + 1:
             return t  # "which option limits the …": "limits" acts
@@ -98,7 +99,7 @@ def verb_of(doc):  # type: ignore[no-untyped-def]
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is None:
         return None
-    if root.pos_ == "VERB" and root.lemma_.lower() not in k.CAUSATIVES | k.LIGHT_VERBS:
+    if root.pos_ == "VERB" and root.lemma_.lower() not in k.CAUSATIVES | LIGHT_VERBS:
         return root
     return next((c for c in root.children if c.pos_ == "VERB" and c.dep_ in ("xcomp", "ccomp", "conj", "advcl")),
-                root if root.pos_ == "VERB" and root.lemma_.lower() not in k.LIGHT_VERBS else None)
+                root if root.pos_ == "VERB" and root.lemma_.lower() not in LIGHT_VERBS else None)

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from karaka.store.resolver import is_pronoun
-
-_PERSON_PRONOUNS = frozenset({"he", "him", "his", "she", "her", "hers", "they", "them", "their", "who", "whom"})
+from karaka.words import PERSONAL_PRONOUNS
 
 
 def resolve_follow_up(plan: dict[str, Any], turns: list[dict[str, Any]], types: dict[str, str]) -> list[str]:
@@ -26,7 +25,7 @@ def resolve_follow_up(plan: dict[str, Any], turns: list[dict[str, Any]], types: 
         for role, value in list(karakas.items()):
             if not value or not is_pronoun(value):
                 continue
-            person = value.lower() in _PERSON_PRONOUNS
+            person = value.lower() in PERSONAL_PRONOUNS
             same = roles.get(role)
             choice = same if same and same not in used else next(
                 (e for e in pool if e not in used and (types.get(e) == "Person") == person), None)

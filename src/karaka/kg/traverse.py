@@ -19,6 +19,7 @@ from typing import Any
 
 from karaka.store.base import Store
 from karaka.store.schema import KARAKA_TO_RELATION, RELATION_TO_KARAKA
+from karaka.words import LIGHT_WORDS, lower_words
 
 MAX_HOPS = 5
 MAX_VERB_SCAN = 300
@@ -37,16 +38,14 @@ PREFERENCES: dict[str, list[tuple[str, str]]] = {
     "VERB": [],
 }
 _STEP_REF = re.compile(r"^\$?\{?(?:step|answer)?\s*_?(\d+)\}?$", re.IGNORECASE)
-_WORD = re.compile(r"[^\W_]+")
-_STOP = frozenset("a an the of to in on at by for with and or from into as is was be 's his her its their".split())
 
 
 @functools.lru_cache(maxsize=65536)
 def content(text: str) -> frozenset[str]:
     """Content words of a span, lower-cased, plural -s folded (memoised: spans recur across candidates)."""
     out = set()
-    for word in _WORD.findall(text.lower()):
-        if word in _STOP:
+    for word in lower_words(text):
+        if word in LIGHT_WORDS:
             continue
         out.add(word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word)
     return frozenset(out)
@@ -295,18 +294,3 @@ def _line_of(store: Store, kriya: str) -> tuple[str, int]:
 def _distance(store: Store, kriya: str, anchor: tuple[str, int]) -> tuple[int, int]:
     doc_id, seq = _line_of(store, kriya)
     return (0, abs(anchor[1] - seq)) if doc_id == anchor[0] else (1, seq)
-
-
-def antecedents(store: Store, entity: str | None) -> list[str]:
-    """What a pronoun entity stands for (names, sorted); empty for any other entity."""
-    if not entity or not (store.graph.node(entity) or {}).get("pronoun"):
-        return []
-    return sorted(str((store.graph.node(a) or {}).get("canonical_name", a))
-                  for a in store.graph.same_as_closure(entity) - {entity}
-                  if not (store.graph.node(a) or {}).get("pronoun"))
-
-
-def display(store: Store, answer: Answer) -> str:
-    """How an answer reads: its span, and what a pronoun stands for: "He (Rama)"."""
-    names = antecedents(store, answer.entity)
-    return f"{answer.text} ({', '.join(names)})" if names else answer.text

@@ -21,11 +21,9 @@ from spacy.tokens import Doc, Token
 from karaka.nlp import parse, verb_lemma
 from karaka.nlp.phrases import clause, span
 from karaka.nlp.roles import pobj_of, prep_role
+from karaka.words import AUXILIARIES, LIGHT_VERBS
 
 WH = frozenset({"who", "whom", "what", "which", "where", "when", "why", "how", "whose"})
-AUXILIARIES = frozenset("do does did is are was were be been being has have had will would can could shall should "
-                        "may might must".split())
-LIGHT_VERBS = frozenset({"do", "be", "have"})
 WH_EXTRACT = {"where": "ADHIKARANA_SPATIAL", "when": "ADHIKARANA_TEMPORAL", "why": "CAUSE", "how": "MANNER"}
 STRANDED = {"with": "KARANA", "using": "KARANA", "by": "KARTA", "to": "SAMPRADANA", "for": "SAMPRADANA",
             "from": "APADANA", "in": "ADHIKARANA_SPATIAL", "at": "ADHIKARANA_SPATIAL", "on": "ADHIKARANA_SPATIAL",

@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from karaka.words import WORD
+
 AGENT_NOUNS = frozenset(
     "director composer producer writer author founder performer singer publisher creator editor designer architect "
     "screenwriter cinematographer owner presenter developer manufacturer inventor painter sculptor".split()
@@ -44,12 +46,12 @@ _ORDER_WORDS = {
 
 def normalize(text: str) -> str:
     """Lower-cased words only (the key of a title or a name)."""
-    return " ".join(re.findall(r"[^\W_]+", text.lower()))
+    return " ".join(WORD.findall(text.lower()))
 
 
 def find_entities(question: str, titles: dict[str, str]) -> list[tuple[int, int, str]]:
     """Title matches in a question: (start, end, title) by character offsets, longest first, no overlaps."""
-    words = [(m.start(), m.end(), m.group().lower()) for m in re.finditer(r"[^\W_]+", question)]
+    words = [(m.start(), m.end(), m.group().lower()) for m in WORD.finditer(question)]
     found: list[tuple[int, int, str]] = []
     taken: set[int] = set()
     for size in range(min(14, len(words)), 0, -1):

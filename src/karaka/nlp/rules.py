@@ -12,20 +12,19 @@ from typing import Any
 
 from karaka.nlp import parse
 from karaka.nlp.roles import analyze
+from karaka.words import LIGHT_WORDS, lower_words
 
-_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
-_STOP = frozenset("the a an of to in on at by for with and or his her its their s".split())
 _QUOTED = re.compile(r"[\"'“‘`]([^\"'”’`]{2,80})[\"'”’`]")
 
 
 def words(text: str) -> list[str]:
     """The words of a text, lower-cased (the one tokenisation for lines and spans)."""
-    return [w.lower() for w in _WORD.findall(text)]
+    return lower_words(text)
 
 
 def content_words(text: str) -> list[str]:
     """Words that must occur in the line (function words may be paraphrased)."""
-    return [w for w in words(text) if w not in _STOP]
+    return [w for w in words(text) if w not in LIGHT_WORDS]
 
 
 def mentions(value: Any) -> list[str]:
@@ -61,7 +60,7 @@ def rule_violations(item: dict[str, Any], line: str) -> list[str]:
     return problems + role_problems(item, line) + swap_problems(item, line) + structure_problems(item, line)
 
 
-_NO_CONTENT = _STOP | frozenset("from into onto over under where when which who whom whose that there then than as if but "
+_NO_CONTENT = LIGHT_WORDS | frozenset("from into onto over under where when which who whom whose that there then than as if but "
                                 "so not while since until after before".split())
 
 

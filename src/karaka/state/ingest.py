@@ -17,8 +17,6 @@ def furthest(old: int, new: int) -> int:
     return max(old, new)
 
 
-
-
 class UnitStatus(StrEnum):
     """The outcome of one extraction unit (stored with its result)."""
 

@@ -28,7 +28,6 @@ class DocStatus(StrEnum):
     DONE = "done"
 
 
-
 class Edge(NamedTuple):
     """One edge: ``source -relation-> target`` with its attributes."""
 

@@ -23,19 +23,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from karaka.words import ARTICLES, PRONOUNS
+
 if TYPE_CHECKING:
     from langchain_core.embeddings import Embeddings
 
-PRONOUNS = frozenset(
-    "he she it they him her his hers its their theirs which that who whom "
-    "them i me we us you this these those himself herself itself themselves".split()
-)
 TITLES = frozenset(
     "dr mr mrs ms miss prof professor sir madam mme mx rev fr st lord lady hon president king queen "
     "prince princess general gen captain capt colonel col sergeant sgt lieutenant lt inspector chief "
     "commander judge senator governor mayor minister saint pope bishop archbishop duke".split()
 )
-ARTICLES = frozenset({"the", "a", "an"})
 LEADING_PREPOSITIONS = frozenset(
     "in on at by for with from to into onto during before after since until till through across over under "
     "near within without among between behind beside around along above below beneath toward towards upon "

@@ -15,21 +15,9 @@ if TYPE_CHECKING:
     pass
 from karaka.kg.enrich.decisions import decide, decision_key, link, name_of, roles_of, text_of
 from karaka.kg.enrich.types import ner_type
+from karaka.words import DEICTIC_PRONOUNS, HUMAN_PRONOUNS, PERSONAL_PRONOUNS, SINGULAR_PRONOUNS
 
 ANTECEDENT_WINDOW = 12  # a pronoun's antecedent is among the nearest preceding actions
-
-
-_PERSONAL = {"he", "she", "him", "her", "his", "hers", "who", "whom", "they", "them", "their"}
-
-
-_DEICTIC = frozenset("i me my mine we us our ours you your yours this that".split())
-"""Pronouns that point at the speaker, the listener or the situation, not back at a noun phrase: never linked."""
-
-
-_SINGULAR = frozenset("he she it him her his hers its".split())
-
-
-_HUMAN = frozenset("he she him her his hers".split())
 
 
 _NO_ANTECEDENT = frozenset("what whatever whoever whichever where when why how each all both some many few several "
@@ -50,7 +38,7 @@ def resolve_coreferences(services: Services, doc_id: str, run_id: str, loop: Loo
                 attrs = graph.node(pronoun) or {}
                 word = str(attrs.get("canonical_name", ""))
                 if attrs.get("type") != "Entity" or not attrs.get("pronoun") or graph.neighbors(pronoun, "IS_SAME_AS") \
-                        or word.lower() in _DEICTIC or _generic(word, text_of(services, kriya)):
+                        or word.lower() in DEICTIC_PRONOUNS or _generic(word, text_of(services, kriya)):
                     continue
                 if shapes is None:  # names a model wrote, parsed once, when a pronoun first needs them
                     unmarked = {e for k in order if (graph.node(k) or {}).get("provenance") != "parser"
@@ -115,7 +103,7 @@ def _antecedents(services: Services, before: list[str], pronoun: str, shapes: di
     """
     graph = services.workspace.graph
     word = name_of(services, pronoun).lower()
-    personal, singular, human = word in _PERSONAL, word in _SINGULAR, word in _HUMAN
+    personal, singular, human = word in PERSONAL_PRONOUNS, word in SINGULAR_PRONOUNS, word in HUMAN_PRONOUNS
     order = ["HAS_KARTĀ", "TARGETS_SAMPRADĀNA", "HAS_KARMA"] if personal else ["HAS_KARMA", "USES_KARANA", "HAS_KARTĀ"]
     own = {e for entities in roles_of(services, before[-1]).values() for e in entities} if before else set()
     seen: list[str] = []

@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     pass
 
 
-
 log = logging.getLogger("karaka.postprocess")
 
 
