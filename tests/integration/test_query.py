@@ -121,3 +121,27 @@ def test_the_bm25_index_is_kept_in_the_workspace_and_loaded_not_rebuilt(tmp_path
     monkeypatch.undo()
     run_ingest(ctx, docs)  # a new generation: the index is built again, with the new line
     assert any(c["doc_id"] == "test_doc_2" for c in run_query(ctx, "What did Sita wear?")["citations"])
+
+
+def test_an_index_saved_by_another_tokeniser_is_rebuilt_not_read(tmp_path, monkeypatch):
+    """An upgrade that splits words otherwise (another stop-word list) must not search the old index's words."""
+    import bm25s
+
+    from karaka.kg import retrieval
+
+    docs = tmp_path / "docs"
+    write_doc(docs, "test_doc_1.txt", *SPEC)
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
+    run_ingest(ctx, docs)
+    run_query(ctx, "Which colour was the bow?")
+    stamp = tmp_path / "ws" / "bm25" / "stamp.json"
+    saved = json.loads(stamp.read_text())
+    assert saved["tokens"] == retrieval.tokens_stamp()
+    stamp.write_text(json.dumps({**saved, "tokens": "an older tokeniser"}))
+    retrieval._cache.clear()
+    built = []
+    index = bm25s.BM25.index
+    monkeypatch.setattr(bm25s.BM25, "index", lambda self, *a, **k: built.append(1) or index(self, *a, **k))
+    run_query(ctx, "Which colour was the bow?")
+    assert built, "the index of another tokeniser was read"
+    assert json.loads(stamp.read_text())["tokens"] == retrieval.tokens_stamp()

@@ -47,3 +47,22 @@ def test_the_best_lines_are_those_a_full_stable_sort_gives_ties_in_order():
         scores = np.round(rng.random(size) * 4) / 4 - 0.25  # many ties, some below zero
         for k in (1, 5, 20):
             assert list(retrieval._top(scores, k)) == list(np.argsort(-scores, kind="stable")[:k]), (size, k)
+
+
+def test_an_index_is_kept_for_its_store_only_while_the_store_lives(tmp_path):
+    """Keyed by the store itself, not its id(): a new store that gets a dead one's id must not get its index."""
+    import gc
+
+    from karaka.models import load_embeddings
+    from karaka.store.embedded.workspace import Workspace
+
+    write_doc(tmp_path / "docs", "a.txt", "The Zephyr valve guards the boiler room.")
+    run_ingest(Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser"), tmp_path / "docs")
+    store = Workspace(tmp_path / "ws", load_embeddings("wordllama", announce=False))
+    with store.reading():
+        assert retrieval.lexical(store, "Zephyr valve")
+    assert store in retrieval._cache
+    held = len(retrieval._cache)
+    del store
+    gc.collect()
+    assert len(retrieval._cache) == held - 1

@@ -7,6 +7,8 @@ BM25 ranks close (on the dev questions, equal weights did worse than BM25 alone)
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import logging
 import os
@@ -14,6 +16,7 @@ import re
 import shutil
 import threading
 import unicodedata
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,6 +25,7 @@ import numpy as np
 
 from karaka.services import Services
 from karaka.store.base import Store
+from karaka.words import SEARCH_STOP_WORDS, WORD
 
 logging.getLogger("bm25s").setLevel(logging.WARNING)  # its DEBUG lines flood notebooks and CLIs
 RRF_K = 60
@@ -34,12 +38,8 @@ NEIGHBOUR_WEIGHT = 0.3
 """The share of the lines before and after a line that its BM25 score is lifted by (``lexical``). Chosen
 before measuring, not fitted: 0.3 on the dev sets gave docs dev's first cited line 57.9 → 68.4 %,
 the action set's (unrelated sentences side by side) 85.7 → 85.3 %, multi-hop recall@5 94.8 → 95.2."""
-STOPWORDS = frozenset(
-    "a an the of to in on at by for with and or is was were are be been being who what whom which when where why how "
-    "did do does done find documents document about show list me any all lines that this these those it its as from "
-    "has have had not no but if than then so such there their they them he she his her him we our you your i".split()
-)
-_cache: dict[int, tuple[tuple[int, int], Lexical | None]] = {}
+_cache: weakref.WeakKeyDictionary[Any, tuple[tuple[int, int], Lexical | None]] = weakref.WeakKeyDictionary()
+"""Each open store's index, kept while the store lives (keyed by the store itself: an id can be a dead store's)."""
 _lock = threading.Lock()
 
 
@@ -56,8 +56,8 @@ def tokens(text: str) -> list[str]:
     """
     text = unicodedata.normalize("NFKC", text).lower()
     out = _VERSION.findall(text)  # "1.0.0" is one word as well as three numbers
-    for word in re.findall(r"[^\W_]+", text):
-        if word in STOPWORDS:
+    for word in WORD.findall(text):
+        if word in SEARCH_STOP_WORDS:
             continue
         if not _CJK.search(word):
             out.append(word)
@@ -132,9 +132,8 @@ def _bm25(store: Store, generation: tuple[int, int]) -> Lexical | None:
     import bm25s
 
     logging.getLogger("bm25s").setLevel(logging.WARNING)  # bm25s sets its own level when first imported
-    key = id(store)
     with _lock:
-        cached = _cache.get(key)
+        cached = _cache.get(store)
         if cached and cached[0] == generation:
             return cached[1]
         folder = Path(root) / BM25_FOLDER if (root := getattr(store, "root", None)) is not None else None
@@ -149,11 +148,18 @@ def _bm25(store: Store, generation: tuple[int, int]) -> Lexical | None:
             found = Lexical(retriever, docs, *neighbours(attrs))
             if folder is not None:
                 _save_index(folder, generation, found)
-        _cache[key] = (generation, found)
+        _cache[store] = (generation, found)
         return found
 
 
 BM25_FOLDER = "bm25"
+
+
+@functools.cache
+def tokens_stamp() -> str:
+    """A fingerprint of how ``tokens`` splits text: a saved index made by another tokeniser is rebuilt, not read."""
+    made = "\n".join([WORD.pattern, _VERSION.pattern, _CJK.pattern, " ".join(sorted(SEARCH_STOP_WORDS))])
+    return hashlib.sha256(made.encode()).hexdigest()[:16]
 
 
 def _load_index(folder: Path, generation: tuple[int, int]) -> Lexical | None:
@@ -162,7 +168,7 @@ def _load_index(folder: Path, generation: tuple[int, int]) -> Lexical | None:
 
     try:
         stamp = json.loads((folder / "stamp.json").read_text(encoding="utf-8"))
-        if tuple(stamp["generation"]) != tuple(generation):
+        if tuple(stamp["generation"]) != tuple(generation) or stamp.get("tokens") != tokens_stamp():
             return None
         retriever = bm25s.BM25.load(str(folder), mmap=True, show_progress=False)
         with np.load(folder / "neighbours.npz") as saved:
@@ -182,7 +188,7 @@ def _save_index(folder: Path, generation: tuple[int, int], index: Lexical) -> No
         shutil.rmtree(fresh, ignore_errors=True)
         index.retriever.save(str(fresh), show_progress=False)
         np.savez(fresh / "neighbours.npz", before=index.before, after=index.after)
-        (fresh / "stamp.json").write_text(json.dumps({"generation": list(generation), "docs": index.docs}),
+        (fresh / "stamp.json").write_text(json.dumps({"generation": list(generation), "tokens": tokens_stamp(), "docs": index.docs}),
                                           encoding="utf-8")
         old = folder.with_name(f"{folder.name}.{os.getpid()}.old")
         if folder.exists():
