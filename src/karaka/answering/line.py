@@ -46,6 +46,8 @@ class LineWords:
     text: str = ""
     context_text: str = ""
     around_text: str = ""
+    previous_text: str = ""
+    """The sentence just before it in its document."""
     starts: list[int] = field(default_factory=list)
     """Each token's first character, for a parsed line (places are then token indices)."""
     verbless: bool = False
@@ -87,13 +89,17 @@ def line_words(text: str, doc: Any | None, context: str, previous: str = "", fol
     sentence were its own: "-k, --keep" answers "which option keeps the input files?" from
     "keeps the input files." below it.
     """
-    out = LineWords(text=text, context_text=context, around_text=f"{previous} {following}", intro_text=intro)
+    out = LineWords(text=text, context_text=context, around_text=f"{previous} {following}", intro_text=intro,
+                    previous_text=previous)
     if doc is not None and len(doc):
+        from karaka.nlp import irregular_verb  # a parsed line: the parser is loaded
+
         out.starts = [t.idx for t in doc]
         for t in doc:
             if t.is_punct or t.lower_ in FUNCTION_WORDS:
                 continue
-            for word in {key(t.lemma_), key(t.text), *(key(p) for p in re.split(r"[-_/]", t.text) if p)}:
+            irregular = irregular_verb(t.text)  # "dwelt", read as a noun or left unlemmatised, is "dwell"
+            for word in {key(t.lemma_), key(t.text), key(irregular), *(key(p) for p in re.split(r"[-_/]", t.text) if p)}:
                 if word:
                     out.at.setdefault(word, []).append(t.i)
         out.verbless = not any(t.pos_ in ("VERB", "AUX") for t in doc)

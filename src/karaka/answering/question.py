@@ -83,9 +83,15 @@ class Asked:
 _SUFFIXES = ("ations", "ation", "ings", "ing", "edly", "ed", "ies", "es", "s", "ly", "ment", "ments")
 
 
+_ACRONYM_PLURAL = re.compile(r"[A-Z][A-Z0-9]+s")
+"""An acronym's plural: "CPUs", "URLs", "IDs"."""
+
+
 def key(word: str) -> str:
     """A word's match key: lower-cased, a crude stem (``released`` → ``releas``, ``mapping`` → ``map``)."""
     w = word.lower().strip("'’`.,;:()[]{}\"")
+    if _ACRONYM_PLURAL.fullmatch(word.strip("'’`.,;:()[]{}\"")):
+        return w[:-1]  # "CPUs" is "cpu" ("status" keeps its s, "CPUs" loses it)
     if len(w) <= 3 or not w.isalpha():
         return w
     for suffix in _SUFFIXES:

@@ -14,9 +14,11 @@ from karaka.answering.line import DETERMINERS, Line
 from karaka.answering.question import Asked, key, same
 from karaka.answering.span import REASON_OPENERS, Span
 from karaka.kg.traverse import PREFERENCES, coverage, entities_named, spans_of
+from karaka.nlp import irregular_verb
 from karaka.nlp.people import names_people
 from karaka.store.base import Store
-from karaka.words import FUNCTION_WORDS, HUMAN_PRONOUNS, PRONOUNS, WORD
+from karaka.store.ids import document_node
+from karaka.words import DEICTIC_PRONOUNS, FUNCTION_WORDS, HUMAN_PRONOUNS, PRONOUNS, WORD
 
 
 def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, line: Line,
@@ -33,10 +35,12 @@ def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, lin
     who = {value: entities_named(store, value, [], True)[0] for _, value in named}
     for kriya in store.graph.neighbors(line.node, "CITED_IN", "in"):
         attrs = store.graph.node(kriya) or {}
-        if not same(key(str(attrs.get("verb", ""))), want):
+        verb = str(attrs.get("verb", ""))
+        if not same(key(verb), want) and not same(key(irregular_verb(verb)), want):  # the graph's "dwelt" is "dwell"
             continue
         all_spans = spans_of(store, kriya)
-        missing = [value for role, value in named if _contradicted(role, value, who[value], all_spans, line.text)]
+        missing = [value for role, value in named
+                   if _contradicted(role, value, who[value], all_spans, line.text, line.words.previous_text)]
         stranded = [s for s in all_spans if prep and s[2].lower().startswith(prep + " ")]  # "what did it lead to?"
         for _, name, text, entity in list(dict.fromkeys(stranded + [s for pref in order for s in all_spans
                                                                      if (s[0], s[1]) == pref])):
@@ -48,6 +52,9 @@ def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, lin
             evidence = weigh(asked, span, line.words, line.doc, rarity=rarity)
             evidence.typed = True
             refers = _antecedent(store, entity, line.node) if text.lower() in PRONOUNS else ""
+            introduced = _named_earlier(store, line, text) if asked.kind == k.NAME and not refers else None
+            if introduced is not None:
+                refers = introduced[0]
             if attrs.get("negated"):
                 evidence.why_not = "the line says the action did not happen"
             elif missing:
@@ -66,21 +73,38 @@ def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, lin
                 evidence.why_not = ""  # a role of the question's own action is its kind, as the action says
             evidence.notes.insert(0, f"{name} of {attrs.get('verb')}")
             yield Candidate(text, name, line.node, GRAPH, evidence, rank=line.rank, refers_to=refers,
-                            also=([line.intro] if line.intro else []) + _antecedent_line(store, entity, refers))
+                            also=([line.intro] if line.intro else []) + (
+                                [introduced[1]] if introduced is not None else _antecedent_line(store, entity, refers)))
 
 
-def _contradicted(role: str, value: str, ids: set[str], spans: list[Any], text: str) -> bool:
+def _contradicted(role: str, value: str, ids: set[str], spans: list[Any], text: str, previous: str = "") -> bool:
     """Whether an action says something else where the question names ``value`` in ``role``.
 
     It holds the value when a span of it names the same entity (by name, alias or what a pronoun
-    stands for), holds most of its words, or stands in apposition to it in the line ("the
-    director, Ana Ruiz, said"). An action with nothing in that role does not say otherwise (the
-    line's words still have to hold the value, as for any span).
+    stands for), holds most of its words, stands in apposition to it in the line ("the
+    director, Ana Ruiz, said"), or is a pronoun that can stand for it (``_may_stand_for``). An
+    action with nothing in that role does not say otherwise (the line's words still have to
+    hold the value, as for any span).
     """
     if any(entity in ids or coverage(value, span) >= 0.5 or _apposed(text, span, value)
-           for _, _, span, entity in spans):
+           or _may_stand_for(span, value, text, previous) for _, _, span, entity in spans):
         return False
     return any(kind == "role" and name == role for kind, name, _, _ in spans)
+
+
+def _may_stand_for(span: str, value: str, text: str, previous: str) -> bool:
+    """Whether a pronoun in a role can stand for ``value``: the value is named before it, in its line or the one before.
+
+    "Mara brought figs, and she sold them to the merchant": "them" can be the figs; "It was published by
+    the Foundation" after a sentence about Frobnicate: "it" can be Frobnicate. A pronoun with no such
+    mention (or one that points at the speaker or the listener) does not stand for the value.
+    """
+    word = span.strip().lower()
+    if word not in PRONOUNS or word in DEICTIC_PRONOUNS or value.strip().lower() in PRONOUNS:
+        return False
+    at = re.search(rf"(?<![\w]){re.escape(span.strip())}(?![\w])", text)
+    before = f"{previous} {text[:at.start()] if at else ''}"
+    return coverage(value, before) >= 0.5
 
 
 def _apposed(text: str, span: str, value: str) -> bool:
@@ -151,6 +175,40 @@ def _antecedent(store: Store, entity: str | None, node: str) -> str:
     return ""
 
 
+_DOERS = ("KARTA", "SAMPRADANA")
+"""Roles whose noun phrase answers "who" as the action names it: its doer, its receiver."""
+_INTRODUCED = re.compile(r"\b(?:named|called)\s+((?:[A-Z][\w'’-]+)(?:\s+(?:of\s+)?[A-Z][\w'’-]+){0,2})")
+LOOK_BACK = 30
+"""Sentences before a line searched for the name a description was introduced by."""
+
+
+def _named_earlier(store: Store, line: Line, text: str) -> tuple[str, str] | None:
+    """The name a description was introduced with, and its line: "the giant" after "a giant named Gask".
+
+    A document that introduces someone by name and description ("a champion of the hill tribes, named
+    Gask") goes on with the description ("the champion fell"). The nearest sentence before (or the
+    line itself, before the span) that holds the description's head noun and "named"/"called" and a
+    name gives the name.
+    """
+    words = text.split()
+    if len(words) < 2 or words[0].lower() not in DETERMINERS or text.lower() in PRONOUNS:
+        return None
+    head = key(words[-1])
+    attrs = store.graph.node(line.node) or {}
+    if "seq" not in attrs or not head.isalpha():
+        return None
+    seq, doc_id = int(attrs["seq"]), str(attrs["doc_id"])
+    at = line.text.find(text)
+    earlier = [(line.text[:at] if at > 0 else "", line.node)] + [
+        (s.text, document_node(doc_id, s.line, s.sentence))
+        for s in reversed(store.records.lines(doc_id, max(1, seq - LOOK_BACK), seq - 1))]
+    for sentence, node in earlier:
+        found = _INTRODUCED.search(sentence)
+        if found and any(same(key(w), head) for w in WORD.findall(sentence[:found.start()])):
+            return found.group(1), node
+    return None
+
+
 def _antecedent_line(store: Store, entity: str | None, refers: str) -> list[str]:
     """The line where a pronoun's antecedent is named, nearest first (cited with the answer)."""
     if not entity or not refers:
@@ -170,6 +228,8 @@ def _role_fits(asked: Asked, name: str, text: str, entity: str | None, store: St
     if kind == k.NAME:
         head = words[-1].lower() if words else ""
         singular = head[:-1] if head.endswith("s") and not head.endswith("ss") else head  # "reporters"
+        if name in _DOERS and len(words) > 1 and words[0].lower() in DETERMINERS and head.isalpha():
+            return True  # "who walked to the mill?": "the old smith", the doer the action names
         return etype in ("Person", "Organisation") or names_people(head) in ("person", "group") \
             or names_people(singular) in ("person", "group") \
             or bool(words) and text[:1].isupper() and words[0].lower() not in FUNCTION_WORDS \

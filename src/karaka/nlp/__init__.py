@@ -101,6 +101,22 @@ def verb_lemma(word: str) -> str:
         return str(model.get_pipe("lemmatizer")(doc)[0].lemma_).lower() or word
 
 
+@functools.lru_cache(maxsize=1)
+def _irregular_verbs() -> dict[str, str]:
+    lemmatizer: Any = nlp().get_pipe("lemmatizer")
+    table = lemmatizer.lookups.get_table("lemma_exc")
+    return {form: lemmas[0] for form, lemmas in table.get("verb", {}).items() if lemmas and lemmas[0] != form}
+
+
+def irregular_verb(word: str) -> str:
+    """The verb an irregular form belongs to by the lemmatizer's own table ("dwelt" → "dwell"), "" for none.
+
+    It holds whatever the tagger called the word: a tagger that reads "dwelt" as a noun leaves its
+    lemma "dwelt", and a question about dwelling would not find it.
+    """
+    return _irregular_verbs().get(word.lower(), "")
+
+
 BATCH_CHARS = 40_000  # a batch's memory grows with its words: long lines go in smaller batches
 
 
