@@ -45,6 +45,13 @@ def _focus_in_parse(focus: str, span: Span, doc: Any) -> bool:
     def is_focus(token: Any) -> bool:
         return same(key(token.lemma_), focus) or same(key(token.text), focus)
 
+    root = next((t for t in doc[span.first:span.last + 1] if not span.first <= t.head.i <= span.last or t.head.i == t.i),
+                None)
+    if root is not None and root.pos_ in ("NOUN", "PROPN") and is_focus(root) and span.last > root.i:
+        return True  # "the laws of the State of Oregon": the span is laws, of a state
+    if root is not None and root.dep_ in ("attr", "acomp") and root.head.lemma_ == "be" and any(
+            is_focus(t) for c in root.head.children if c.dep_ in ("nsubj", "nsubjpass") for t in c.subtree):
+        return True  # "the maximum number of retries is 5": the copula says 5 is the number
     i, words = span.last + 1, 0
     while i < len(doc) and words <= 3 and (doc[i].pos_ in ("NOUN", "PROPN", "ADJ") or doc[i].is_punct
                                            and doc[i].text not in ",;."):

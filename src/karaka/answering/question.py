@@ -312,6 +312,8 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
         focus_words.add(counted.i)  # "the number of tables": a number of tables answers it, the word itself may be left out
     code_spans = [(m.start(), m.end()) for m in CODE_TOKEN.finditer(text)]
     excluded = {w.i for t in tokens if t.lower_ in k.EXCLUDING and t.dep_ == "prep" for w in t.subtree}
+    defining = kind in (k.NAME, k.TERM) and bool(_IDENTITY.match(text)) and not any(
+        t.pos_ == "VERB" and t.lemma_.lower() not in LIGHT_VERBS for t in tokens)  # "what is X?", no action in it
     for t in tokens:
         if t.i in skip or t.is_punct or t.lower_ in FUNCTION_WORDS or t.lower_ in k.WH_WORDS:
             continue
@@ -329,6 +331,8 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
             role, hard = "name", True
         elif t.pos_ == "NOUN":
             role, hard = "noun", t.i not in focus_words
+        elif defining:  # "what is wobble?": whatever the tagger made of it, it is the thing asked about
+            role, hard = "noun", True
         elif t.pos_ == "VERB":  # only the question's own action is required; "recommend calling": calling may differ
             role, hard = "word", False
         else:
@@ -347,6 +351,8 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
         named = [t for t in terms if t.text.lower() in inside and CODE_TOKEN.fullmatch(t.text)]
         terms = [t for t in terms if t.text.lower() not in inside or t in named or not named]
     unique = tuple(dict.fromkeys(t for t in terms if t.key and t.key != focus))
+    if not unique and focus_token is not None:  # "what is the default timeout?": the timeout is all that ties a line to it
+        unique = (Term(focus, hard=False, text=focus_token.text, role="word"),)
     return Asked(text=text, kind=kind, wh=wh, focus=focus, shape=shape, default=default,
                  verb=key(verb_lemma(verb)) if verb is not None and verb.lemma_.lower() not in LIGHT_VERBS else "",
                  terms=unique, required=required_words(text), lang="en", named=_named(text),
@@ -356,6 +362,9 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
                  plural=focus_token is not None and focus_token.tag_ in ("NNS", "NNPS") or bool(
                      re.match(r"\s*who\s+(are|were)\b", text, re.IGNORECASE)))
 
+
+_IDENTITY = re.compile(r"\s*(?:who|what)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?[^\W\d_]", re.IGNORECASE)
+"""A question that asks what something is: "What is wobble?", "Who was Ada Quist?"."""
 
 _DEFINES = re.compile(r"(?:^|[,;]\s*)\s*what\s+(?:(?:does|do|did)\s+(?:the\s+|a\s+|an\s+)?(.+?)\s+(?:do|mean|stand for|represent|"
                       r"control|specify)|happens\s+to\s+(?:the\s+|your\s+|a\s+)?(.+?)(?:\s+(?:if|when|after)\b.*)?)"

@@ -1,0 +1,63 @@
+"""A made-up library's manual and licence, offline: what its lines prove for a user's questions."""
+
+import pytest
+
+from karaka.app.runner import run_ingest, run_query
+from karaka.config import Context
+from tests.fakes import write_doc
+
+MANUAL = (
+    "# Wobble",
+    "",
+    "Wobble is a small HTTP client library for Python.",
+    "",
+    "## Configuration",
+    "",
+    "The `timeout` setting controls how long a request may take. It defaults to 30 seconds.",
+    "",
+    "The maximum number of retries is 5.",
+    "",
+    "Wobble runs on x86-64 CPUs with AVX2.",
+)
+LICENCE = ("Permission is granted to copy this software, provided that the notice is kept.",
+           "This licence is governed by the laws of the State of Oregon.")
+
+
+@pytest.fixture(scope="module")
+def ctx(tmp_path_factory):
+    root = tmp_path_factory.mktemp("manual")
+    write_doc(root / "docs", "wobble.md", *MANUAL)
+    write_doc(root / "docs", "LICENCE.txt", *LICENCE)
+    context = Context(workspace=str(root / "ws"), llm="none", extractor="parser")
+    run_ingest(context, root / "docs")
+    return context
+
+
+def test_a_default_is_read_from_the_sentence_after_the_one_that_names_the_setting(ctx):
+    """"What is the default timeout?" has no word but its focus: the focus ties the line to it."""
+    result = run_query(ctx, "What is the default timeout?")
+    assert result["status"] == "GROUNDED" and result["answers"] == ["30 seconds"]
+
+
+def test_a_copula_says_a_bare_number_is_the_thing_asked_about(ctx):
+    result = run_query(ctx, "What is the maximum number of retries?")
+    assert result["status"] == "GROUNDED" and result["answers"] == ["5"]
+
+
+def test_a_bare_number_of_another_thing_is_not_proved(ctx):
+    assert run_query(ctx, "What is the maximum number of connections?")["status"] != "GROUNDED"
+
+
+def test_what_is_x_is_answered_by_what_the_line_says_x_is_whatever_the_tagger_made_of_x(ctx):
+    result = run_query(ctx, "What is wobble?")
+    assert result["status"] == "GROUNDED" and "HTTP client library" in result["answers"][0]
+
+
+def test_an_acronym_s_plural_is_the_noun_asked_about(ctx):
+    result = run_query(ctx, "Which CPUs does wobble run on?")
+    assert result["status"] == "GROUNDED" and "x86-64" in result["answers"][0]
+
+
+def test_a_span_headed_by_the_noun_asked_about_is_of_that_kind(ctx):
+    result = run_query(ctx, "Which laws govern the licence?")
+    assert result["status"] == "GROUNDED" and "State of Oregon" in result["answers"][0]
