@@ -22,6 +22,7 @@ from karaka.answering.question import analyse, key, same
     ("Which environment variable sets the cache directory?", k.CODE, "variable"),
     ("What is the default value of the retry setting?", k.VALUE, "value"),
     ("Which storage engine does the server use?", k.TERM, "engine"),
+    ("Which environment variable changes where the tool keeps its data?", k.CODE, "variable"),
 ])
 def test_the_question_word_and_the_noun_asked_about_say_the_kind(question, kind, focus):
     asked = analyse(question)
@@ -91,3 +92,23 @@ def test_a_name_the_tagger_took_for_a_verb_is_part_of_which_thing_is_asked():
     asked = analyse("Which wget option retries only the failed downloads?")
     assert asked.focus == "option" and asked.verb == "retry"
     assert analyse("What took place at the harbour?").kind != k.PLACE  # "took" is the verb there
+
+
+def test_a_plural_looking_word_before_a_question_word_is_the_verb_the_tagger_took_for_a_noun():
+    asked = analyse("Which environment variable changes where the tool keeps its data?")
+    assert asked.verb == key("changes") and asked.focus == key("variable")
+
+
+@pytest.mark.parametrize("question,hard", [("What is wobble?", {"wobble"}), ("Who was Ada Quist?", {"ada", "quist"})])
+def test_what_is_x_makes_x_required_whatever_its_tag(question, hard):
+    asked = analyse(question)
+    assert {t.key for t in asked.terms if t.hard} >= {key(w) for w in hard}
+
+
+def test_a_question_of_its_focus_alone_keeps_the_focus_as_a_term():
+    asked = analyse("What is the default timeout?")
+    assert [t.key for t in asked.terms] == [key("timeout")] and not asked.terms[0].hard
+
+
+def test_an_acronym_s_plural_keys_as_the_acronym():
+    assert key("CPUs") == key("CPU") == "cpu" and key("status") != "statu"

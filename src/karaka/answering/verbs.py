@@ -44,8 +44,8 @@ def head_of_run(tokens: list, start: int):  # type: ignore[no-untyped-def]
     i = start
     while i < len(tokens) and (tokens[i].pos_ in ("NOUN", "PROPN", "ADJ", "NUM") or tokens[i].text == "-"
                                or tokens[i].dep_ == "compound" or i == start and noun_tagged_verb(tokens, i)):
-        if i > start and _verb_in_disguise(tokens, i):
-            break  # "which option prints the output": "prints" is the verb the tagger took for a noun
+        if i > start and _verb_in_disguise(tokens, i):  # "which option prints the output": "prints" is the verb
+            return tokens[i - 1] if tokens[i - 1].is_alpha else head  # the run's last word is its head, noun or not
         if tokens[i].pos_ in ("NOUN", "PROPN"):
             head = tokens[i]
         i += 1
@@ -55,12 +55,14 @@ def head_of_run(tokens: list, start: int):  # type: ignore[no-untyped-def]
 def _verb_in_disguise(tokens: list, i: int) -> bool:  # type: ignore[type-arg]
     """A word tagged as a noun that a determiner or a pronoun follows: in a question it is the verb.
 
-    So is a plural-looking one an adverb follows ("which option limits only the connection phase").
+    So is a plural-looking one an adverb or a question word follows ("which option limits only the
+    connection phase", "which variable changes where it keeps its data").
     """
     nxt = tokens[i + 1] if i + 1 < len(tokens) else None
     if tokens[i].pos_ != "NOUN" or nxt is None:
         return False
-    return nxt.pos_ in ("DET", "PRON") and nxt.dep_ != "poss" or tokens[i].tag_ == "NNS" and nxt.pos_ == "ADV"
+    return nxt.pos_ in ("DET", "PRON") and nxt.dep_ != "poss" or tokens[i].tag_ == "NNS" and (
+        nxt.pos_ == "ADV" or nxt.lower_ in k.WH_WORDS)
 
 
 def verb_lemma(token) -> str:  # type: ignore[no-untyped-def]
