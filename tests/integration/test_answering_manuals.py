@@ -18,6 +18,12 @@ MANUAL = (
     "The maximum number of retries is 5.",
     "",
     "Wobble runs on x86-64 CPUs with AVX2.",
+    "",
+    "Logs are written to /var/log/wobble.log.",
+    "",
+    "The `--depth` option limits recursion; the default is 3.",
+    "",
+    "Only administrators may delete a session.",
 )
 LICENCE = ("Permission is granted to copy this software, provided that the notice is kept.",
            "This licence is governed by the laws of the State of Oregon.")
@@ -61,3 +67,18 @@ def test_an_acronym_s_plural_is_the_noun_asked_about(ctx):
 def test_a_span_headed_by_the_noun_asked_about_is_of_that_kind(ctx):
     result = run_query(ctx, "Which laws govern the licence?")
     assert result["status"] == "GROUNDED" and "State of Oregon" in result["answers"][0]
+
+
+def test_where_is_answered_by_a_path(ctx):
+    result = run_query(ctx, "Where are the logs written?")
+    assert result["status"] == "GROUNDED" and result["answers"] == ["/var/log/wobble.log"]
+
+
+def test_a_bare_number_the_line_calls_the_default_of_what_it_names_answers_a_default_question(ctx):
+    result = run_query(ctx, "What is the default depth?")
+    assert result["status"] == "GROUNDED" and result["answers"] == ["3"]
+
+
+def test_who_is_answered_by_the_doer_the_line_names_by_a_common_noun(ctx):
+    result = run_query(ctx, "Who may delete a session?")
+    assert result["status"] == "GROUNDED" and result["answers"] == ["Only administrators"]

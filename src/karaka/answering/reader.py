@@ -23,9 +23,9 @@ from typing import Any
 from karaka.answering import kinds as k
 from karaka.answering.candidate import GRAPH, LINES, Candidate
 from karaka.answering.evidence import OWN_WORDS, SHAPED, weigh
-from karaka.answering.identity import focus_near
+from karaka.answering.identity import focus_near, said_default
 from karaka.answering.line import Line, line_words
-from karaka.answering.question import Asked
+from karaka.answering.question import Asked, same
 from karaka.answering.roles import role_candidates
 from karaka.answering.span import Span
 from karaka.answering.spans import numbered, spans
@@ -264,6 +264,8 @@ def _bare_number(asked: Asked, span: Span, line: Line) -> bool:
     noun = asked.counted or asked.focus
     if not noun:
         return False
+    if asked.default and said_default(span, line.text) and any(same(noun, w) for w in line.words.at):
+        return False  # "the --depth option …; the default is 3": the line's default, of the thing it names
     from dataclasses import replace
 
     return not focus_near(replace(asked, focus=noun), span, line.words, line.doc)

@@ -228,8 +228,8 @@ def _role_fits(asked: Asked, name: str, text: str, entity: str | None, store: St
     if kind == k.NAME:
         head = words[-1].lower() if words else ""
         singular = head[:-1] if head.endswith("s") and not head.endswith("ss") else head  # "reporters"
-        if name in _DOERS and len(words) > 1 and words[0].lower() in DETERMINERS and head.isalpha():
-            return True  # "who walked to the mill?": "the old smith", the doer the action names
+        if name in _DOERS and head.isalpha() and head.islower() and text.lower() not in PRONOUNS:
+            return True  # "who walked to the mill?": "the old smith", "only administrators", the doer the action names
         return etype in ("Person", "Organisation") or names_people(head) in ("person", "group") \
             or names_people(singular) in ("person", "group") \
             or bool(words) and text[:1].isupper() and words[0].lower() not in FUNCTION_WORDS \

@@ -111,6 +111,12 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
             if kind == k.NAME and code_shape(token) != "name":
                 continue
             add(token, m.start(1) if m.group(1) else m.start(2), k.CODE)
+    if kind == k.PLACE:  # "where are the logs written?": to a path
+        for m in CODE_TOKEN.finditer(text):
+            token = m.group(1) or m.group(2)
+            token = token[:-1] if token.endswith(".") else token  # the sentence's full stop
+            if "/" in token and code_shape(token) == "path":
+                add(token, m.start(1) if m.group(1) else m.start(2), k.CODE)
     if kind == k.CODE and asked.shape == "command":
         for value, start in _named_programs(asked, text, doc):
             add(value, start, k.CODE)
