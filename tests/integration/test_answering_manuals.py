@@ -82,3 +82,44 @@ def test_a_bare_number_the_line_calls_the_default_of_what_it_names_answers_a_def
 def test_who_is_answered_by_the_doer_the_line_names_by_a_common_noun(ctx):
     result = run_query(ctx, "Who may delete a session?")
     assert result["status"] == "GROUNDED" and result["answers"] == ["Only administrators"]
+
+
+GERMAN = (
+    "BESCHREIBUNG",
+    "       frob verdichtet Dateien mit dem Verfahren LZ77.",
+    "",
+    "OPTIONEN",
+    "       -l, --level=STUFE",
+    "              Die Kompressionsstufe festlegen; die Voreinstellung ist 6.",
+    "",
+    "UMGEBUNGSVARIABLEN",
+    "       FROB_OPTS",
+    "              Standardoptionen, die vor den Befehlszeilenoptionen gelesen werden.",
+)
+
+
+@pytest.fixture(scope="module")
+def german(tmp_path_factory):
+    root = tmp_path_factory.mktemp("manpage")
+    write_doc(root / "docs", "frob.1.de.txt", *GERMAN)
+    context = Context(workspace=str(root / "ws"), llm="none", extractor="parser")
+    run_ingest(context, root / "docs")
+    return context
+
+
+def test_a_german_default_is_called_voreinstellung(german):
+    result = run_query(german, "Was ist die Voreinstellung der Kompressionsstufe?")
+    assert result["status"] == "GROUNDED" and result["answers"] == ["6"]
+
+
+def test_a_german_compound_with_standard_that_is_not_the_thing_asked_for_asks_no_default(german):
+    result = run_query(german, "Welche Umgebungsvariable enthält Standardoptionen?")
+    assert result["status"] == "GROUNDED" and result["answers"] == ["FROB_OPTS"]
+
+
+def test_a_question_word_inside_a_german_question_says_its_language_and_a_shaped_name_after_the_noun_answers(german):
+    from karaka.answering.question import language
+
+    assert language("Mit welchem Verfahren verdichtet frob Dateien?") == "de"
+    result = run_query(german, "Mit welchem Verfahren verdichtet frob Dateien?")
+    assert result["status"] == "GROUNDED" and result["answers"] == ["LZ77"]

@@ -157,7 +157,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         evidence.why_not = f"the line speaks of the {other}"
     elif missing and (words.verbless or asked.kind == k.NAME or not _spared(missing, hard, rarity)):
         evidence.why_not = f"the line lacks {', '.join(missing[:3])}"
-    elif asked.lang != "en" and asked.kind in (k.TERM, k.REASON, k.MANNER, k.PLACE):
+    elif asked.lang != "en" and asked.kind in (k.TERM, k.REASON, k.MANNER, k.PLACE) and span.kind not in SHAPED:
         evidence.why_not = "in a language the parser does not read, only a number, a date, a name or code is proved"
     elif hard and (own < OWN_SHARE * len(hard) or own == 0):
         evidence.why_not = "most of the question's words are in the sentences around the line, not in it"

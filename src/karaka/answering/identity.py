@@ -112,7 +112,8 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
 
 
 _DEFAULT = re.compile(r"\b(?:defaults?|default(?:s|ed)? (?:to|is|value)|by default|standard(?:wert)?|voreingestellt|"
-                      r"vorgabe(?:wert)?|par défaut|por defecto)\b", re.IGNORECASE)
+                      r"voreinstellung|vorgabe(?:wert)?|par défaut|por defecto|predeterminado)\b", re.IGNORECASE)
+"""How a line calls a value the default, in the four languages (every word of ``kinds.DEFAULT_WORDS``)."""
 
 
 def said_default(span: Span, text: str) -> bool:

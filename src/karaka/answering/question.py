@@ -138,7 +138,7 @@ def language(question: str) -> str:
         "en": "the is are was were what which who when where why how does do did of in on to a an for with by",
     }
     for lang, text in marks.items():
-        counts[lang] = sum(w in text.split() for w in words)
+        counts[lang] = sum(w in text.split() or _FIRST_WORDS.get(w) == lang for w in words)  # "mit welchem …"
     if words and words[0] in _FIRST_WORDS:  # a question that opens with its language's question word
         counts[_FIRST_WORDS[words[0]]] += 2
     best = max(counts, key=lambda lang: counts[lang])
@@ -208,6 +208,7 @@ def _analyse_words(text: str, lang: str) -> Asked:
     low = text.lower()
     words = re.findall(r"[^\W_]+(?:[-.'][^\W_]+)*", low)
     wh, focus, kind = "", "", k.TERM
+    opening: list[str] = []  # the first content words after the question word
     for i, w in enumerate(words):
         if w in k.WH_WORDS and not (lang == "en" and w == "was"):
             wh = k.WH_WORDS[w]
@@ -215,6 +216,7 @@ def _analyse_words(text: str, lang: str) -> Asked:
             if wh == "how" and words[i + 1:i + 2] and words[i + 1] in k.DEGREE_AFTER_HOW:
                 wh = "how many"
                 following = [x for x in words[i + 2:i + 5] if x not in FUNCTION_WORDS]
+            opening = following
             if (wh == "which" or wh == "what" and lang == "en") and following:
                 focus = following[0]
             elif wh == "how many" and following:
@@ -223,7 +225,8 @@ def _analyse_words(text: str, lang: str) -> Asked:
     kind, shape = _wh_kind(wh)
     if focus and wh in ("which", "what"):
         kind, shape = _kind_of_focus(focus, focus, lang)
-    default = any(w in k.DEFAULT_WORDS or lang == "de" and w.startswith("standard") for w in words)
+    default = any(w in k.DEFAULT_WORDS for w in words) or lang == "de" and bool(opening) and opening[0].startswith(
+        "standard")  # "was ist die Standardstufe?" asks a default; "welche Variable enthält Standardoptionen?" does not
     if default and kind == k.TERM:
         kind = k.VALUE
     terms = []

@@ -153,6 +153,11 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
         out += reasons(text, doc)
     if kind == k.MANNER:
         out += manners(text, doc)
+    if kind == k.TERM and asked.focus:  # a shaped name right after the noun asked about: "das Verfahren LZ77"
+        for m in re.finditer(r"(?<![\w-])([^\W\d_]+)\s+(?=([A-Z0-9][\w.+-]*[\w+]))", text):
+            name = m.group(2)
+            if same(key(m.group(1)), asked.focus) and (any(c.isdigit() for c in name) or name.isupper() and len(name) > 1):
+                add(name, m.start(2), k.CODE)  # a shaped name ("LZ77", "H264", "CELP") is code: proved in any language
     if kind in (k.TERM, k.PLACE) and doc is not None and len(doc):
         for chunk in doc.noun_chunks:
             if any(t.pos_ in ("NOUN", "PROPN") for t in chunk) and not all(t.pos_ == "PRON" for t in chunk):
