@@ -85,7 +85,7 @@ name; a question about such a thing is not answered by a token of another shape.
 NAME_NOUNS = frozenset(
     "author authors maintainer developer company organisation organization person people team group vendor "
     "publisher creator founder owner inventor designer writer editor translator".split())
-"""Nouns after "which/what" that ask for a name (besides the people nouns of ``nlp.people``)."""
+"""Nouns after "which/what" that ask for a name (besides the people nouns of ``nlp.lexicon``)."""
 
 VALUE_NOUNS = frozenset("value setting wert valeur valor".split())
 """Nouns whose answer is a value of any shape: a number, a literal (``None``, ``true``), a quoted string or a token."""

@@ -24,7 +24,7 @@ from karaka.answering.verbs import (
     verb_lemma,
     verb_of,
 )
-from karaka.nlp.people import names_people
+from karaka.nlp.lexicon import names_people
 from karaka.words import FUNCTION_WORDS, LIGHT_VERBS
 
 CODE_TOKEN = re.compile(r"`([^`]{1,80})`|(?<![\w/])(--?[A-Za-z][\w-]*(?:=[^\s,;)]+)?|[A-Za-z_][\w.]*=[^\s,;)]+|"

@@ -15,7 +15,7 @@ from karaka.answering.question import Asked, key, same
 from karaka.answering.span import REASON_OPENERS, Span
 from karaka.kg.traverse import PREFERENCES, coverage, entities_named, spans_of
 from karaka.nlp import irregular_verb
-from karaka.nlp.people import names_people
+from karaka.nlp.lexicon import names_people
 from karaka.store.base import Store
 from karaka.store.ids import document_node
 from karaka.words import DEICTIC_PRONOUNS, FUNCTION_WORDS, HUMAN_PRONOUNS, PRONOUNS, WORD

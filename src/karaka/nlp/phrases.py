@@ -8,8 +8,7 @@ from typing import Any
 
 from spacy.tokens import Token
 
-from karaka.nlp.lexicon import ANIMATE_PRONOUNS, QUANTITIES, RELATIVE, TEMPORAL_WORDS
-from karaka.nlp.people import names_people
+from karaka.nlp.lexicon import ANIMATE_PRONOUNS, QUANTITIES, RELATIVE, TEMPORAL_WORDS, names_people
 
 _SPAN_EDGE = re.compile(r"^[\s,;:.!?]+|[\s,;:]+$")
 
