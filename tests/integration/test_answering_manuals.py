@@ -24,6 +24,8 @@ MANUAL = (
     "The `--depth` option limits recursion; the default is 3.",
     "",
     "Only administrators may delete a session.",
+    "",
+    "The `--retry` option sets how often a request is tried again; 0 makes wobble do no retries (the default).",
 )
 LICENCE = ("Permission is granted to copy this software, provided that the notice is kept.",
            "This licence is governed by the laws of the State of Oregon.")
@@ -77,6 +79,12 @@ def test_where_is_answered_by_a_path(ctx):
 def test_a_bare_number_the_line_calls_the_default_of_what_it_names_answers_a_default_question(ctx):
     result = run_query(ctx, "What is the default depth?")
     assert result["status"] == "GROUNDED" and result["answers"] == ["3"]
+
+
+def test_a_number_the_default_is_said_of_only_further_on_stays_a_bare_number(ctx):
+    """"0 makes wobble do no retries (the default)": the default is "no retries", not the bare 0."""
+    result = run_query(ctx, "How many retries does wobble do by default?")
+    assert result["answers"][:1] != ["0"]
 
 
 def test_who_is_answered_by_the_doer_the_line_names_by_a_common_noun(ctx):
