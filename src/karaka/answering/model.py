@@ -18,13 +18,14 @@ from typing import Any
 from karaka.answering import kinds as k
 from karaka.answering.candidate import MODEL, Candidate
 from karaka.answering.evidence import Evidence
-from karaka.answering.question import Asked
+from karaka.answering.question import CODE_TOKEN, VERSION_TOKEN, Asked
 from karaka.answering.spans import spans
 from karaka.jsonparse import JSONRecoveryError, recover_json
 from karaka.models.call import LLMCallError
 from karaka.services import Services, ask
 from karaka.state.query import Citation
 from karaka.store.ids import cite_of
+from karaka.words import ARTICLES, FUNCTION_WORDS
 
 LINES = 8
 HINTS = 3
@@ -82,6 +83,8 @@ def states_kind(asked: Asked, answer: str) -> bool:
     """Whether an answer states something of the kind asked for beyond the question's words."""
     if asked.kind in (k.TERM, k.REASON, k.MANNER, k.VALUE):
         return True
+    if asked.kind == k.CODE and CODE_TOKEN.search(answer):
+        return True  # code of another shape than the noun suggests ("which Pandoc extension": simple_tables)
     from karaka.nlp import parse
 
     doc = parse(answer) if asked.lang == "en" else None
@@ -99,12 +102,15 @@ def _said(answer: str, text: str) -> bool:
     A short answer must appear word for word (articles and case aside), a longer one with every content word
     of it ("binary choice" is not said by "a binary …, or a two-way choice").
     """
-    words = [w for w in _plain(answer).split() if w not in ("the", "a", "an")]
+    words = [w for w in _plain(answer).split() if w not in ARTICLES]
     line = _plain(text)
     if not words:
         return False
     if len(words) <= 4:
-        return " ".join(words) in " ".join(w for w in line.split() if w not in ("the", "a", "an"))
+        if " ".join(words) in " ".join(w for w in line.split() if w not in ARTICLES):
+            return True
+        content = [w for w in words if w not in FUNCTION_WORDS]  # "break cycles" says "break any cycles"
+        return bool(content) and f" {' '.join(content)} " in f" {' '.join(w for w in line.split() if w not in FUNCTION_WORDS)} "
     return all(w in line.split() or len(w) <= 3 for w in words)
 
 
@@ -128,6 +134,10 @@ def check(asked: Asked, reading: Reading, lines: list[Citation]) -> list[str]:
         problems.append(f"the quote {reading.quote[:60]!r} is not in line {reading.line}")
     problems += [f"{fact!r} is not in line {reading.line}" for fact in
                  unsupported_facts(reading.answer, text + " " + asked.text)]
+    about = f"{text} {lines[reading.line - 1].get('section', '')} {lines[reading.line - 1]['doc_id']}".lower()
+    problems += [f"line {reading.line} is not about {version}" for version in
+                 dict.fromkeys(m.group(0).lstrip("v") for m in VERSION_TOKEN.finditer(asked.text))
+                 if version not in about]  # "when was 1.1.0 released?" is not answered by 1.0.1's date
     if not _said(reading.answer, text):
         problems.append(f"line {reading.line} does not say {reading.answer[:60]!r}")
     if not states_kind(asked, reading.answer):
