@@ -92,6 +92,19 @@ def test_the_model_reads_what_the_reader_cannot_prove(tmp_path):
     assert result["llm_calls"] == 1 and model.count("answer_read_prompt") == 1
 
 
+def test_a_reading_from_a_line_that_names_nothing_the_question_asks_about_is_not_grounded(tmp_path):
+    """"A later list names 16 passengers" names neither Ada Lund nor a ferry: its neighbour does, which proves nothing."""
+    ctx, _ = ingested(tmp_path, replying("16", "A later list names 16 passengers", "A later list"))
+    result = run_query(ctx, "How many people did Ada Lund's ferry carry?")
+    assert result["status"] != "GROUNDED" and "names nothing the question asks about" in " ".join(result["warnings"])
+
+
+def test_a_reading_from_a_line_whose_pronoun_stands_for_what_the_question_names_is_grounded(tmp_path):
+    ctx, _ = ingested(tmp_path, replying("by noon", "It reached the island by noon", "It reached the island"))
+    result = run_query(ctx, "When did the ferry arrive?")
+    assert result["status"] == "GROUNDED" and "by noon" in result["answer"]
+
+
 def test_a_rejected_reading_is_asked_again_once_with_the_reason(tmp_path):
     seen = []
 

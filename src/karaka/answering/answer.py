@@ -38,6 +38,7 @@ from karaka.services import Services
 from karaka.state.query import Citation, citation_of
 from karaka.store.base import Store
 from karaka.store.ids import citation_key, cite_of
+from karaka.words import DEICTIC_PRONOUNS, PRONOUNS, WORD
 
 
 def stream_words(text: str, on_token: Callable[[str], None] | None) -> None:
@@ -107,8 +108,12 @@ def answer(services: Services, question: str, plan: dict[str, Any] | None, hits:
 
         def off_topic(node: str) -> str:
             words = words_of.get(node)
-            return "" if words is not None and relevant(asked, words, reading=True) else \
-                "the line holds too few of the question's words"
+            if words is None or not relevant(asked, words, reading=True):
+                return "the line holds too few of the question's words"
+            named = [t for t in asked.terms if t.hard and t.role != "verb"]
+            if named and not any(words.find(t) for t in named) and not _refers_back(words.text):
+                return "the line itself names nothing the question asks about"  # only its heading or neighbours do
+            return ""
 
         settled, mode, warnings = settle(decision, reading, shown_nodes, asked, off_topic)
         trace.append(f"model: {reading.answer!r} from line {reading.line}"
@@ -118,6 +123,11 @@ def answer(services: Services, question: str, plan: dict[str, Any] | None, hits:
         out = _result(settled, cited, trace, on_token, mode=mode, requests=reading.requests)
         out["result"]["warnings"] += warnings
         return out
+
+
+def _refers_back(text: str) -> bool:
+    """Whether a line speaks of something named before it: a third-person pronoun ("It reached the island")."""
+    return any(w.lower() in PRONOUNS and w.lower() not in DEICTIC_PRONOUNS for w in WORD.findall(text))
 
 
 RELEVANT = 0.34
