@@ -96,6 +96,11 @@ def _plain(text: str) -> str:
     return " ".join(re.sub(r"[^\w%.-]+", " ", text.lower()).split())
 
 
+def _content(word: str) -> bool:
+    """A word a short answer must keep: no function word, except one that negates ("not in the cache")."""
+    return word not in FUNCTION_WORDS or word in ("not", "no", "nor")
+
+
 def _said(answer: str, text: str) -> bool:
     """Whether a line says the answer.
 
@@ -109,8 +114,8 @@ def _said(answer: str, text: str) -> bool:
     if len(words) <= 4:
         if " ".join(words) in " ".join(w for w in line.split() if w not in ARTICLES):
             return True
-        content = [w for w in words if w not in FUNCTION_WORDS]  # "break cycles" says "break any cycles"
-        return bool(content) and f" {' '.join(content)} " in f" {' '.join(w for w in line.split() if w not in FUNCTION_WORDS)} "
+        content = [w for w in words if _content(w)]  # "break cycles" says "break any cycles"
+        return bool(content) and f" {' '.join(content)} " in f" {' '.join(w for w in line.split() if _content(w))} "
     return all(w in line.split() or len(w) <= 3 for w in words)
 
 
