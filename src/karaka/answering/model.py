@@ -18,14 +18,14 @@ from typing import Any
 from karaka.answering import kinds as k
 from karaka.answering.candidate import MODEL, Candidate
 from karaka.answering.evidence import Evidence
-from karaka.answering.question import CODE_TOKEN, VERSION_TOKEN, Asked
+from karaka.answering.question import VERSION_TOKEN, Asked
 from karaka.answering.spans import spans
 from karaka.jsonparse import JSONRecoveryError, recover_json
 from karaka.models.call import LLMCallError
 from karaka.services import Services, ask
 from karaka.state.query import Citation
 from karaka.store.ids import cite_of
-from karaka.words import ARTICLES, FUNCTION_WORDS
+from karaka.words import ARTICLES
 
 LINES = 8
 HINTS = 3
@@ -83,8 +83,6 @@ def states_kind(asked: Asked, answer: str) -> bool:
     """Whether an answer states something of the kind asked for beyond the question's words."""
     if asked.kind in (k.TERM, k.REASON, k.MANNER, k.VALUE):
         return True
-    if asked.kind == k.CODE and CODE_TOKEN.search(answer):
-        return True  # code of another shape than the noun suggests ("which Pandoc extension": simple_tables)
     from karaka.nlp import parse
 
     doc = parse(answer) if asked.lang == "en" else None
@@ -94,11 +92,6 @@ def states_kind(asked: Asked, answer: str) -> bool:
 
 def _plain(text: str) -> str:
     return " ".join(re.sub(r"[^\w%.-]+", " ", text.lower()).split())
-
-
-def _content(word: str) -> bool:
-    """A word a short answer must keep: no function word, except one that negates ("not in the cache")."""
-    return word not in FUNCTION_WORDS or word in ("not", "no", "nor")
 
 
 def _said(answer: str, text: str) -> bool:
@@ -112,10 +105,7 @@ def _said(answer: str, text: str) -> bool:
     if not words:
         return False
     if len(words) <= 4:
-        if " ".join(words) in " ".join(w for w in line.split() if w not in ARTICLES):
-            return True
-        content = [w for w in words if _content(w)]  # "break cycles" says "break any cycles"
-        return bool(content) and f" {' '.join(content)} " in f" {' '.join(w for w in line.split() if _content(w))} "
+        return " ".join(words) in " ".join(w for w in line.split() if w not in ARTICLES)
     return all(w in line.split() or len(w) <= 3 for w in words)
 
 
