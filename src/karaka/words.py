@@ -78,6 +78,9 @@ SINGULAR_PRONOUNS = frozenset("he she it him her his hers its".split())
 DEICTIC_PRONOUNS = frozenset("i me my mine we us our ours you your yours this that".split())
 """Pronouns that point at the speaker, the listener or the situation, not back at a noun phrase."""
 
+ANAPHORIC_PRONOUNS = PRONOUNS - DEICTIC_PRONOUNS
+"""Pronouns that point back at a noun phrase named before them ("it", "they", "which")."""
+
 AUXILIARIES = frozenset("do does did is are was were be been being has have had will would can could shall should "
                         "may might must".split())
 """Auxiliary verbs: they carry tense, mood or a question's inversion, not an action."""

@@ -38,7 +38,7 @@ from karaka.services import Services
 from karaka.state.query import Citation, citation_of
 from karaka.store.base import Store
 from karaka.store.ids import citation_key, cite_of
-from karaka.words import DEICTIC_PRONOUNS, PRONOUNS, WORD
+from karaka.words import ANAPHORIC_PRONOUNS, WORD
 
 
 def stream_words(text: str, on_token: Callable[[str], None] | None) -> None:
@@ -127,7 +127,7 @@ def answer(services: Services, question: str, plan: dict[str, Any] | None, hits:
 
 def _refers_back(text: str) -> bool:
     """Whether a line speaks of something named before it: a third-person pronoun ("It reached the island")."""
-    return any(w.lower() in PRONOUNS and w.lower() not in DEICTIC_PRONOUNS for w in WORD.findall(text))
+    return any(w.lower() in ANAPHORIC_PRONOUNS for w in WORD.findall(text))
 
 
 RELEVANT = 0.34

@@ -45,11 +45,10 @@ def _focus_in_parse(focus: str, span: Span, doc: Any) -> bool:
     def is_focus(token: Any) -> bool:
         return same(key(token.lemma_), focus) or same(key(token.text), focus)
 
-    root = next((t for t in doc[span.first:span.last + 1] if not span.first <= t.head.i <= span.last or t.head.i == t.i),
-                None)
-    if root is not None and root.pos_ in ("NOUN", "PROPN") and is_focus(root) and span.last > root.i:
+    root = span_head(span, doc)
+    if root.pos_ in ("NOUN", "PROPN") and is_focus(root) and span.last > root.i:
         return True  # "the laws of the State of Oregon": the span is laws, of a state
-    if root is not None and root.dep_ in ("attr", "acomp") and root.head.lemma_ == "be" and any(
+    if root.dep_ in ("attr", "acomp") and root.head.lemma_ == "be" and any(
             is_focus(t) for c in root.head.children if c.dep_ in ("nsubj", "nsubjpass") for t in c.subtree):
         return True  # "the maximum number of retries is 5": the copula says 5 is the number
     i, words = span.last + 1, 0
@@ -71,6 +70,14 @@ def _focus_in_parse(focus: str, span: Span, doc: Any) -> bool:
                            and doc[before].text not in ",;."):
         before -= 1
     return before >= span.first - 4 and before >= 0 and is_focus(doc[before])  # "option -q", "code: 0-00-1"
+
+
+def span_head(span: Span, doc: Any) -> Any:
+    """A parsed span's head: its first token's highest ancestor that is still inside the span."""
+    head = doc[span.first]
+    while head.head.i != head.i and span.first <= head.head.i <= span.last:
+        head = head.head
+    return head
 
 
 def all_focus(asked: Asked, span: Span) -> bool:
@@ -95,9 +102,7 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
         return True
     if doc is None or span.first < 0:
         return bool(re.search(r":\s*$", words.text[:span.start]))
-    head = doc[span.first]
-    while head.head.i != head.i and span.first <= head.head.i <= span.last:
-        head = head.head
+    head = span_head(span, doc)
     terms = {i for t in asked.terms if t.hard for i in words.find(t)}
     if not terms:
         return False
@@ -123,3 +128,17 @@ def said_default(span: Span, text: str) -> bool:
         if len(gap) <= 40 and not re.search(r"[;.]\s", gap):
             return True
     return False
+
+
+_DEFAULT_IS = re.compile(r"\b(?:defaults?|voreinstellung|standardwert|défaut)\b((?:\W+\w+){0,2})\W*$", re.IGNORECASE)
+"""A default named right before a value, only function words between: "the default is 3", "defaults to 3"."""
+
+
+def called_default(span: Span, text: str) -> bool:
+    """Whether the line calls the value itself the default, right before it ("the default is 3", "default: 3").
+
+    Narrower than ``said_default``, which also takes a default said further on ("0 … (the default)"):
+    this one lets a bare number answer a default question.
+    """
+    found = _DEFAULT_IS.search(text[:span.start]) if span.start >= 0 else None
+    return found is not None and all(w.lower() in FUNCTION_WORDS for w in WORD.findall(found.group(1)))

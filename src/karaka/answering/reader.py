@@ -23,7 +23,7 @@ from typing import Any
 from karaka.answering import kinds as k
 from karaka.answering.candidate import GRAPH, LINES, Candidate
 from karaka.answering.evidence import OWN_WORDS, SHAPED, weigh
-from karaka.answering.identity import focus_near
+from karaka.answering.identity import called_default, focus_near
 from karaka.answering.line import Line, line_words
 from karaka.answering.question import Asked, same
 from karaka.answering.roles import role_candidates
@@ -33,7 +33,7 @@ from karaka.kg.fact_text import titles
 from karaka.kg.units import parser_reads
 from karaka.store.base import Store
 from karaka.store.ids import document_node
-from karaka.words import FUNCTION_WORDS, WORD
+from karaka.words import WORD
 
 POOL = 12
 """Lines read for a question (the graph's and retrieval's best), besides the lines they bring."""
@@ -264,21 +264,11 @@ def _bare_number(asked: Asked, span: Span, line: Line) -> bool:
     noun = asked.counted or asked.focus
     if not noun:
         return False
-    if asked.default and _called_default(span, line.text) and any(same(noun, w) for w in line.words.at):
+    if asked.default and called_default(span, line.text) and any(same(noun, w) for w in line.words.at):
         return False  # "the --depth option …; the default is 3": the line's default, of the thing it names
     from dataclasses import replace
 
     return not focus_near(replace(asked, focus=noun), span, line.words, line.doc)
-
-
-_DEFAULT_IS = re.compile(r"\b(?:defaults?|voreinstellung|standardwert|défaut)\b((?:\W+\w+){0,2})\W*$", re.IGNORECASE)
-"""A default named right before a value, only function words between: "the default is 3", "defaults to 3"."""
-
-
-def _called_default(span: Span, text: str) -> bool:
-    """Whether the line calls the value itself the default, right before it ("the default is 3", "default: 3")."""
-    found = _DEFAULT_IS.search(text[:span.start]) if span.start >= 0 else None
-    return found is not None and all(w.lower() in FUNCTION_WORDS for w in WORD.findall(found.group(1)))
 
 
 def _heading_values(asked: Asked, line: Line) -> list[Span]:

@@ -18,7 +18,7 @@ from karaka.nlp import irregular_verb
 from karaka.nlp.lexicon import names_people
 from karaka.store.base import Store
 from karaka.store.ids import document_node
-from karaka.words import DEICTIC_PRONOUNS, FUNCTION_WORDS, HUMAN_PRONOUNS, PRONOUNS, WORD
+from karaka.words import ANAPHORIC_PRONOUNS, FUNCTION_WORDS, HUMAN_PRONOUNS, PRONOUNS, WORD
 
 
 def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, line: Line,
@@ -100,7 +100,7 @@ def _may_stand_for(span: str, value: str, text: str, previous: str) -> bool:
     mention (or one that points at the speaker or the listener) does not stand for the value.
     """
     word = span.strip().lower()
-    if word not in PRONOUNS or word in DEICTIC_PRONOUNS or value.strip().lower() in PRONOUNS:
+    if word not in ANAPHORIC_PRONOUNS or value.strip().lower() in PRONOUNS:
         return False
     at = re.search(rf"(?<![\w]){re.escape(span.strip())}(?![\w])", text)
     before = f"{previous} {text[:at.start()] if at else ''}"
