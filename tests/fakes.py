@@ -104,6 +104,17 @@ def write_doc(folder, name: str, *lines: str):
     return path
 
 
+def parsed_workspace(root: Path, docs: dict[str, tuple[str, ...]]) -> Context:
+    """``docs`` (file name → lines) written under ``root/docs`` and ingested by the parser into ``root/ws``."""
+    from karaka.app.runner import run_ingest
+
+    for name, lines in docs.items():
+        write_doc(root / "docs", name, *lines)
+    context = Context(workspace=str(root / "ws"), llm="none", extractor="parser")
+    run_ingest(context, root / "docs")
+    return context
+
+
 def tiny_pdf(text: str) -> bytes:
     """A one-page PDF holding ``text``, written by hand (no PDF library needed)."""
     return text_pdf([[(10, 40, text)]], width=300, height=100)

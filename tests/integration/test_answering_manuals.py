@@ -2,9 +2,8 @@
 
 import pytest
 
-from karaka.app.runner import run_ingest, run_query
-from karaka.config import Context
-from tests.fakes import write_doc
+from karaka.app.runner import run_query
+from tests.fakes import parsed_workspace
 
 MANUAL = (
     "# Wobble",
@@ -33,12 +32,7 @@ LICENCE = ("Permission is granted to copy this software, provided that the notic
 
 @pytest.fixture(scope="module")
 def ctx(tmp_path_factory):
-    root = tmp_path_factory.mktemp("manual")
-    write_doc(root / "docs", "wobble.md", *MANUAL)
-    write_doc(root / "docs", "LICENCE.txt", *LICENCE)
-    context = Context(workspace=str(root / "ws"), llm="none", extractor="parser")
-    run_ingest(context, root / "docs")
-    return context
+    return parsed_workspace(tmp_path_factory.mktemp("manual"), {"wobble.md": MANUAL, "LICENCE.txt": LICENCE})
 
 
 def test_a_default_is_read_from_the_sentence_after_the_one_that_names_the_setting(ctx):
@@ -108,11 +102,7 @@ GERMAN = (
 
 @pytest.fixture(scope="module")
 def german(tmp_path_factory):
-    root = tmp_path_factory.mktemp("manpage")
-    write_doc(root / "docs", "frob.1.de.txt", *GERMAN)
-    context = Context(workspace=str(root / "ws"), llm="none", extractor="parser")
-    run_ingest(context, root / "docs")
-    return context
+    return parsed_workspace(tmp_path_factory.mktemp("manpage"), {"frob.1.de.txt": GERMAN})
 
 
 def test_a_german_default_is_called_voreinstellung(german):

@@ -2,9 +2,8 @@
 
 import pytest
 
-from karaka.app.runner import run_ingest, run_query
-from karaka.config import Context
-from tests.fakes import write_doc
+from karaka.app.runner import run_query
+from tests.fakes import parsed_workspace
 
 STORY = (
     "Mara walked to the mill at dawn.",
@@ -23,11 +22,7 @@ STORY = (
 
 @pytest.fixture(scope="module")
 def ctx(tmp_path_factory):
-    root = tmp_path_factory.mktemp("story")
-    write_doc(root / "docs", "tale.txt", *STORY)
-    context = Context(workspace=str(root / "ws"), llm="none", extractor="parser")
-    run_ingest(context, root / "docs")
-    return context
+    return parsed_workspace(tmp_path_factory.mktemp("story"), {"tale.txt": STORY})
 
 
 def test_a_pronoun_s_answer_names_its_antecedent_from_the_line_before(ctx):

@@ -6,9 +6,9 @@ import sys
 
 import pytest
 
-from karaka.app.runner import run_ingest, run_query
+from karaka.app.runner import run_query
 from karaka.config import Context
-from tests.fakes import write_doc
+from tests.fakes import parsed_workspace
 
 NEWS = (
     "The novel was published in 1851 by Herman Melville.",
@@ -23,16 +23,12 @@ NEWS = (
 
 @pytest.fixture(scope="module")
 def ctx(tmp_path_factory):
-    root = tmp_path_factory.mktemp("answers")
-    docs = root / "docs"
-    write_doc(docs, "news.txt", *NEWS)
-    write_doc(docs, "blood_street.txt", "Blood Street", "Blood Street is a 1988 film directed by Leon Ichaso.")
-    write_doc(docs, "leon_ichaso.txt", "Leon Ichaso", "Leon Ichaso (born 3 August 1948) is a Cuban film director.")
-    write_doc(docs, "dusk_road.txt", "Dusk Road", "Dusk Road is a 1961 film directed by Ana Ruiz.")
-    write_doc(docs, "ana_ruiz.txt", "Ana Ruiz", "Ana Ruiz (12 May 1930 – 1 June 2001) was a Spanish film director.")
-    context = Context(workspace=str(root / "ws"), llm="none", extractor="parser")
-    run_ingest(context, docs)
-    return context
+    return parsed_workspace(tmp_path_factory.mktemp("answers"), {
+        "news.txt": NEWS,
+        "blood_street.txt": ("Blood Street", "Blood Street is a 1988 film directed by Leon Ichaso."),
+        "leon_ichaso.txt": ("Leon Ichaso", "Leon Ichaso (born 3 August 1948) is a Cuban film director."),
+        "dusk_road.txt": ("Dusk Road", "Dusk Road is a 1961 film directed by Ana Ruiz."),
+        "ana_ruiz.txt": ("Ana Ruiz", "Ana Ruiz (12 May 1930 – 1 June 2001) was a Spanish film director.")})
 
 
 def ask(ctx, question):
