@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-__version__ = "0.2.0"
-__all__ = ["Karaka"]
+from karaka.version import VERSION as __version__
+
+__all__ = ["Karaka", "__version__"]
 
 logging.getLogger("karaka").addHandler(logging.NullHandler())  # a quiet library: callers configure logging
 

@@ -30,7 +30,6 @@ from fastapi.responses import JSONResponse, Response
 from sse_starlette.sse import EventSourceResponse
 from starlette.concurrency import run_in_threadpool
 
-from karaka import __version__
 from karaka.app.http.answers import answer_while_connected, chat_events
 from karaka.app.http.bodies import (
     confine,
@@ -54,6 +53,7 @@ from karaka.loading import Budget
 from karaka.loading.web import is_url
 from karaka.logs import attach_workspace_log
 from karaka.services import get_services
+from karaka.version import VERSION
 
 log = logging.getLogger("karaka.api")
 notice = logging.getLogger("karaka.notice")
@@ -133,7 +133,7 @@ def create_app(ctx: Context | None = None, server: ServerSettings | None = None,
         notice.warning("server stopping%s", f"; ingestion runs interrupted: {', '.join(stopped)} (GET /runs/ID "
                                             "says so; POST the same /ingest to resume)" if stopped else "")
 
-    app = FastAPI(title="Karaka", version=__version__, lifespan=lifespan,
+    app = FastAPI(title="Karaka", version=VERSION, lifespan=lifespan,
                   description="Verified kāraka knowledge graphs with line-level citations.")
     app.state.karaka_context = context
     app.state.karaka_authorised = authorised
@@ -329,7 +329,7 @@ def _warm() -> None:
 def _health(ctx: Context, settings: ServerSettings) -> dict[str, Any]:
     ws = get_services(ctx).workspace
     with ws.reading():
-        return {"status": "ok", "version": __version__, "workspace": ws.root.name, "llm": ctx.llm,
+        return {"status": "ok", "version": VERSION, "workspace": ws.root.name, "llm": ctx.llm,
                 "extractor": ctx.extractor, "documents": len(ws.records.documents()), "nodes": len(ws.graph),
                 "auth": "key" if settings.api_key else "none", "public_read": settings.public_read}
 

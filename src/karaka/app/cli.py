@@ -11,9 +11,9 @@ import os
 import sqlite3
 import sys
 
-from karaka import __version__
 from karaka.app.commands import COMMANDS, EXIT_OK, EXIT_USAGE
 from karaka.store.postgres.db import StoreError
+from karaka.version import VERSION
 
 
 def _common() -> argparse.ArgumentParser:
@@ -42,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     common = _common()
     parser = argparse.ArgumentParser(prog="karaka", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", action="version", version=f"karaka {__version__}")
+    parser.add_argument("--version", action="version", version=f"karaka {VERSION}")
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", parents=[common], help="offline demo on the bundled sample corpus")
     demo.add_argument("--fresh", action="store_true", help="delete the demo workspace first")
