@@ -75,6 +75,10 @@ HUMAN_PRONOUNS = frozenset("he she him her his hers".split())
 SINGULAR_PRONOUNS = frozenset("he she it him her his hers its".split())
 """Pronouns that stand for one person or thing."""
 
+MASCULINE_PRONOUNS = frozenset("he him his himself".split())
+FEMININE_PRONOUNS = frozenset("she her hers herself".split())
+"""Pronouns of one gender: an entity "she" stood for is not what a later "he" stands for."""
+
 DEICTIC_PRONOUNS = frozenset("i me my mine we us our ours you your yours this that".split())
 """Pronouns that point at the speaker, the listener or the situation, not back at a noun phrase."""
 

@@ -19,10 +19,58 @@ STORY = (
     "Senna went over the pass, and dwelt in Orrin for seven years.",
 )
 
+VOYAGE = (
+    "Chapter 1. The Quay",
+    "In the spring Jory Vance left his farm and went to the port of Dunmere.",
+    "There he worked for a sailmaker named Wenna Rusk, who paid him three coins a week.",
+    "After a year he bought a small skiff from her cousin and sailed west.",
+    "The skiff sank near the isle of Brack, and Jory swam to the beach.",
+    "Chapter 2. The Isle",
+    "On Brack an old herdsman gave him cheese and a cloak.",
+    "Arlo met Nessa at the well.",
+    "He gave her a lamp.",
+    "She thanked him.",
+    "Pell Ardo, a glassblower from Venn, sold lamps at the fair.",
+)
+
 
 @pytest.fixture(scope="module")
 def ctx(tmp_path_factory):
-    return parsed_workspace(tmp_path_factory.mktemp("story"), {"tale.txt": STORY})
+    return parsed_workspace(tmp_path_factory.mktemp("story"), {"tale.txt": STORY, "voyage.txt": VOYAGE})
+
+
+def _linked(ctx, pronoun):
+    from karaka.services import get_services
+
+    graph = get_services(ctx).workspace.graph
+    return [(graph.node(e) or {}).get("canonical_name") for e in graph.neighbors(pronoun, "IS_SAME_AS")]
+
+
+def test_a_pronoun_stands_for_the_main_clause_s_doer_and_a_linked_pronoun_passes_its_antecedent_on(ctx):
+    """"who paid him": not the payer; "he" after "he worked for a sailmaker named …": still the worker."""
+    assert _linked(ctx, "him@voyage_L3") == ["Jory Vance"]
+    assert _linked(ctx, "he@voyage_L4") == ["Jory Vance"]
+
+
+def test_a_pronoun_of_one_gender_never_stands_for_what_one_of_the_other_stood_for(ctx):
+    assert _linked(ctx, "her@voyage_L9") == ["Nessa"] and _linked(ctx, "She@voyage_L10") == ["Nessa"]
+    result = run_query(ctx, "Who thanked Arlo?")
+    assert result["status"] == "GROUNDED" and result["answers"] == ["She (Nessa)"]
+
+
+def test_a_chain_of_pronouns_reaches_the_name_lines_back_and_a_first_name_is_the_full_name(ctx):
+    result = run_query(ctx, "From whom did Jory buy the skiff?")
+    assert result["status"] == "GROUNDED" and "her cousin" in result["answers"][0]
+
+
+def test_a_chain_passes_over_a_chapter_heading(ctx):
+    result = run_query(ctx, "Whom did the herdsman give cheese?")
+    assert result["status"] == "GROUNDED" and result["answers"] == ["him (Jory)"]
+
+
+def test_what_a_double_object_question_asks_for_is_the_thing_given(ctx):
+    result = run_query(ctx, "What did the herdsman give Jory?")
+    assert result["status"] == "GROUNDED" and result["answers"] == ["cheese and a cloak"]
 
 
 def test_a_pronoun_s_answer_names_its_antecedent_from_the_line_before(ctx):
@@ -79,3 +127,17 @@ def test_an_irregular_verb_the_tagger_misread_is_still_the_question_s_verb(ctx):
     assert irregular_verb("dwelt") == "dwell" and irregular_verb("table") == ""
     result = run_query(ctx, "Where did Senna dwell?")
     assert "Orrin" in result["answer"] and "lacks dwell" not in result["answer"]
+
+
+@pytest.mark.parametrize(("question", "answer"), [("Who was Wenna Rusk?", "a sailmaker"),
+                                                  ("Who was Pell Ardo?", "a glassblower")])
+def test_who_was_a_named_person_is_answered_by_what_the_story_calls_them(ctx, question, answer):
+    """"a sailmaker named Wenna Rusk", "Pell Ardo, a glassblower": a description, not another name."""
+    result = run_query(ctx, question)
+    assert result["status"] == "GROUNDED" and result["answers"] == [answer]
+
+
+def test_what_happened_to_a_thing_is_what_its_own_clause_says_it_did(ctx):
+    """"happen" stands for any action; the skiff's clause ends where Jory's begins."""
+    result = run_query(ctx, "What happened to the skiff?")
+    assert result["status"] == "GROUNDED" and result["answers"] == ["sank near the isle of Brack"]

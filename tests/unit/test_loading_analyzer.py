@@ -118,6 +118,18 @@ def test_question_plans():
     assert question_plan("To whom did Rama give the bow?")["steps"][0]["extract"] == "SAMPRADANA"
 
 
+@pytest.mark.parametrize(("question", "karakas", "extract"), [
+    ("What did the potter send her sister?", {"KARTA": "the potter", "SAMPRADANA": "her sister"}, "KARMA"),
+    ("What did the guide show the hikers?", {"KARTA": "the guide", "SAMPRADANA": "the hikers"}, "KARMA"),
+    ("Whom did the baker give the loaf?", {"KARTA": "the baker", "KARMA": "the loaf"}, "SAMPRADANA"),
+    ("What did the baker give to Pim?", {"KARTA": "the baker", "SAMPRADANA": "Pim"}, "KARMA"),
+])
+def test_a_double_object_question_asks_for_the_object_its_wh_word_stands_for(question, karakas, extract):
+    """English leaves the other object in place: "What did X send Y?" asks for what Y received."""
+    step = question_plan(question)["steps"][0]
+    assert (step["karakas"], step["extract"]) == (karakas, extract)
+
+
 def test_settings_precedence(tmp_path):
     (tmp_path / "karaka.toml").write_text('[karaka]\nwindow = 4\nllm = "simulated"\nconcurrency = 3\n')
     ctx = resolve_context({"workspace": str(tmp_path), "window": 2}, env={"KARAKA_CONCURRENCY": "5", "KARAKA_LLM": "simulated:score=90"})

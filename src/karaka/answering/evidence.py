@@ -112,8 +112,11 @@ def typed(asked: Asked, span: Span) -> tuple[bool, str]:
 
 
 def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft: bool = False,
-          rarity: Callable[[str], float] | None = None) -> Evidence:
+          rarity: Callable[[str], float] | None = None, referred: str = "") -> Evidence:
     """The evidence of one line for one span (``verb_soft``: the question's verb need not be in it).
+
+    ``referred`` names what the line's pronouns stand for in the action read ("he" for "Tomas
+    Berg"): a term it holds counts as the line's own.
 
     ``rarity`` weighs a term by how few lines of the documents hold it (an inverse document
     frequency): a line may lack one common word of a long question ("begin", "ones"), never a
@@ -136,6 +139,9 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
                 distances.append(min(_tree_distance(doc, span.first, i) for i in where))
             elif span.first < 0:
                 distances.append(min(abs(i - span.start) for i in where) // 12)
+        elif referred and any(same(term.key, key(w)) for w in WORD.findall(referred)):
+            got += weight
+            own += weight if term in hard else 0.0
         elif words.in_intro(term):
             got += CONTEXT_WEIGHT * weight
             own += CONTEXT_WEIGHT * weight if term in hard else 0.0

@@ -8,6 +8,7 @@ from typing import Any
 from karaka.answering import kinds as k
 from karaka.answering.question import Asked
 from karaka.answering.span import REASON_OPENERS, Span, span_tokens
+from karaka.nlp.phrases import slipped_subject
 
 
 def reasons(text: str, doc: Any | None) -> list[Span]:
@@ -70,7 +71,7 @@ def definitions(asked: Asked, text: str, doc: Any | None) -> list[Span]:
         rest = text[at + len(name):]
         lead = re.match(r"(?:\s+(?:option|flag|argument|command|setting|directive))?\s*[:=,–-]?\s*", rest)
         start = at + len(name) + (lead.end() if lead else 0)
-        if at <= 4 or text[:at].strip() in ("-", "*", "•") or (lead and lead.group(0).strip()):
+        if not re.search(r"[^\W\d_]", text[:at]) or (lead and lead.group(0).strip()):  # no word before it: a row
             body = text[start:].strip()
             if len(body.split()) >= 2:
                 out.append(Span(body.rstrip("."), k.TERM, start, start + len(body.rstrip(".")),
@@ -82,7 +83,14 @@ def definitions(asked: Asked, text: str, doc: Any | None) -> list[Span]:
                 head = head.head
             if head is not None and head.dep_ in ("nsubj", "nsubjpass"):
                 verb = head.head
-                words = [t for t in verb.subtree if t.i >= verb.i and not t.is_punct or t.i > verb.i]
+                apart = {t.i for c in verb.children if c.dep_ == "conj" and (any(
+                    g.dep_ in ("nsubj", "nsubjpass") for g in c.children) or slipped_subject(c) is not None)
+                    for t in c.subtree}
+                apart |= {c.i for c in verb.children if c.dep_ in ("cc", "punct") and apart and c.i < min(apart)
+                          and not any(t.i not in apart and t.i > c.i for t in verb.subtree if t.dep_ != "punct")}
+                words = [t for t in verb.subtree if t.i not in apart and (t.i >= verb.i and not t.is_punct or t.i > verb.i)]
+                while words and (words[-1].is_punct or words[-1].dep_ == "cc"):
+                    words.pop()  # "sank near the island, and Tomas swam": the boat's part ends at the comma
                 if len(words) >= 2:
                     a, b = words[0], words[-1]
                     out.append(Span(doc[a.i:b.i + 1].text, k.TERM, a.idx, b.idx + len(b.text), a.i, b.i))

@@ -113,6 +113,8 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
     if head.dep_ == "appos":
         linked |= {t.i for t in head.head.subtree if not (span.first <= t.i <= span.last)}
     linked |= {t.i for c in head.children if c.dep_ == "appos" for t in c.subtree}
+    linked |= {t.i for c in head.children if c.dep_ == "acl" and c.lemma_ in ("name", "call")
+               for t in c.subtree if t.i != c.i}  # "a miller named Ilse Marr"
     return bool(terms & linked)
 
 

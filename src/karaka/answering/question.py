@@ -317,6 +317,9 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
     excluded = {w.i for t in tokens if t.lower_ in k.EXCLUDING and t.dep_ == "prep" for w in t.subtree}
     defining = kind in (k.NAME, k.TERM) and bool(_IDENTITY.match(text)) and not any(
         t.pos_ == "VERB" and t.lemma_.lower() not in LIGHT_VERBS for t in tokens)  # "what is X?", no action in it
+    if kind == k.NAME and defining and all(t.pos_ == "PROPN" for t in tokens if t.is_alpha and t.i not in skip
+                                           and t.lower_ not in FUNCTION_WORDS and t.lower_ not in k.WH_WORDS):
+        kind = k.TERM  # "Who was Ilse Marr?" asks what the text says she is ("a miller"), not for a name
     for t in tokens:
         if t.i in skip or t.is_punct or t.lower_ in FUNCTION_WORDS or t.lower_ in k.WH_WORDS:
             continue
@@ -353,6 +356,8 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
         inside = (described.group(1) or described.group(2)).lower()
         named = [t for t in terms if t.text.lower() in inside and CODE_TOKEN.fullmatch(t.text)]
         terms = [t for t in terms if t.text.lower() not in inside or t in named or not named]
+        if verb is not None and verb.lemma_.lower() == "happen":  # "what happened to the boat?": any action of it
+            terms, verb = [t for t in terms if t.role != "verb"], None
     unique = tuple(dict.fromkeys(t for t in terms if t.key and t.key != focus))
     if not unique and focus_token is not None:  # "what is the default timeout?": the timeout is all that ties a line to it
         unique = (Term(focus, hard=False, text=focus_token.text, role="word"),)
@@ -370,7 +375,7 @@ _IDENTITY = re.compile(r"\s*(?:who|what)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s
 """A question that asks what something is: "What is wobble?", "Who was Ada Quist?"."""
 
 _DEFINES = re.compile(r"(?:^|[,;]\s*)\s*what\s+(?:(?:does|do|did)\s+(?:the\s+|a\s+|an\s+)?(.+?)\s+(?:do|mean|stand for|represent|"
-                      r"control|specify)|happens\s+to\s+(?:the\s+|your\s+|a\s+)?(.+?)(?:\s+(?:if|when|after)\b.*)?)"
+                      r"control|specify)|happen(?:s|ed)?\s+to\s+(?:the\s+|your\s+|a\s+)?(.+?)(?:\s+(?:if|when|after)\b.*)?)"
                       r"\s*\?*\s*$", re.IGNORECASE)
 """A question that asks what something is for: "What does the -q option do?"."""
 

@@ -41,15 +41,18 @@ def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, lin
         all_spans = spans_of(store, kriya)
         missing = [value for role, value in named
                    if _contradicted(role, value, who[value], all_spans, line.text, line.words.previous_text)]
+        referred = " ".join(value for _, value in named if any(  # "he", linked to the Tomas asked about
+            entity in who[value] and text.lower() in PRONOUNS and _antecedent(store, entity, line.node)
+            for _, _, text, entity in all_spans))
         stranded = [s for s in all_spans if prep and s[2].lower().startswith(prep + " ")]  # "what did it lead to?"
         for _, name, text, entity in list(dict.fromkeys(stranded + [s for pref in order for s in all_spans
                                                                      if (s[0], s[1]) == pref])):
-            if any(coverage(n, text) >= 0.5 or coverage(text, n) >= 0.8 for _, n in named):
+            if any(coverage(n, text) >= 0.5 or coverage(text, n) >= 0.8 or entity in who[n] for _, n in named):
                 continue
             text = _with_conjuncts(line, text) if asked.kind in (k.NAME, k.TERM) else text
             at = line.text.find(text)
             span = Span(text, asked.kind, max(at, 0), max(at, 0) + len(text), *_token_range(line, at, len(text)))
-            evidence = weigh(asked, span, line.words, line.doc, rarity=rarity)
+            evidence = weigh(asked, span, line.words, line.doc, rarity=rarity, referred=referred)
             evidence.typed = True
             refers = _antecedent(store, entity, line.node) if text.lower() in PRONOUNS else ""
             introduced = _named_earlier(store, line, text) if asked.kind == k.NAME and not refers else None
@@ -151,10 +154,16 @@ def _with_conjuncts(line: Line, text: str) -> str:
 _PERSONAL = HUMAN_PRONOUNS - {"his", "hers"}  # a possessive names an owner, not a doer
 
 
+CHAIN = 4
+"""The most lines a pronoun's chain of mentions may run back to the line that names its antecedent."""
+
+
 def _antecedent(store: Store, entity: str | None, node: str) -> str:
     """The name a personal pronoun stands for, when coreference links it to a name nearby; "" otherwise.
 
-    Nearby is its own line or the line before ("Mara came in. … and she sold it": she is Mara).
+    Nearby is its own line or the line before ("Mara came in. … and she sold it": she is Mara), or
+    a line a chain of mentions reaches, each a line after the last ("Tomas left. He worked there.
+    He bought a boat": the second "he" is Tomas, named two lines back), at most ``CHAIN`` lines.
 
     Only he, she, him and her: "it", "they" and "this" are linked less surely, and a wrong
     antecedent would be a wrong answer stated as proved.
@@ -165,14 +174,37 @@ def _antecedent(store: Store, entity: str | None, node: str) -> str:
     attrs = store.graph.node(node) or {}
     if pronoun not in _PERSONAL or "seq" not in attrs:
         return ""
+    seq = int(attrs["seq"])
+    named: dict[int, str] = {}
+    mentioned: set[int] = set()
     for alias in sorted(store.graph.same_as_closure(entity) - {entity}):
-        if (store.graph.node(alias) or {}).get("pronoun"):
-            continue
+        alias_attrs = store.graph.node(alias) or {}
         for kriya, _ in store.graph.uses(alias):
             line = store.graph.node(kriya) or {}
-            if line.get("doc_id") == attrs.get("doc_id") and 0 <= int(attrs["seq"]) - int(line.get("seq", -9)) <= 1:
-                return str((store.graph.node(alias) or {}).get("canonical_name", alias))
+            at = int(line.get("seq", -9))
+            if line.get("doc_id") != attrs.get("doc_id") or not 0 <= seq - at <= CHAIN:
+                continue
+            mentioned.add(at)
+            if not alias_attrs.get("pronoun"):
+                named.setdefault(at, str(alias_attrs.get("canonical_name", alias)))
+    at = seq
+    while seq - at <= CHAIN:
+        back = at - 1
+        while back > 0 and seq - back < CHAIN and _actionless(store, str(attrs.get("doc_id")), back):
+            back -= 1  # a heading between two chapters' sentences
+        for near in (at, back):
+            if near in named:
+                return named[near]
+        if back not in mentioned:
+            return ""
+        at = back
     return ""
+
+
+def _actionless(store: Store, doc_id: str, seq: int) -> bool:
+    """Whether a document's line states no action (a heading, a title): a chain of mentions passes over it."""
+    node = store.graph.document_at(doc_id, seq)
+    return node is not None and not store.graph.neighbors(node, "CITED_IN", "in")
 
 
 _DOERS = ("KARTA", "SAMPRADANA")

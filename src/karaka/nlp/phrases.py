@@ -50,6 +50,17 @@ def has_subject(verb: Token) -> bool:
     return any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in verb.children)
 
 
+def slipped_subject(verb: Token) -> Token | None:
+    """A verb's subject the tagger read as part of a noun: "and Jory swam", "Jory" a compound of "swam".
+
+    A noun or name marked ``compound`` under a verb that has no subject of its own, before it.
+    """
+    if verb.pos_ != "VERB" or any(c.dep_ in ("nsubj", "nsubjpass", "csubj", "expl") for c in verb.children):
+        return None
+    return next((c for c in verb.children if c.dep_ == "compound" and c.pos_ in ("PROPN", "NOUN") and c.i < verb.i),
+                None)
+
+
 def is_animate(token: Token) -> bool:
     """People, organisations, nations, and personal pronouns."""
     return token.ent_type_ in ("PERSON", "ORG", "NORP", "GPE") or token.lower_ in ANIMATE_PRONOUNS

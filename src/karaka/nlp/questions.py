@@ -99,6 +99,27 @@ def _wh_is_object(doc: Doc, wh: Token, verb: Token) -> bool:
                for t in between[1:])
 
 
+def _double_object(wh: Any, verb: Any, known: dict[str, str], extract: str | None) -> str | None:
+    """The role asked for when a fronted wh-word leaves one bare object after the verb (a double object).
+
+    English leaves the other object in place: "What did the shepherd give Tomas?" asks for the
+    thing given (Tomas received it), "Whom did she give the bread?" for the receiver. The parse
+    labels such a wh-word as it may (a dative, an object, a subject), so its place decides.
+    """
+    subject = any(c.dep_ in ("nsubj", "nsubjpass") and c.i != wh.i and wh.i < c.i < verb.i for c in verb.children)
+    objects = [c for c in verb.children if c.dep_ in ("dobj", "dative") and c.i > verb.i and not _is_wh(c)]
+    if not subject or len(objects) != 1 or wh.i > verb.i or wh.head.i != verb.i:
+        return extract
+    text = _clean(span(objects[0]))
+    if wh.lower_ in ("what", "which") and known.get("KARMA") == text:
+        del known["KARMA"]
+        known["SAMPRADANA"] = text
+        return "KARMA"
+    if wh.lower_ in ("who", "whom") and known.get("KARMA") == text:
+        return "SAMPRADANA"
+    return extract
+
+
 def question_step(question: str, known_verb: KnownVerb | None = None) -> dict[str, Any] | None:
     """One traversal step for a single-hop question, or None when no predicate can be found."""
     doc = parse(question.strip())
@@ -159,6 +180,8 @@ def question_step(question: str, known_verb: KnownVerb | None = None) -> dict[st
                 extract = "KARMA"
             else:
                 extract = "KARMA" if "KARTA" in known else "KARTA"
+    if not second and not passive and wh is not None and fronted is None:
+        extract = _double_object(wh, verb, known, extract)
     lemma = "be" if verb.pos_ == "AUX" else verb_lemma(verb.lower_) if second else verb.lemma_.lower()
     return {"goal": question.strip(), "verb": lemma, "karakas": known, "extract": extract,
             "wh": wh_text or None, "prep": prep_asked, "follow_causes": wh_text == "why", "follow_same_as": True}

@@ -30,7 +30,17 @@ from karaka.nlp.lexicon import (
     TEMPORAL_WORDS,
     TIME_ADVERBS,
 )
-from karaka.nlp.phrases import SPAN_SKIP, Roles, clause, is_animate, is_predicate, is_temporal, span, words_text
+from karaka.nlp.phrases import (
+    SPAN_SKIP,
+    Roles,
+    clause,
+    is_animate,
+    is_predicate,
+    is_temporal,
+    slipped_subject,
+    span,
+    words_text,
+)
 
 PREPOSITIONAL_ROLES = frozenset({"KARANA", "APADANA", "SAMPRADANA", "ADHIKARANA_SPATIAL", "ADHIKARANA_TEMPORAL"})
 
@@ -127,6 +137,8 @@ def _roles_of(verb: Token) -> Roles:
             continue  # "It is reasonable to assume …", "it was announced that …": no participant
         elif dep in ("nsubj", "csubj") and child.pos_ != "VERB":
             roles.add("KARTA", child)
+        elif dep == "compound" and child == slipped_subject(verb):
+            roles.add("KARTA", child)  # "and Jory swam": the tagger made Jory part of a noun
         elif dep == "csubj":
             roles.put("KARTA", clause(child), is_clause=True)
         elif dep == "nsubjpass":

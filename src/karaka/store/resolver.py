@@ -101,6 +101,19 @@ def aliases(name: str) -> set[str]:
     return {a for a in out if a and a not in ARTICLES and a not in PRONOUNS and len(a) > 2}
 
 
+def given_name(name: str) -> str:
+    """The key of a full name's first word ("tomas" of "Tomas Berg"), by which a story calls the person later.
+
+    Only a name of two or three capitalised words; "" for anything else. A mention is taken for
+    the full name only when one entity has that first word (``EntityResolver.candidates``).
+    """
+    shown = display_name(name).split()
+    if not 2 <= len(shown) <= 3 or not all(w[:1].isupper() and w[1:2].islower() for w in shown):
+        return ""
+    first = normalize_name(shown[0])
+    return first if len(first) > 2 and first not in ARTICLES and first not in PRONOUNS else ""
+
+
 @dataclass(frozen=True)
 class Resolved:
     """Where a mention landed."""
@@ -124,6 +137,7 @@ class EntityResolver:
         self._by_key: dict[str, str] = {}
         self._names: dict[str, str] = {}  # entity id -> canonical name
         self._aliases: dict[str, set[str]] = defaultdict(set)
+        self._given: dict[str, set[str]] = defaultdict(set)  # a full name's first word -> its entities
         self._ids: list[str] = []  # rows of the embedding matrix
         self._rows = np.zeros((0, 0), dtype=np.float32)  # room for more rows: the matrix is its first len(_ids)
         self._prepared: dict[str, tuple[np.ndarray, int, int, float]] = {}
@@ -166,6 +180,9 @@ class EntityResolver:
         self._names[entity_id] = name
         for alias in aliases(name):
             self._aliases[alias].add(entity_id)
+        given = given_name(name)
+        if given:
+            self._given[given].add(entity_id)
         if self.embeddings is not None:
             self._pending.append(entity_id)
 
@@ -243,6 +260,9 @@ class EntityResolver:
             if exact is not None:
                 out.append(exact)
             out += sorted(e for e in self._aliases.get(key, ()) if e != exact)
+            given = self._given.get(key, set())
+            if len(given) == 1 and not given & set(out):  # "Tomas" is also the one "Tomas Berg"
+                out += list(given)
             if not out:
                 near = self._nearest(key)
                 if near is not None:
@@ -302,10 +322,11 @@ class EntityResolver:
             self._by_key = {k: v for k, v in self._by_key.items() if v not in entity_ids}
             for entity in entity_ids:
                 self._names.pop(entity, None)
-            for key in list(self._aliases):
-                self._aliases[key] -= entity_ids
-                if not self._aliases[key]:
-                    del self._aliases[key]
+            for table in (self._aliases, self._given):
+                for key in list(table):
+                    table[key] -= entity_ids
+                    if not table[key]:
+                        del table[key]
             keep = [i for i, e in enumerate(self._ids) if e not in entity_ids]
             self._rows = self._rows[keep] if keep else np.zeros((0, 0), dtype=np.float32)
             self._ids = [self._ids[i] for i in keep]

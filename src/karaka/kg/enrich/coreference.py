@@ -15,7 +15,14 @@ if TYPE_CHECKING:
     pass
 from karaka.kg.enrich.decisions import decide, decision_key, link, name_of, roles_of, text_of
 from karaka.kg.enrich.types import ner_type
-from karaka.words import DEICTIC_PRONOUNS, HUMAN_PRONOUNS, PERSONAL_PRONOUNS, SINGULAR_PRONOUNS
+from karaka.words import (
+    DEICTIC_PRONOUNS,
+    FEMININE_PRONOUNS,
+    HUMAN_PRONOUNS,
+    MASCULINE_PRONOUNS,
+    PERSONAL_PRONOUNS,
+    SINGULAR_PRONOUNS,
+)
 
 ANTECEDENT_WINDOW = 12  # a pronoun's antecedent is among the nearest preceding actions
 
@@ -94,27 +101,44 @@ def _antecedent_chosen(services: Services, doc_id: str, run_id: str, pronoun: st
 
 
 def _antecedents(services: Services, before: list[str], pronoun: str, shapes: dict[str, str]) -> list[str]:
-    """Non-pronoun entities of earlier kriyas, nearest first; agents first for he/she/they.
+    """Non-pronoun entities of earlier kriyas, the likeliest first; agents first for he/she/they.
+
+    The likeliest is named in the nearest line, and within a line in its main clauses before its
+    subordinate ones ("There he worked for a miller named Ilse Marr": the next "he" is still the
+    worker). A pronoun linked already is a mention of what it stands for ("Tomas left. He worked
+    there. He bought a boat": the second "he" is Tomas, through the first), and an entity a
+    pronoun of one gender stood for is not what a pronoun of the other stands for.
 
     ``before`` ends with the pronoun's own Kriyā, whose other participants it never stands for
-    ("It surprised the crew": "It" is not the crew); a clause is never an antecedent, "she" or
-    "it" never stands for several, "he", "she", "they" or "who" never for a gerund, a time, a place
-    or a thing ("the backpack"), and "he" or "she" never for a group ("the government").
+    ("It surprised the crew": "It" is not the crew; "he paid him": not the payer); a clause is
+    never an antecedent, "she" or "it" never stands for several, "he", "she", "they" or "who"
+    never for a gerund, a time, a place or a thing ("the backpack"), and "he" or "she" never for
+    a group ("the government").
     """
     graph = services.workspace.graph
     word = name_of(services, pronoun).lower()
     personal, singular, human = word in PERSONAL_PRONOUNS, word in SINGULAR_PRONOUNS, word in HUMAN_PRONOUNS
+    other_gender = FEMININE_PRONOUNS if word in MASCULINE_PRONOUNS else (
+        MASCULINE_PRONOUNS if word in FEMININE_PRONOUNS else frozenset())
     order = ["HAS_KARTĀ", "TARGETS_SAMPRADĀNA", "HAS_KARMA"] if personal else ["HAS_KARMA", "USES_KARANA", "HAS_KARTĀ"]
     own = {e for entities in roles_of(services, before[-1]).values() for e in entities} if before else set()
+    own |= {target for e in own for target in graph.neighbors(e, "IS_SAME_AS")}
     seen: list[str] = []
-    for kriya in reversed(before[-ANTECEDENT_WINDOW:]):
+    for kriya in _by_salience(graph, before[:-1][-(ANTECEDENT_WINDOW - 1):]):
         roles = roles_of(services, kriya)
         for rel in order:
             for entity in roles.get(rel, []):
                 node = graph.node(entity) or {}
+                if node.get("pronoun"):
+                    if str(node.get("canonical_name", "")).lower() in other_gender:
+                        continue
+                    linked = graph.neighbors(entity, "IS_SAME_AS")
+                    if not linked:
+                        continue
+                    entity, node = linked[0], graph.node(linked[0]) or {}
                 name = str(node.get("canonical_name", ""))
                 if node.get("pronoun") or is_pronoun(name) or name.lower() in _NO_ANTECEDENT or entity in seen \
-                        or entity in own:
+                        or entity in own or other_gender and _called(graph, entity, other_gender):
                     continue
                 shape = str(node["shape"]) if "shape" in node else shapes.get(name, "")
                 if shape == CLAUSE or singular and shape == PLURAL or personal and shape == NOT_A_PERSON or human and (
@@ -125,6 +149,28 @@ def _antecedents(services: Services, before: list[str], pronoun: str, shapes: di
         people = [e for e in seen if ner_type(services, e) == "Person"]
         seen = [e for e in seen if e not in people] + people
     return seen[:6]
+
+
+_MAIN = ("ROOT", "conj")
+"""A Kriyā's dependency in its sentence that makes it a main clause's action (or one conjoined to it)."""
+
+
+def _by_salience(graph: Any, kriyas: list[str]) -> list[str]:
+    """Kriyas, the nearest line first; within a line its main clauses in reading order, then the others, last first."""
+    lines: dict[int, list[str]] = {}
+    for kriya in kriyas:
+        lines.setdefault(int((graph.node(kriya) or {}).get("seq", 0)), []).append(kriya)
+    out = []
+    for seq in sorted(lines, reverse=True):
+        main = [k for k in lines[seq] if (graph.node(k) or {}).get("dep", "ROOT") in _MAIN]
+        out += main + [k for k in reversed(lines[seq]) if k not in main]
+    return out
+
+
+def _called(graph: Any, entity: str, pronouns: frozenset[str]) -> bool:
+    """Whether a pronoun among ``pronouns`` is linked to ``entity`` already."""
+    return any(str((graph.node(p) or {}).get("canonical_name", "")).lower() in pronouns
+               for p in graph.neighbors(entity, "IS_SAME_AS", "in"))
 
 
 def _shapes(names: set[str]) -> dict[str, str]:

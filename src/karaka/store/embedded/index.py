@@ -28,16 +28,16 @@ from karaka.store.atomic import UMASK
 from karaka.store.damage import DiskFull, is_disk_full
 from karaka.store.embedded.graph import KnowledgeGraph
 from karaka.store.embedded.journal import JournaledGraph
-from karaka.store.resolver import aliases, entity_name, is_pronoun, mention_key, normalize_name
+from karaka.store.resolver import aliases, entity_name, given_name, is_pronoun, mention_key, normalize_name
 from karaka.store.schema import KARAKA_RELATIONS, SUBJECT_RELATIONS
 
 log = logging.getLogger("karaka.index")
 
 INDEX_FILE = "graph.sqlite"
-VERSION = 1
+VERSION = 2
 """The index's layout; an index of another layout is not read, and the next save rebuilds it."""
-NAME, MENTION, ALIAS = 0, 1, 2
-"""Kinds of rows in ``names``: an entity's own key, a mention written to it, an alias (name tail)."""
+NAME, MENTION, ALIAS, GIVEN = 0, 1, 2, 3
+"""Kinds of rows in ``names``: an entity's own key, a mention written to it, an alias (name tail), its first name."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -232,13 +232,15 @@ def _edge_row(source: str, target: str, relation: str, attrs: dict[str, Any]) ->
 
 
 def _entity_names(node: str, attrs: dict[str, Any]) -> list[tuple[Any, ...]]:
-    """An entity's rows in ``names``: its own key (with its name), then its aliases (as the resolver files them)."""
+    """An entity's rows in ``names``: its own key (with its name), its aliases and its first name (as the resolver files them)."""
     name = str(attrs.get("canonical_name") or "")
     key = normalize_name(name)
     if not key or is_pronoun(name):
         return []
+    given = given_name(name)
     return ([(key, node, NAME, name, None, None)]
-            + [(alias, node, ALIAS, None, None, None) for alias in sorted(aliases(name))])
+            + [(alias, node, ALIAS, None, None, None) for alias in sorted(aliases(name))]
+            + ([(given, node, GIVEN, None, None, None)] if given else []))
 
 
 def _mention(source: str, target: str, relation: str, attrs: dict[str, Any]) -> Iterator[tuple[Any, ...]]:
