@@ -145,3 +145,21 @@ def test_a_reading_from_a_line_about_something_else_is_not_grounded(tmp_path):
     result = run_query(ctx, "Which captain owns the lighthouse of the island harbour?")  # the line has a captain only
     assert result["status"] != "GROUNDED"
     assert any("Ada Lund" in w and "too few of the question's words" in w for w in result["warnings"])
+
+
+def test_the_model_sees_the_line_the_reader_proved_first(tmp_path):
+    """Retrieval ranks other lines above the one that proves "14 passengers"; the model gets that line first."""
+    from karaka.app.runner import run_ingest
+
+    seen = []
+
+    def reply(user, n):
+        seen.append(line_of(user, "logged 14 passengers"))
+        return json.dumps({"line": seen[-1], "quote": "logged 14 passengers", "answer": "14"})
+
+    write_doc(tmp_path / "docs", "ferry.txt", "The captain logged the wind and the captain logged the tide for the passengers.",
+              "Ada Lund was the captain.", "On the crossing she logged 14 passengers.", "Passengers liked the captain.")
+    ctx, _ = fake_context(tmp_path / "ws", ScriptedChatModel(script(answer_read_prompt=reply)))
+    run_ingest(ctx, tmp_path / "docs")
+    result = run_query(ctx, "How many passengers did the captain log?")
+    assert seen == [1] and result["status"] == "GROUNDED" and "14" in result["answer"]

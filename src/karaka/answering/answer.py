@@ -101,7 +101,7 @@ def answer(services: Services, question: str, plan: dict[str, Any] | None, hits:
         if services.llm is None or decision.status == "NO_MATCH":
             cited = citations(store, decision.lines, services.ctx.max_citations)
             return _result(decision, cited, trace, on_token, mode="extractive")
-        shown = citations(store, order, LINES)
+        shown = citations(store, list(dict.fromkeys(decision.lines + order)), LINES)  # the reader's best lines first
         shown_nodes = [_node_of(store, c) for c in shown]
         reading = read(services, asked, shown, shown_nodes, decision.answers or candidates[:3])
         words_of = {line.node: line.words for line in lines}

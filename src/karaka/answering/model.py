@@ -1,7 +1,7 @@
 """With a model, the model reads: one request over the best lines, and deterministic checks decide.
 
-The model gets the question, the lines read (at most ``LINES``, the graph's and retrieval's fused,
-each with its coordinates) and the offline reader's best candidates as hints, and replies with
+The model gets the question, the lines read (at most ``LINES``: the ones the offline reader found
+best first, then the graph's and retrieval's fused, each with its coordinates) and the offline reader's best candidates as hints, and replies with
 the number of the line that states the answer, the words of that line that state it, and the
 answer. Its answer is *verified* when the quote is in that line, every number, date and name the
 answer states is in that line or the question, and it states the kind of thing asked for (a
