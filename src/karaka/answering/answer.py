@@ -265,7 +265,7 @@ def squash(text: str) -> str:
     return " ".join(re.sub(r"[^\w.=/-]+", " ", text.lower()).split())
 
 
-def _joined(store: Store) -> str:
+def corpus_text(store: Store) -> str:
     """Every line of the documents with its headings and document name, squashed, one a line.
 
     Kept until the workspace changes, like the BM25 index.
@@ -282,7 +282,7 @@ def _joined(store: Store) -> str:
 
 def rarity(store: Store) -> Callable[[str], float]:
     """``rarity(word_key)``: how rare a word is among the lines (an inverse document frequency)."""
-    text = _joined(store)
+    text = corpus_text(store)
     lines = text.count("\n") + 1
 
     @functools.lru_cache(maxsize=256)
@@ -299,6 +299,6 @@ def corpus_check(store: Store) -> Callable[[str], bool]:
     The lines are joined when a question first needs them and kept until the workspace changes.
     """
     def has(word: str) -> bool:
-        return squash(word) in _joined(store)
+        return squash(word) in corpus_text(store)
 
     return has

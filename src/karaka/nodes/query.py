@@ -13,6 +13,7 @@ from typing import Any, Literal
 from karaka.answering.answer import answer as answer_from_lines
 from karaka.answering.answer import citations, stream_words
 from karaka.answering.reference import look_up, parse
+from karaka.answering.spelling import corrected
 from karaka.answering.summary import Summary, summarise
 from karaka.config import Context
 from karaka.gsv.run import Loop, run_loop
@@ -153,8 +154,22 @@ def make_plan(loop: Loop | None) -> Callable[[QueryState, Runtime[Context]], dic
     """The planning node: a golden plan from the GSV-Retry ``loop`` it is given, or the parser's."""
 
     def plan(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
-        """A golden plan from the GSV loop, the parser's as its free Candidate_A and its fallback."""
+        """A golden plan from the GSV loop, the parser's as its free Candidate_A and its fallback.
+
+        A slip of the keyboard is read as the documents' word first ("killd": killed), and the
+        question goes on so (``answering.spelling``); the trace says what was read.
+        """
         services = services_of(runtime)
+        read: dict[str, Any] = {}
+        with services.workspace.reading():
+            question, fixed = corrected(services.workspace, state["question"])
+        if fixed:
+            standalone = state.get("standalone") or state["question"]
+            for slip, word in fixed:
+                standalone = re.sub(rf"\b{re.escape(slip)}\b", word, standalone)
+            read = {"question": question, "standalone": standalone}
+            note = "spelling: " + ", ".join(f"{slip!r} read as {word!r}" for slip, word in fixed)
+            state = {**state, **read, "trace": state["trace"] + [note]}  # type: ignore[typeddict-item]
         with services.workspace.reading():
             graph = services.workspace.graph
             parsed = relation_plan(state["question"], titles(services.workspace)[0]) or question_plan(
@@ -163,7 +178,7 @@ def make_plan(loop: Loop | None) -> Callable[[QueryState, Runtime[Context]], dic
             info = {"status": "accepted" if parsed else "exhausted", "attempts": 0, "llm_calls": 0, "method": "parser",
                     "cause": None if parsed else "the parser found no verb"}
             trace = state["trace"] + ["plan: parser (no LLM)"]
-            return {"plan": parsed, "plan_info": info, "trace": trace + _follow_up(services, parsed, state)}
+            return {**read, "plan": parsed, "plan_info": info, "trace": trace + _follow_up(services, parsed, state)}
         if loop is None:
             raise ValueError("planning with an LLM needs the GSV-Retry loop")
         if not services.ctx.parser_candidate:  # the setting governs the seed and the fallback, as in extraction
@@ -172,7 +187,7 @@ def make_plan(loop: Loop | None) -> Callable[[QueryState, Runtime[Context]], dic
         if seed and services.ctx.llm_plans == "fallback":  # the common case: no request spent on planning
             info = {"status": "accepted", "attempts": 0, "llm_calls": 0, "method": "parser", "cause": None}
             trace = state["trace"] + ["plan: the parser's (the model plans what the parser cannot: llm_plans)"]
-            return {"plan": parsed, "plan_info": info, "trace": trace}
+            return {**read, "plan": parsed, "plan_info": info, "trace": trace}
         out = run_loop(loop, GSVInput(task="query", source=state.get("standalone") or state["question"],
                                       ref={"question": state["question"]}, seed=seed), services.ctx)
         golden, status, method = out["golden"], str(out["status"]), "gsv"
@@ -182,7 +197,7 @@ def make_plan(loop: Loop | None) -> Callable[[QueryState, Runtime[Context]], dic
                 "cause": out["cause"] or (None if golden else "no golden plan"), "fast_path": out["fast_path"]}
         trace = state["trace"] + [f"plan: GSV {out['status']} after {out['attempt']} attempt(s)"
                                   + (", the parser's plan used" if method == "parser-fallback" else "")]
-        return {"plan": golden, "plan_info": info, "llm_calls": state["llm_calls"] + out["llm_calls"],
+        return {**read, "plan": golden, "plan_info": info, "llm_calls": state["llm_calls"] + out["llm_calls"],
                 "trace": trace + _follow_up(services, golden, state)}
 
     return plan
@@ -276,6 +291,7 @@ def answer(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     out = answer_from_lines(services, state["question"], state.get("plan"), state.get("hits") or [],
                             state.get("graph_lines") or [], facts, on_token)
     result = out["result"]
+    result["warnings"] = [t for t in state["trace"] if t.startswith("spelling: ")] + list(result.get("warnings", []))
     return {"result": result, "context": out["context"], "answers": out["answers"], "referents": out["referents"],
             "llm_calls": state["llm_calls"] + result.pop("llm_calls"), "trace": state["trace"] + out["trace"]}
 
