@@ -141,3 +141,9 @@ def test_what_happened_to_a_thing_is_what_its_own_clause_says_it_did(ctx):
     """"happen" stands for any action; the skiff's clause ends where Jory's begins."""
     result = run_query(ctx, "What happened to the skiff?")
     assert result["status"] == "GROUNDED" and result["answers"] == ["sank near the isle of Brack"]
+
+
+def test_a_description_named_right_after_it_answers_who_with_the_name(ctx):
+    """"a sailmaker named Wenna Rusk, who paid him": the payer is the sailmaker, and her name is given."""
+    result = run_query(ctx, "Who paid Jory three coins a week?")
+    assert result["status"] == "GROUNDED" and result["answers"] == ["a sailmaker (Wenna Rusk)"]

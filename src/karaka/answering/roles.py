@@ -220,7 +220,7 @@ def _named_earlier(store: Store, line: Line, text: str) -> tuple[str, str] | Non
     A document that introduces someone by name and description ("a champion of the hill tribes, named
     Gask") goes on with the description ("the champion fell"). The nearest sentence before (or the
     line itself, before the span) that holds the description's head noun and "named"/"called" and a
-    name gives the name.
+    name gives the name; so does "named"/"called" and a name right after the span in its line.
     """
     words = text.split()
     if len(words) < 2 or words[0].lower() not in DETERMINERS or text.lower() in PRONOUNS:
@@ -231,6 +231,9 @@ def _named_earlier(store: Store, line: Line, text: str) -> tuple[str, str] | Non
         return None
     seq, doc_id = int(attrs["seq"]), str(attrs["doc_id"])
     at = line.text.find(text)
+    after = _INTRODUCED.match(line.text[at + len(text):].lstrip(" ,")) if at >= 0 else None
+    if after:  # "a miller named Ilse Marr, who paid him": the description named right after it
+        return after.group(1), line.node
     earlier = [(line.text[:at] if at > 0 else "", line.node)] + [
         (s.text, document_node(doc_id, s.line, s.sentence))
         for s in reversed(store.records.lines(doc_id, max(1, seq - LOOK_BACK), seq - 1))]
