@@ -86,8 +86,6 @@ def definitions(asked: Asked, text: str, doc: Any | None) -> list[Span]:
                 apart = {t.i for c in verb.children if c.dep_ == "conj" and (any(
                     g.dep_ in ("nsubj", "nsubjpass") for g in c.children) or slipped_subject(c) is not None)
                     for t in c.subtree}
-                apart |= {c.i for c in verb.children if c.dep_ in ("cc", "punct") and apart and c.i < min(apart)
-                          and not any(t.i not in apart and t.i > c.i for t in verb.subtree if t.dep_ != "punct")}
                 words = [t for t in verb.subtree if t.i not in apart and (t.i >= verb.i and not t.is_punct or t.i > verb.i)]
                 while words and (words[-1].is_punct or words[-1].dep_ == "cc"):
                     words.pop()  # "sank near the island, and Tomas swam": the boat's part ends at the comma

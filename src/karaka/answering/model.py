@@ -1,12 +1,12 @@
 """With a model, the model reads: one request over the best lines, and deterministic checks decide.
 
 The model gets the question, the lines read (at most ``LINES``: the ones the offline reader found
-best first, then the graph's and retrieval's fused, each with its coordinates) and the offline reader's best candidates as hints, and replies with
-the number of the line that states the answer, the words of that line that state it, and the
-answer. Its answer is *verified* when the quote is in that line, every number, date and name the
-answer states is in that line or the question, and it states the kind of thing asked for (a
-number for "how many", a name for "who"). A reply that is no JSON of that shape is asked once
-more. Which answer stands is ``settle``'s decision.
+best first, then the graph's and retrieval's fused, each with its coordinates) and the offline
+reader's best candidates as hints, and replies with the number of the line that states the
+answer, the words of that line that state it, and the answer. Its answer is *verified* when the
+quote is in that line, every number, date and name the answer states is in that line or the
+question, and it states the kind of thing asked for (a number for "how many", a name for "who").
+A reply that is no JSON of that shape is asked once more. Which answer stands is ``settle``'s decision.
 """
 
 from __future__ import annotations

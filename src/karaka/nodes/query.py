@@ -163,14 +163,13 @@ def make_plan(loop: Loop | None) -> Callable[[QueryState, Runtime[Context]], dic
         read: dict[str, Any] = {}
         with services.workspace.reading():
             question, fixed = corrected(services.workspace, state["question"])
-        if fixed:
-            standalone = state.get("standalone") or state["question"]
-            for slip, word in fixed:
-                standalone = re.sub(rf"\b{re.escape(slip)}\b", word, standalone)
-            read = {"question": question, "standalone": standalone}
-            note = "spelling: " + ", ".join(f"{slip!r} read as {word!r}" for slip, word in fixed)
-            state = {**state, **read, "trace": state["trace"] + [note]}  # type: ignore[typeddict-item]
-        with services.workspace.reading():
+            if fixed:
+                standalone = state.get("standalone") or state["question"]
+                for slip, word in fixed:
+                    standalone = re.sub(rf"\b{re.escape(slip)}\b", word, standalone)
+                read = {"question": question, "standalone": standalone}
+                note = "spelling: " + ", ".join(f"{slip!r} read as {word!r}" for slip, word in fixed)
+                state = {**state, **read, "trace": state["trace"] + [note]}  # type: ignore[typeddict-item]
             graph = services.workspace.graph
             parsed = relation_plan(state["question"], titles(services.workspace)[0]) or question_plan(
                 state["question"], known_verb=lambda v: bool(graph.kriyas_by_verb(v)))

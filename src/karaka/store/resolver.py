@@ -18,6 +18,7 @@ import re
 import threading
 import unicodedata
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -112,6 +113,11 @@ def given_name(name: str) -> str:
         return ""
     first = normalize_name(shown[0])
     return first if len(first) > 2 and first not in ARTICLES and first not in PRONOUNS else ""
+
+
+def with_given(found: list[str], given: Collection[str]) -> list[str]:
+    """``found`` and the one entity a first name opens, when only one has it: "Tomas" is also "Tomas Berg"."""
+    return found + list(given) if len(given) == 1 and not set(given) & set(found) else found
 
 
 @dataclass(frozen=True)
@@ -260,9 +266,7 @@ class EntityResolver:
             if exact is not None:
                 out.append(exact)
             out += sorted(e for e in self._aliases.get(key, ()) if e != exact)
-            given = self._given.get(key, set())
-            if len(given) == 1 and not given & set(out):  # "Tomas" is also the one "Tomas Berg"
-                out += list(given)
+            out = with_given(out, self._given.get(key, ()))
             if not out:
                 near = self._nearest(key)
                 if near is not None:

@@ -15,7 +15,7 @@ from karaka.store.base import Edge
 from karaka.store.damage import DamagedFile
 from karaka.store.embedded.graph import KnowledgeGraph
 from karaka.store.embedded.index import ALIAS, GIVEN, MENTION, NAME, connect
-from karaka.store.resolver import EntityResolver, entity_name, is_pronoun, normalize_name
+from karaka.store.resolver import EntityResolver, entity_name, is_pronoun, normalize_name, with_given
 from karaka.store.schema import KARAKA_RELATIONS
 
 
@@ -162,11 +162,14 @@ class StoredGraph(KnowledgeGraph):
 
     def alias_owners(self, key: str) -> list[str]:
         """The entities filed under ``key`` as an alias (a tail of their names)."""
-        return sorted({e for (e,) in self._rows("SELECT entity FROM names WHERE key = ? AND kind = ?", (key, ALIAS))})
+        return self._owners(key, ALIAS)
 
     def given_owners(self, key: str) -> list[str]:
         """The entities whose full name opens with the word ``key`` ("tomas" of "Tomas Berg")."""
-        return sorted({e for (e,) in self._rows("SELECT entity FROM names WHERE key = ? AND kind = ?", (key, GIVEN))})
+        return self._owners(key, GIVEN)
+
+    def _owners(self, key: str, kind: int) -> list[str]:
+        return sorted({e for (e,) in self._rows("SELECT entity FROM names WHERE key = ? AND kind = ?", (key, kind))})
 
     def entity_names(self) -> list[tuple[str, str]]:
         """(entity, canonical name) of every named entity, in the order they were written."""
@@ -208,9 +211,7 @@ class StoredResolver(EntityResolver):
             return []
         exact = self.graph.name_owner(key)
         out = ([exact] if exact is not None else []) + [e for e in self.graph.alias_owners(key) if e != exact]
-        given = self.graph.given_owners(key)
-        if len(given) == 1 and given[0] not in out:  # "Tomas" is also the one "Tomas Berg"
-            out += given
+        out = with_given(out, self.graph.given_owners(key))
         if out:
             return out
         near = self._near(key)
