@@ -112,3 +112,11 @@ def test_a_question_of_its_focus_alone_keeps_the_focus_as_a_term():
 
 def test_an_acronym_s_plural_keys_as_the_acronym():
     assert key("CPUs") == key("CPU") == "cpu" and key("status") != "statu"
+
+
+def test_an_ordinal_adverb_is_an_order_not_a_number_the_line_must_hold():
+    asked = analyse("Which file does the tool read first when it starts?")
+    first = next(t for t in asked.terms if t.text == "first")
+    assert not first.hard and first.role == "word"
+    asked = analyse("Who was the second keeper of the lighthouse?")
+    assert next(t for t in asked.terms if t.text == "second").hard  # an ordinal of a noun picks one of them

@@ -333,8 +333,8 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
             continue
         if t.lower_ in k.DOCUMENT_WORDS or t.i in excluded:
             role, hard = "word", False  # "without its command-line utility": what the answer leaves out
-        elif t.pos_ == "PROPN" or t.like_num:
-            role, hard = "name", True
+        elif t.pos_ == "PROPN" or t.like_num and not (t.pos_ == "ADV" and t.is_alpha):
+            role, hard = "name", True  # "look at first" is an order, not a number a line must hold
         elif t.pos_ == "NOUN":
             role, hard = "noun", t.i not in focus_words
         elif defining:  # "what is wobble?": whatever the tagger made of it, it is the thing asked about
