@@ -120,3 +120,14 @@ def test_an_ordinal_adverb_is_an_order_not_a_number_the_line_must_hold():
     assert not first.hard and first.role == "word"
     asked = analyse("Who was the second keeper of the lighthouse?")
     assert next(t for t in asked.terms if t.text == "second").hard  # an ordinal of a noun picks one of them
+
+
+@pytest.mark.parametrize("question,kind,verb", [
+    ("The guide warns about slow disks when copying. Which folder does it suggest instead?", k.CODE, "suggest"),
+    ("When the kiln cools, which glaze does the potter apply?", k.TERM, "apply"),
+    ("Where the trail ends, who built the hut?", k.NAME, "build"),
+    ("When did the kiln crack?", k.DATE, "crack"),
+])
+def test_the_question_word_is_the_asking_sentences_not_a_clause_before_it(question, kind, verb):
+    asked = analyse(question)
+    assert (asked.kind, asked.verb) == (kind, key(verb))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from karaka.answering import kinds as k
 from karaka.answering.verbs import (
@@ -197,6 +198,21 @@ def analyse(question: str) -> Asked:
     return _analyse_parse(text)
 
 
+def _question_sentence(doc: Any) -> Any:
+    """The sentence that asks: the last one with a question word ("The manual warns of X. Which format …?")."""
+    sentences = list(doc.sents)
+    return next((s for s in reversed(sentences) if any(t.lower_ in k.WH_WORDS for t in s)), sentences[-1])
+
+
+def _wh_token(sentence: Any) -> Any | None:
+    """The question word, not one that opens a clause before it ("When the server starts, which file …?")."""
+    found = [t for t in sentence if t.lower_ in k.WH_WORDS and t.lower_ != "was"]
+    commas = [t.i for t in sentence if t.text == ","]
+    opening = [t for t in found if (t.pos_ == "SCONJ" or t.dep_ == "advmod" and t.head.dep_ == "advcl")
+               and any(t.i < c < w.i for c in commas for w in found)]  # a clause, then a comma, then the question
+    return next((t for t in found if t not in opening), found[0] if found else None)
+
+
 def _named(text: str) -> tuple[str, ...]:
     spans = [m.group(1) or m.group(2) for m in CODE_TOKEN.finditer(text)]
     spans += [m.group(0) for m in VERSION_TOKEN.finditer(text)] + [m.group(1) for m in _QUOTED.finditer(text)]
@@ -255,7 +271,8 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
 
     doc = parse(text)
     tokens = list(doc)
-    wh_token = next((t for t in tokens if t.lower_ in k.WH_WORDS and t.lower_ != "was"), None)
+    asking = _question_sentence(doc)
+    wh_token = _wh_token(asking)
     wh = k.WH_WORDS.get(wh_token.lower_, "") if wh_token is not None else ""
     focus_token = None
     skip: set[int] = set()  # tokens of the question's form, not its content
@@ -300,7 +317,10 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
     default = any(t.lemma_.lower() in k.DEFAULT_WORDS for t in tokens)
     if default and kind == k.TERM:
         kind = k.VALUE
-    verb = verb_of(doc) or verb_by_position(tokens, focus_token)
+    verb = verb_of(asking) or verb_by_position(tokens, focus_token)
+    if verb is not None and wh_token is not None and verb.i < wh_token.i < wh_token.head.i \
+            and wh_token.head.pos_ == "VERB":
+        verb = wh_token.head  # "where the trail ends, who built the hut?": the root the tagger chose opens a clause
     if verb is not None and focus_token is not None and wh_token is not None and wh_token.i < verb.i <= focus_token.i:
         verb = verb_after(tokens, focus_token.i)  # "which curl option limits …": curl names the option, limits acts
     if verb is not None:
