@@ -78,6 +78,16 @@ def test_analyzer_voice_clauses_roles():
     assert analyze("She took the water from the well.")[0]["karakas"]["APADANA"] == "from the well"
 
 
+def test_by_names_the_doer_only_of_a_passive_verb_and_a_conjunct_shares_its_subject():
+    # the tagger calls "by the sea" an agent of the active "settled": it is no doer, and the
+    # conjoined verb then takes the subject of the verb it is conjoined to
+    found = {k["verb"]: k["karakas"] for k in analyze("Then Orrin left the valley of Hesk, and settled in Marrow by "
+                                                      "the sea.")}
+    assert found["settle"]["KARTA"] == "Orrin" and found["settle"]["ADHIKARANA_SPATIAL"] == "in Marrow"
+    assert analyze("The mill was built by Hanna.")[0]["karakas"]["KARTA"] == "Hanna"
+    assert analyze("The boat drifted by the shore.")[0]["karakas"].get("KARTA") == "The boat"
+
+
 def test_a_span_keeps_apart_words_that_a_left_out_part_separated():
     # the parse leaves out the coordination between "None," and "after": the words must not fuse
     line = "If the property does not exist, then the return type is None, the format and bytes-after are zero."

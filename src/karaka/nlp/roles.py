@@ -143,6 +143,8 @@ def _roles_of(verb: Token) -> Roles:
             roles.put("KARTA", clause(child), is_clause=True)
         elif dep == "nsubjpass":
             roles.add("KARMA", child)
+        elif dep == "agent" and not _passive(verb):
+            _prep_phrase(roles, child)  # "settled by the sea": the tagger's agent of an active verb is a place
         elif dep == "agent":
             obj = pobj_of(child)
             if obj is not None:
@@ -178,6 +180,11 @@ def _roles_of(verb: Token) -> Roles:
     brought_about(roles, verb)
     _nested(roles, verb)
     return roles
+
+
+def _passive(verb: Token) -> bool:
+    """A verb in the passive, whose "by" names the doer: "was built by Hanna", "a film directed by Y"."""
+    return verb.tag_ == "VBN" or any(c.dep_ in ("auxpass", "nsubjpass") for c in verb.children)
 
 
 def _nested(roles: Roles, verb: Token) -> None:
