@@ -172,3 +172,11 @@ def test_an_amount_with_a_magnitude_letter_is_a_quantity_of_its_unit():
     why = proved("How much memory does the lamp daemon reserve for its cache?",
                  "The lamp daemon will reserve on the order of 512K bytes for its cache.")
     assert why.get("512K bytes") == ""
+
+
+def test_a_measure_of_the_thing_asked_about_answers_how_much_of_it():
+    question = "How much flour did Hanna pour into the bowl?"
+    why = proved(question, "Hanna poured three cups of flour into the bowl.")
+    assert why["three cups"] == ""
+    why = proved(question, "Hanna poured three cups of milk into the bowl.")
+    assert why["three cups"] != ""  # a measure of something else

@@ -82,8 +82,8 @@ def _tree_distance(doc: Any, a: int, b: int) -> int:
     return len(doc)
 
 
-def typed(asked: Asked, span: Span) -> tuple[bool, str]:
-    """Whether a span is of the kind asked for, and why not."""
+def typed(asked: Asked, span: Span, after: str = "") -> tuple[bool, str]:
+    """Whether a span is of the kind asked for, and why not (``after``: the line's text right after it)."""
     kind = asked.kind
     if kind == k.TERM:
         return True, ""
@@ -103,6 +103,9 @@ def typed(asked: Asked, span: Span) -> tuple[bool, str]:
                 _NOT_TIME_UNIT.search(unit):
             return False, f"{span.text!r} measures no time"
         counted = asked.counted or (asked.focus if asked.wh == "how many" else "")
+        measured = re.match(r"\s+of\s+(?:the\s+|his\s+|her\s+|its\s+|their\s+)?([^\W\d_]+)", after)
+        if measured and counted and same(key(measured.group(1)), counted):
+            return True, ""  # "three cups of flour" measures flour
         if counted and unit and not same(key(unit.split()[-1]), counted) and (
                 not UNIT.fullmatch(unit) or UNIT.fullmatch(counted) or UNIT.fullmatch(counted + "s")):
             return False, f"{span.text!r} counts {unit}, not what was asked"  # "how many meters": not "1 foot"
@@ -152,7 +155,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         elif term in hard:
             missing.append(term.text)
     near = sum(1.0 / (1.0 + d / 3.0) for d in distances) / len(distances) if distances else 0.0
-    ok, why = typed(asked, span)
+    ok, why = typed(asked, span, words.text[span.end:] if span.end >= 0 else "")
     other = _other_kind(asked, words, doc)
     evidence = Evidence(cover=round(got / total, 3), near=round(near, 3), missing=missing, typed=ok)
     if not ok:
