@@ -33,10 +33,19 @@ VOYAGE = (
     "Pell Ardo, a glassblower from Venn, sold lamps at the fair.",
 )
 
+KIN = (
+    "Chapter 5. The Brothers",
+    "Dov fled to Tarn because his brother Kael sought to kill him.",
+    "Dov had three sons: Tam, Ewin and Rook.",
+    "And Tam the son of Dov went out to the hills with his flocks.",
+    "The baker, Hild Sorn, brought bread to the hall.",
+)
+
 
 @pytest.fixture(scope="module")
 def ctx(tmp_path_factory):
-    return parsed_workspace(tmp_path_factory.mktemp("story"), {"tale.txt": STORY, "voyage.txt": VOYAGE})
+    return parsed_workspace(tmp_path_factory.mktemp("story"), {"tale.txt": STORY, "voyage.txt": VOYAGE,
+                                                               "kin.txt": KIN})
 
 
 def _linked(ctx, pronoun):
@@ -147,3 +156,17 @@ def test_a_description_named_right_after_it_answers_who_with_the_name(ctx):
     """"a sailmaker named Wenna Rusk, who paid him": the payer is the sailmaker, and her name is given."""
     result = run_query(ctx, "Who paid Jory three coins a week?")
     assert result["status"] == "GROUNDED" and result["answers"] == ["a sailmaker (Wenna Rusk)"]
+
+
+@pytest.mark.parametrize("question,answer", [
+    ("Who sought to kill Dov?", "his brother (Kael)"),
+    ("Who brought bread to the hall?", "The baker (Hild Sorn)"),
+])
+def test_a_name_set_beside_a_description_answers_who_with_it(ctx, question, answer):
+    result = run_query(ctx, question)
+    assert result["status"] == "GROUNDED" and result["answers"] == [answer]
+
+
+def test_whose_asks_for_the_owner_the_line_names_not_the_names_beside_the_noun(ctx):
+    result = run_query(ctx, "Whose son was Tam?")
+    assert result["status"] == "GROUNDED" and result["answers"] == ["Dov"]

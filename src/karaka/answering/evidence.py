@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from karaka.answering import kinds as k
-from karaka.answering.identity import all_focus, asks_identity, focus_near, identity, said_default
+from karaka.answering.identity import all_focus, asks_identity, focus_near, identity, owned, possessor, said_default
 from karaka.answering.line import LineWords, joined
 from karaka.answering.question import Asked, Term, key, same
 from karaka.answering.span import Span
@@ -172,6 +172,8 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         evidence.why_not = "most of the question's words are in the sentences around the line, not in it"
     elif evidence.cover < MIN_COVER:
         evidence.why_not = "the line holds too few of the question's words"
+    elif (thing := owned(asked)) and not possessor(span, words, doc, thing):
+        evidence.why_not = f"the line does not say whose {thing} it is"
     elif asked.default and not said_default(span, words.text):
         evidence.why_not = "the line does not call it the default"
     elif asks_identity(asked) and not identity(span, words, doc, asked) and not (

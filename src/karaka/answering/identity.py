@@ -92,6 +92,28 @@ def asks_identity(asked: Asked) -> bool:
         re.match(r"\s*(who|what)\s+(is|are|was|were)\b", asked.text, re.IGNORECASE))
 
 
+_WHOSE = re.compile(r"\s*(?:(?:in|at|to|from|with|for|by|of|on|into)\s+)?whose\s+([^\W\d_]+)", re.IGNORECASE)
+
+
+def owned(asked: Asked) -> str:
+    """The thing a "whose" question asks the owner of ("Whose son was Pell?": son), or ""."""
+    found = _WHOSE.match(asked.text)
+    return key(found.group(1)) if found else ""
+
+
+def possessor(span: Span, words: LineWords, doc: Any | None, thing: str) -> bool:
+    """Whether the line makes the span the owner of ``thing``: "the son of Orrin", "Orrin's son"."""
+    if doc is not None and span.first >= 0:
+        head = span_head(span, doc)
+        if head.dep_ == "pobj" and head.head.lower_ == "of":
+            return same(key(head.head.head.lemma_), thing) or same(key(head.head.head.text), thing)
+        return head.dep_ == "poss" and (same(key(head.head.lemma_), thing) or same(key(head.head.text), thing))
+    before, after = words.text[:span.start], words.text[span.end:]
+    of = re.search(r"([^\W\d_]+)\s+of\s+(?:the\s+)?$", before)
+    owns = re.match(r"['’]s?\s+([^\W\d_]+)", after)
+    return any(m is not None and same(key(m.group(1)), thing) for m in (of, owns))
+
+
 def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> bool:
     """Whether the line says the span is the thing asked about.
 

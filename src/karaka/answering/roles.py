@@ -231,6 +231,9 @@ def _named_earlier(store: Store, line: Line, text: str) -> tuple[str, str] | Non
         return None
     seq, doc_id = int(attrs["seq"]), str(attrs["doc_id"])
     at = line.text.find(text)
+    apposed = _apposed_name(line, at, len(text))
+    if apposed:  # "his brother Kael sought him": the name set beside the description
+        return apposed, line.node
     after = _INTRODUCED.match(line.text[at + len(text):].lstrip(" ,")) if at >= 0 else None
     if after:  # "a miller named Ilse Marr, who paid him": the description named right after it
         return after.group(1), line.node
@@ -242,6 +245,17 @@ def _named_earlier(store: Store, line: Line, text: str) -> tuple[str, str] | Non
         if found and any(same(key(w), head) for w in WORD.findall(sentence[:found.start()])):
             return found.group(1), node
     return None
+
+
+def _apposed_name(line: Line, at: int, size: int) -> str:
+    """A proper name the parse sets in apposition right after a span: "his brother Kael", "the smith, Borr Hask"."""
+    if line.doc is None or at < 0:
+        return ""
+    for token in (t for t in line.doc if at <= t.idx < at + size):
+        for child in token.children:
+            if child.dep_ == "appos" and child.pos_ == "PROPN" and child.idx >= at + size:
+                return " ".join(t.text for t in child.subtree if t.pos_ == "PROPN")
+    return ""
 
 
 def _antecedent_line(store: Store, entity: str | None, refers: str) -> list[str]:
