@@ -129,6 +129,13 @@ def test_a_program_is_named_by_its_word_not_by_an_option_or_a_folder():
     assert "mk-bundle" in proved("Which program builds the bundle?", "You build the bundle by running mk-bundle.")
 
 
+def test_what_is_run_is_the_whole_command_with_its_words_and_flags():
+    why = proved("Which command rebuilds the index?", "To rebuild the index, run quill reindex --all after an upgrade.")
+    assert why.get("quill reindex --all") == ""
+    why = proved("Which command updates the copy?", "To update the copy, run git pull --rebase in the folder.")
+    assert why.get("git pull --rebase") == ""
+
+
 def test_an_option_s_argument_is_not_a_release():
     why = proved("Since which version does the lamp tool accept decimal values?",
                  "Since 3.14.2, the lamp tool accepts decimal values: lamp --wait 2.75 works.")

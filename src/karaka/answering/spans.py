@@ -191,8 +191,25 @@ def _named_programs(asked: Asked, text: str, doc: Any | None) -> list[tuple[str,
             c.dep_ == "amod" and c.lemma_.lower() in RUN_VERBS for c in t.children)  # "by running mkbundle"
         if (beside and not same(key(t.lemma_), asked.focus)) or ran:
             word = next((m for m in re.finditer(r"[\w.+-]*\w", text) if m.start() <= t.idx < m.end()), None)
-            out.append((word.group(0), word.start()) if word else (t.text, t.idx))  # "dpkg-trigger" whole
+            found = (word.group(0), word.start()) if word else (t.text, t.idx)  # "dpkg-trigger" whole
+            out.append(_command_line(doc, t, text, found) if ran else found)
     return out
+
+
+def _command_line(doc: Any, t: Any, text: str, found: tuple[str, int]) -> tuple[str, int]:
+    """What is run, whole: the words the parse compounds before it and the flags and paths after it.
+
+    "run quill reindex --all after an upgrade" runs "quill reindex --all".
+    """
+    first = t.i
+    while first > 0 and doc[first - 1].dep_ == "compound" and doc[first - 1].head.i == t.i:
+        first -= 1
+    last = t.i
+    while last + 1 < len(doc) and re.match(r"-|\S*[/=]", doc[last + 1].text):
+        last += 1
+    start = min(doc[first].idx, found[1])
+    end = max(doc[last].idx + len(doc[last].text), found[1] + len(found[0]))
+    return text[start:end], start
 
 
 def quantities(text: str, doc: Any | None) -> list[Span]:
