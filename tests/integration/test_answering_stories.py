@@ -39,6 +39,8 @@ KIN = (
     "Dov had three sons: Tam, Ewin and Rook.",
     "And Tam the son of Dov went out to the hills with his flocks.",
     "The baker, Hild Sorn, brought bread to the hall.",
+    "Hanna did not sell the mill.",
+    "Dov killed the wolf with a spear.",
 )
 
 
@@ -170,3 +172,23 @@ def test_a_name_set_beside_a_description_answers_who_with_it(ctx, question, answ
 def test_whose_asks_for_the_owner_the_line_names_not_the_names_beside_the_noun(ctx):
     result = run_query(ctx, "Whose son was Tam?")
     assert result["status"] == "GROUNDED" and result["answers"] == ["Dov"]
+
+
+@pytest.mark.parametrize("question,answer", [
+    ("Did Dov kill the wolf?", "Yes"),
+    ("Did Hanna sell the mill?", "No"),
+    ("Did Dov flee to Tarn?", "Yes"),
+])
+def test_a_yes_or_no_question_is_answered_yes_or_no_by_the_line_that_says_so(ctx, question, answer):
+    result = run_query(ctx, question)
+    assert result["status"] == "GROUNDED" and result["answers"] == [answer]
+
+
+@pytest.mark.parametrize("question", [
+    "Did the wolf kill Dov?",  # the line names both, the other way round
+    "Did Kael kill Dov?",  # "sought to kill him": meant, not done
+    "Did Dov flee to Venn?",
+])
+def test_a_yes_needs_the_action_with_every_argument_in_its_role(ctx, question):
+    result = run_query(ctx, question)
+    assert result["status"] != "GROUNDED" and "Yes" not in result["answers"]

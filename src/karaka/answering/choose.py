@@ -40,7 +40,7 @@ class Decision:
 
 def asks_many(asked: Asked) -> bool:
     """A question whose answer may be several spans of one line: "Who are the authors …?", "Which options …?"."""
-    if asked.kind in (k.QUANTITY, k.VERSION, k.DATE, k.REASON, k.MANNER):
+    if asked.kind in (k.QUANTITY, k.VERSION, k.DATE, k.REASON, k.MANNER, k.POLAR):
         return False
     return bool(re.search(r"\b(are|were|list|all)\b", asked.text, re.IGNORECASE)) or (
         asked.focus.endswith("s") and not asked.focus.endswith("ss"))
@@ -59,6 +59,8 @@ def decide(asked: Asked, candidates: list[Candidate], pool: list[str], missing: 
         asked_for = f"called a {asked.focus_text}" if asked.kind == k.TERM and asked.focus_text else \
             f"of the kind asked for ({asked.kind})"
         why = f"nothing {asked_for} in the closest lines" if candidates else "nothing in the closest lines"
+        if asked.kind == k.POLAR:
+            why = "no line of the closest says yes or no to it"
         return Decision("NO_ANSWER", lines=_related(candidates, pool), why=why, confidence=chance({}))
     best = shown[0]
     runner_up = next((c for c in shown[1:] if c.text.lower() != best.text.lower()), None)

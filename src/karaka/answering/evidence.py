@@ -160,7 +160,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     evidence = Evidence(cover=round(got / total, 3), near=round(near, 3), missing=missing, typed=ok)
     if not ok:
         evidence.why_not = why
-    elif _in_question(asked, span, words):
+    elif asked.kind != k.POLAR and _in_question(asked, span, words):
         evidence.why_not = OWN_WORDS
     elif other:
         evidence.why_not = f"the line speaks of the {other}"

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 QUANTITY, DATE, NAME, PLACE, REASON, MANNER, CODE, VERSION, VALUE, TERM = (
     "quantity", "date", "name", "place", "reason", "manner", "code", "version", "value", "term")
+POLAR = "polar"
+"""A yes-or-no question ("Did Senna dwell in Orrin?"): answered "Yes" or "No" by a line that says so."""
 
 WH_WORDS = {
     # English

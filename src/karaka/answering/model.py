@@ -81,7 +81,7 @@ def unsupported_facts(answer: str, source: str) -> list[str]:
 
 def states_kind(asked: Asked, answer: str) -> bool:
     """Whether an answer states something of the kind asked for beyond the question's words."""
-    if asked.kind in (k.TERM, k.REASON, k.MANNER, k.VALUE):
+    if asked.kind in (k.TERM, k.REASON, k.MANNER, k.VALUE, k.POLAR):
         return True
     from karaka.nlp import parse
 

@@ -26,7 +26,7 @@ from karaka.answering.verbs import (
     verb_of,
 )
 from karaka.nlp.lexicon import names_people
-from karaka.words import FUNCTION_WORDS, LIGHT_VERBS
+from karaka.words import AUXILIARIES, FUNCTION_WORDS, LIGHT_VERBS
 
 CODE_TOKEN = re.compile(r"`([^`]{1,80})`|(?<![\w/])(--?[A-Za-z][\w-]*(?:=[^\s,;)]+)?|[A-Za-z_][\w.]*=[^\s,;)]+|"
                         r"\$?[A-Z][A-Z0-9]*_[A-Z0-9_]+|(?:/[\w.+-]+){2,}/?|~?/[\w.+-]+/[\w.+/-]*|(?<![\w/])/[a-z][\w.+-]*|"
@@ -303,6 +303,8 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
             if subject is not None and after is not None and after.lemma_ == "be":
                 focus_token = subject  # "what is the default line length …" → length
     kind, shape = _wh_kind(wh)
+    if wh_token is None and tokens and tokens[0].lower_ in AUXILIARIES and not any(t.lower_ == "or" for t in tokens):
+        kind = k.POLAR  # "Did Senna dwell in Orrin?": yes or no ("Was A or B born first?" names its answers)
     counted = focus_token if wh == "how many" else None
     if focus_token is not None and wh in ("which", "what"):
         kind, shape = _kind_of_focus(focus_token.text, focus_token.lemma_)

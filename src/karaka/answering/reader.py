@@ -25,6 +25,7 @@ from karaka.answering.candidate import GRAPH, LINES, Candidate
 from karaka.answering.evidence import OWN_WORDS, SHAPED, weigh
 from karaka.answering.identity import called_default, focus_near
 from karaka.answering.line import Line, line_words
+from karaka.answering.polar import polar_candidates
 from karaka.answering.question import Asked, same
 from karaka.answering.roles import role_candidates
 from karaka.answering.span import Span
@@ -133,6 +134,9 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
     """Every candidate the lines give, best first, one per distinct span (with how many lines agree)."""
     found: list[Candidate] = []
     for line in lines:
+        if asked.kind == k.POLAR:
+            found += polar_candidates(store, asked, step, line, rarity)
+            continue
         roles = list(role_candidates(store, asked, step, line, rarity))
         if asked.kind not in TYPED:
             found += roles

@@ -1,0 +1,82 @@
+"""Yes-or-no questions ("Did Senna dwell in Orrin?"): "Yes" or "No" from a line that says so, never a span.
+
+A line answers "Yes" when it proves the question as it proves any span (every hard term in it or
+what it goes on from, ``evidence.weigh``) and, where the question has an action, an action of its
+verb in the line holds every argument the question names, each in its role, and is said to
+happen: "Kael sought to kill him" does not say Kael killed him, and "Senna did not dwell in Orrin"
+answers "No".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from karaka.answering import kinds as k
+from karaka.answering.candidate import GRAPH, LINES, Candidate
+from karaka.answering.evidence import weigh
+from karaka.answering.line import Line
+from karaka.answering.question import Asked, key, same
+from karaka.answering.span import Span
+from karaka.kg.traverse import coverage, entities_named, spans_of
+from karaka.nlp import irregular_verb
+from karaka.store.base import Store
+
+
+def polar_candidates(store: Store | None, asked: Asked, step: dict[str, Any] | None, line: Line,
+                     rarity: Callable[[str], float] | None = None) -> list[Candidate]:
+    """The line's answer to a yes-or-no question ("Yes", "No"), proved or not; [] when it says nothing of it."""
+    last = len(line.doc) - 1 if line.doc is not None else -1
+    span = Span(line.text, k.POLAR, 0, len(line.text), 0 if last >= 0 else -1, last)
+    evidence = weigh(asked, span, line.words, line.doc, rarity=rarity)
+    elsewhere = [t.text for t in asked.terms if t.hard and not line.words.find(t) and not line.words.in_intro(t)]
+    if elsewhere and evidence.proved:  # a "yes" needs the line to say it all, not its neighbours
+        evidence.why_not = f"the line itself does not hold {', '.join(elsewhere[:3])}"
+    answer, source = "Yes", LINES
+    verb = asked.verb or key(str((step or {}).get("verb") or ""))  # "Did Senna dwell …?": the tagger's noun
+    if store is not None and verb:
+        actions = [a for a in _actions(store, line.node) if same(key(a[1].get("verb", "")), verb)
+                   or same(key(irregular_verb(str(a[1].get("verb", "")))), verb)]
+        action = _holding(store, step, line, actions)
+        if action is None:
+            evidence.why_not = evidence.why_not or "no action of the question's verb in the line holds what it names"
+        else:
+            answer, source = ("No" if action.get("negated") else "Yes"), GRAPH
+            if action.get("dep") == "xcomp" and evidence.proved:  # "sought to kill him"
+                evidence.why_not = "the line says it was meant or tried, not that it happened"
+    elif verb and not line.words.verbless:
+        evidence.why_not = evidence.why_not or "no action of the question's verb in the line"
+    evidence.typed = evidence.proved  # an unproved "yes" is no candidate worth showing
+    return [Candidate(answer, k.POLAR, line.node, source, evidence, rank=line.rank,
+                      also=[line.intro] if line.intro else [])]
+
+
+def _actions(store: Store, node: str) -> list[tuple[str, dict[str, Any]]]:
+    return [(kriya, store.graph.node(kriya) or {}) for kriya in store.graph.neighbors(node, "CITED_IN", "in")]
+
+
+def _holding(store: Store, step: dict[str, Any] | None, line: Line,
+             actions: list[tuple[str, dict[str, Any]]]) -> dict[str, Any] | None:
+    """The line's action of the question's verb that holds each argument the question names in its role, or None.
+
+    Stricter than a role answer's check: "Dov killed the wolf" names the wolf, but not as the killer.
+    """
+    named = [(role, str(value)) for role, value in ((step or {}).get("karakas") or {}).items()
+             if value and not str(value).startswith("$")]
+    who = {value: entities_named(store, value, [], True)[0] for _, value in named}
+    for kriya, attrs in actions:
+        roles = [(name, span, entity) for kind, name, span, entity in spans_of(store, kriya) if kind == "role"]
+        if all(_in_role(role, value, who[value], roles) for role, value in named):
+            return attrs
+    return None
+
+
+def _in_role(role: str, value: str, ids: set[str], roles: list[tuple[str, str, str | None]]) -> bool:
+    """Whether the action holds ``value`` in ``role``, or has no such role and holds it in no other."""
+    def holds(span: str, entity: str | None) -> bool:
+        return entity in ids or coverage(value, span) >= 0.5
+
+    own = [(span, entity) for name, span, entity in roles if name == role]
+    if own:
+        return any(holds(span, entity) for span, entity in own)
+    return not any(holds(span, entity) for _, span, entity in roles)
