@@ -3,10 +3,13 @@
 A question says what it wants with its question word ("when" wants a date) or, after "which"
 or "what", with the noun it asks about ("which option" wants a flag, "what year" a date). The
 lists below are closed classes of English (and the question words of French, German and Spanish),
-each with what it is for; none holds a word because one question used it.
+each with what it is for; none holds a word because one question used it. ``kind_of_focus``
+reads a focus noun's kind off them.
 """
 
 from __future__ import annotations
+
+from karaka.nlp.lexicon import names_people
 
 QUANTITY, DATE, NAME, PLACE, REASON, MANNER, CODE, VERSION, VALUE, TERM = (
     "quantity", "date", "name", "place", "reason", "manner", "code", "version", "value", "term")
@@ -128,3 +131,26 @@ COUNT_NOUNS = frozenset("number count amount total quantity anzahl zahl nombre".
 """Measure nouns that count what their "of" names: "the number of tables" counts tables."""
 
 
+def kind_of_focus(focus: str, lemma: str, lang: str = "en") -> tuple[str, str]:
+    """(kind, shape) asked by a focus noun; a German compound by its last noun ("Umgebungsvariable": variable)."""
+    word = lemma.lower()
+    if lang == "de":
+        for start in range(len(word) - 4, 0, -1):
+            kind, shape = kind_of_focus(word[start:], word[start:])
+            if kind != TERM:
+                return kind, shape
+    if word in TIME_NOUNS:
+        return DATE, ""
+    if word in VERSION_NOUNS:
+        return VERSION, ""
+    if word in VALUE_NOUNS:
+        return VALUE, ""
+    if word in MEASURE_NOUNS:
+        return QUANTITY, ""
+    if word in PLACE_NOUNS:
+        return PLACE, ""
+    if word in ARTEFACT_SHAPES:
+        return CODE, ARTEFACT_SHAPES[word]
+    if word in NAME_NOUNS or names_people(word) in ("person", "group"):
+        return NAME, ""
+    return TERM, ""

@@ -25,7 +25,6 @@ from karaka.answering.verbs import (
     verb_lemma,
     verb_of,
 )
-from karaka.nlp.lexicon import names_people
 from karaka.words import AUXILIARIES, FUNCTION_WORDS, LIGHT_VERBS
 
 CODE_TOKEN = re.compile(r"`([^`]{1,80})`|(?<![\w/])(--?[A-Za-z][\w-]*(?:=[^\s,;)]+)?|[A-Za-z_][\w.]*=[^\s,;)]+|"
@@ -164,31 +163,6 @@ def required_words(question: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(f.strip("`") for f in found if f.strip("`")))
 
 
-def _kind_of_focus(focus: str, lemma: str, lang: str = "en") -> tuple[str, str]:
-    """(kind, shape) asked by a focus noun; a German compound by its last noun ("Umgebungsvariable": variable)."""
-    word = lemma.lower()
-    if lang == "de":
-        for start in range(len(word) - 4, 0, -1):
-            kind, shape = _kind_of_focus(word[start:], word[start:])
-            if kind != k.TERM:
-                return kind, shape
-    if word in k.TIME_NOUNS:
-        return k.DATE, ""
-    if word in k.VERSION_NOUNS:
-        return k.VERSION, ""
-    if word in k.VALUE_NOUNS:
-        return k.VALUE, ""
-    if word in k.MEASURE_NOUNS:
-        return k.QUANTITY, ""
-    if word in k.PLACE_NOUNS:
-        return k.PLACE, ""
-    if word in k.ARTEFACT_SHAPES:
-        return k.CODE, k.ARTEFACT_SHAPES[word]
-    if word in k.NAME_NOUNS or names_people(word) in ("person", "group"):
-        return k.NAME, ""
-    return k.TERM, ""
-
-
 def analyse(question: str) -> Asked:
     """The analysis of a question (parsed when it is English)."""
     text = " ".join(question.split())
@@ -240,7 +214,7 @@ def _analyse_words(text: str, lang: str) -> Asked:
             break
     kind, shape = _wh_kind(wh)
     if focus and wh in ("which", "what"):
-        kind, shape = _kind_of_focus(focus, focus, lang)
+        kind, shape = k.kind_of_focus(focus, focus, lang)
     default = any(w in k.DEFAULT_WORDS for w in words) or lang == "de" and bool(opening) and opening[0].startswith(
         "standard")  # "was ist die Standardstufe?" asks a default; "welche Variable enthält Standardoptionen?" does not
     if default and kind == k.TERM:
@@ -307,7 +281,7 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
         kind = k.POLAR  # "Did Senna dwell in Orrin?": yes or no ("Was A or B born first?" names its answers)
     counted = focus_token if wh == "how many" else None
     if focus_token is not None and wh in ("which", "what"):
-        kind, shape = _kind_of_focus(focus_token.text, focus_token.lemma_)
+        kind, shape = k.kind_of_focus(focus_token.text, focus_token.lemma_)
         if kind == k.QUANTITY and focus_token.lemma_.lower() in k.COUNT_NOUNS:
             of = next((c for c in focus_token.children if c.dep_ == "prep" and c.lower_ == "of"), None)
             counted = next((c for c in of.children if c.dep_ == "pobj"), None) if of is not None else None
