@@ -126,6 +126,8 @@ def test_question_plans():
     assert (step["verb"], step["karakas"], step["extract"]) == ("kill", {"KARMA": "Ravana"}, "KARTA")
     assert question_plan("Where did Hanuman find Sita?")["steps"][0]["extract"] == "ADHIKARANA_SPATIAL"
     assert question_plan("To whom did Rama give the bow?")["steps"][0]["extract"] == "SAMPRADANA"
+    # the tagger reads "Was Dov buried …?" as "was" and a Dov described by "buried": Dov is what was buried
+    assert question_plan("Was Dov buried in the cave?")["steps"][0]["karakas"]["KARMA"] == "Dov"
 
 
 @pytest.mark.parametrize(("question", "karakas", "extract"), [

@@ -21,6 +21,7 @@ from karaka.answering.span import Span
 from karaka.kg.traverse import coverage, entities_named, spans_of
 from karaka.nlp import irregular_verb
 from karaka.store.base import Store
+from karaka.words import PRONOUNS
 
 
 def polar_candidates(store: Store | None, asked: Asked, step: dict[str, Any] | None, line: Line,
@@ -28,26 +29,27 @@ def polar_candidates(store: Store | None, asked: Asked, step: dict[str, Any] | N
     """The line's answer to a yes-or-no question ("Yes", "No"), proved or not; [] when it says nothing of it."""
     last = len(line.doc) - 1 if line.doc is not None else -1
     span = Span(line.text, k.POLAR, 0, len(line.text), 0 if last >= 0 else -1, last)
-    evidence = weigh(asked, span, line.words, line.doc, rarity=rarity)
-    elsewhere = [t.text for t in asked.terms if t.hard and not line.words.find(t) and not line.words.in_intro(t)]
-    if elsewhere and evidence.proved:  # a "yes" needs the line to say it all, not its neighbours
-        evidence.why_not = f"the line itself does not hold {', '.join(elsewhere[:3])}"
-    answer, source = "Yes", LINES
     verb = asked.verb or key(str((step or {}).get("verb") or ""))  # "Did Senna dwell …?": the tagger's noun
+    action, referred, why = None, "", ""
     if store is not None and verb:
         actions = [a for a in _actions(store, line.node) if same(key(a[1].get("verb", "")), verb)
                    or same(key(irregular_verb(str(a[1].get("verb", "")))), verb)]
-        action = _holding(store, step, line, actions)
+        action, referred = _holding(store, step, line, actions)
         if action is None:
-            evidence.why_not = evidence.why_not or "no action of the question's verb in the line holds what it names"
-        else:
-            answer, source = ("No" if action.get("negated") else "Yes"), GRAPH
-            if action.get("dep") == "xcomp" and evidence.proved:  # "sought to kill him"
-                evidence.why_not = "the line says it was meant or tried, not that it happened"
+            why = "no action of the question's verb in the line holds what it names"
+        elif action.get("dep") == "xcomp":  # "sought to kill him"
+            why = "the line says it was meant or tried, not that it happened"
     elif verb and not line.words.verbless:
-        evidence.why_not = evidence.why_not or "no action of the question's verb in the line"
+        why = "no action of the question's verb in the line"
+    evidence = weigh(asked, span, line.words, line.doc, rarity=rarity, referred=referred)
+    elsewhere = [t.text for t in asked.terms if t.hard and not line.words.find(t) and not line.words.in_intro(t)
+                 and not any(same(t.key, key(w)) for w in referred.split())]  # "He was buried": he is Dov
+    if elsewhere and evidence.proved:  # a "yes" needs the line to say it all, not its neighbours
+        evidence.why_not = f"the line itself does not hold {', '.join(elsewhere[:3])}"
+    evidence.why_not = evidence.why_not or why
+    answer = "No" if action is not None and action.get("negated") else "Yes"
     evidence.typed = evidence.proved  # an unproved "yes" is no candidate worth showing
-    return [Candidate(answer, k.POLAR, line.node, source, evidence, rank=line.rank,
+    return [Candidate(answer, k.POLAR, line.node, GRAPH if action is not None else LINES, evidence, rank=line.rank,
                       also=[line.intro] if line.intro else [])]
 
 
@@ -56,10 +58,10 @@ def _actions(store: Store, node: str) -> list[tuple[str, dict[str, Any]]]:
 
 
 def _holding(store: Store, step: dict[str, Any] | None, line: Line,
-             actions: list[tuple[str, dict[str, Any]]]) -> dict[str, Any] | None:
-    """The line's action of the question's verb that holds each argument the question names in its role, or None.
+             actions: list[tuple[str, dict[str, Any]]]) -> tuple[dict[str, Any] | None, str]:
+    """The action of the question's verb holding each argument the question names in its role, or None.
 
-    Stricter than a role answer's check: "Dov killed the wolf" names the wolf, but not as the killer.
+    With it, the names its pronouns stand for there ("He was buried …": Dov). Stricter than a role answer's check: "Dov killed the wolf" names the wolf, but not as the killer.
     """
     named = [(role, str(value)) for role, value in ((step or {}).get("karakas") or {}).items()
              if value and not str(value).startswith("$")]
@@ -67,8 +69,10 @@ def _holding(store: Store, step: dict[str, Any] | None, line: Line,
     for kriya, attrs in actions:
         roles = [(name, span, entity) for kind, name, span, entity in spans_of(store, kriya) if kind == "role"]
         if all(_in_role(role, value, who[value], roles) for role, value in named):
-            return attrs
-    return None
+            referred = [value for _, value in named if any(
+                entity in who[value] and span.lower() in PRONOUNS for _, span, entity in roles)]
+            return attrs, " ".join(referred)
+    return None, ""
 
 
 def _in_role(role: str, value: str, ids: set[str], roles: list[tuple[str, str, str | None]]) -> bool:

@@ -173,6 +173,9 @@ def question_step(question: str, known_verb: KnownVerb | None = None) -> dict[st
                 text = _clean(span(child))
                 if text:
                     known.setdefault(role, text)
+        if verb.dep_ == "acl" and verb.tag_ == "VBN" and verb.head.dep_ == "nsubj" and verb.head.head.lemma_ == "be":
+            subject = " ".join(t.text for t in verb.head.subtree if t.i < verb.i)  # "Was Dov buried …?": Dov was
+            known.setdefault("KARMA", _clean(subject))
         if extract is None:
             if wh is not None and wh.head.i != verb.i and wh.head.dep_ == "pobj":  # "in what city…"
                 extract = "ADHIKARANA_SPATIAL"
