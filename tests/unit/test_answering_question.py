@@ -25,6 +25,7 @@ from karaka.answering.question import analyse, key, same
     ("Which environment variable changes where the tool keeps its data?", k.CODE, "variable"),
     ("Did the ferry sail at dawn?", k.POLAR, ""),
     ("Is the north gate guarded?", k.POLAR, ""),
+    ("The ferry left at dawn. Did it reach the island?", k.POLAR, ""),
     ("Was the ferry or the barge built first?", k.TERM, ""),  # names its answers: not yes or no
 ])
 def test_the_question_word_and_the_noun_asked_about_say_the_kind(question, kind, focus):

@@ -26,7 +26,7 @@ from karaka.words import PRONOUNS
 
 def polar_candidates(store: Store | None, asked: Asked, step: dict[str, Any] | None, line: Line,
                      rarity: Callable[[str], float] | None = None) -> list[Candidate]:
-    """The line's answer to a yes-or-no question ("Yes", "No"), proved or not; [] when it says nothing of it."""
+    """The line's answer to a yes-or-no question, "Yes" or "No", proved or not (one candidate a line)."""
     last = len(line.doc) - 1 if line.doc is not None else -1
     span = Span(line.text, k.POLAR, 0, len(line.text), 0 if last >= 0 else -1, last)
     verb = asked.verb or key(str((step or {}).get("verb") or ""))  # "Did Senna dwell …?": the tagger's noun

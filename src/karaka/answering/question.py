@@ -277,7 +277,7 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
             if subject is not None and after is not None and after.lemma_ == "be":
                 focus_token = subject  # "what is the default line length …" → length
     kind, shape = _wh_kind(wh)
-    if wh_token is None and tokens and tokens[0].lower_ in AUXILIARIES and not any(t.lower_ == "or" for t in tokens):
+    if wh_token is None and asking[0].lower_ in AUXILIARIES and not any(t.lower_ == "or" for t in asking):
         kind = k.POLAR  # "Did Senna dwell in Orrin?": yes or no ("Was A or B born first?" names its answers)
     counted = focus_token if wh == "how many" else None
     if focus_token is not None and wh in ("which", "what"):
