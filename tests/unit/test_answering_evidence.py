@@ -56,6 +56,14 @@ def test_the_default_is_the_value_said_to_be_the_default_not_the_name_of_the_set
     assert all(reason for reason in why.values())  # a number, but not called the default
 
 
+def test_a_value_given_with_what_overrides_it_is_the_default():
+    why = proved("Which port does the tern daemon listen on by default?",
+                 "The tern daemon listens on port 7070 unless TERN_PORT is set.")
+    assert why["7070"] == "" and why["TERN_PORT"] != ""
+    why = proved("Which option is on by default?", "The -q option hides the output unless --verbose is given.")
+    assert why["-q"] != ""  # an option with a condition is no default value
+
+
 def test_a_flag_answers_which_option_and_a_variable_answers_which_variable():
     text = "Set CACHE_HOME or pass --cache-dir to move the cache directory."
     assert proved("Which option moves the cache directory?", text).get("--cache-dir") == ""

@@ -146,12 +146,18 @@ _DEFAULT = re.compile(r"\b(?:defaults?|default(?:s|ed)? (?:to|is|value)|by defau
 
 
 def said_default(span: Span, text: str) -> bool:
-    """Whether the line calls the span the default: "default: 88", "defaults to 88", "88 (the default)"."""
+    """Whether the line calls the span the default: "default: 88", "defaults to 88", "88 (the default)".
+
+    A value given with the condition that overrides it is the default too: "listens on port 7070
+    unless TERN_PORT is set".
+    """
     for m in _DEFAULT.finditer(text):
         gap = text[m.end():span.start] if m.end() <= span.start else text[span.end:m.start()]
         if len(gap) <= 40 and not re.search(r"[;.]\s", gap):
             return True
-    return False
+    unless = re.search(r"\bunless\b", text[span.end:]) if span.end >= 0 and span.kind in (k.QUANTITY, k.VALUE) \
+        else None  # a number or a literal; "-q hides the output unless --verbose is given" says no default
+    return unless is not None and unless.start() <= 40 and not re.search(r"[;.,]\s", text[span.end:][:unless.start()])
 
 
 _DEFAULT_IS = re.compile(r"\b(?:defaults?|voreinstellung|standardwert|défaut)\b((?:\W+\w+){0,2})\W*$", re.IGNORECASE)
