@@ -42,6 +42,7 @@ KIN = (
     "Hanna did not sell the mill.",
     "Dov killed the wolf with a spear.",
     "He was buried by his sons in the cave.",
+    "Then Kael said unto Ewin, Let us make peace.",
 )
 
 
@@ -195,3 +196,8 @@ def test_a_yes_or_no_question_is_answered_yes_or_no_by_the_line_that_says_so(ctx
 def test_a_yes_needs_the_action_with_every_argument_in_its_role(ctx, question):
     result = run_query(ctx, question)
     assert result["status"] != "GROUNDED" and "Yes" not in result["answers"]
+
+
+def test_what_someone_said_is_the_speech_after_the_verb(ctx):
+    result = run_query(ctx, "What did Kael say to Ewin?")
+    assert result["status"] == "GROUNDED" and result["answers"] == ["Let us make peace"]

@@ -88,6 +88,12 @@ def test_by_names_the_doer_only_of_a_passive_verb_and_a_conjunct_shares_its_subj
     assert analyze("The boat drifted by the shore.")[0]["karakas"].get("KARTA") == "The boat"
 
 
+def test_what_a_verb_of_saying_says_after_a_comma_is_what_was_said():
+    said = analyze("Then Kael said unto Dov, Let us make peace.")[0]
+    assert said["verb"] == "say" and said["karakas"]["KARMA"] == "Let us make peace"
+    assert "KARMA" not in analyze("Kael walked to the well, and the sun rose.")[0]["karakas"]
+
+
 def test_a_span_keeps_apart_words_that_a_left_out_part_separated():
     # the parse leaves out the coordination between "None," and "after": the words must not fuse
     line = "If the property does not exist, then the return type is None, the format and bytes-after are zero."

@@ -25,6 +25,7 @@ from karaka.nlp.lexicon import (
     OBJECT_CONTROL,
     PREP_ROLES,
     RELATIVE,
+    REPORTING,
     SPATIAL_PREPS,
     TEMPORAL_PREPS,
     TEMPORAL_WORDS,
@@ -176,10 +177,25 @@ def _roles_of(verb: Token) -> Roles:
             roles.adjunct("MANNER", words_text([*child.subtree, *(list(tail[0].subtree) if tail else [])]))
         elif dep == "acomp":
             roles.adjunct("MANNER", span(child, skip=SPAN_SKIP | {"prep"}))
+    _quoted_speech(roles, verb)
     so_result(roles, verb)
     brought_about(roles, verb)
     _nested(roles, verb)
     return roles
+
+
+def _quoted_speech(roles: Roles, verb: Token) -> None:
+    """What a verb of saying says, set off after it by a comma or a colon: "Kael said to Dov, Let us make peace".
+
+    The tagger makes such speech an adverbial or open clause of the verb; it is what was said.
+    """
+    if verb.lemma_.lower() not in REPORTING or "KARMA" in roles.karakas:
+        return
+    for child in verb.children:
+        if child.dep_ in ("advcl", "ccomp", "xcomp", "parataxis") and child.i > verb.i and any(
+                t.text in (",", ":") for t in verb.doc[verb.i + 1:min(child.left_edge.i, child.i)]):
+            roles.put("KARMA", clause(child).strip(" \"'“”‘’"), is_clause=True)
+            return
 
 
 def _passive(verb: Token) -> bool:
