@@ -42,19 +42,16 @@ def focus_near(asked: Asked, span: Span, words: LineWords, doc: Any | None = Non
 
 def _focus_in_parse(focus: str, span: Span, doc: Any) -> bool:
     """``focus_near`` read off the parse (tokens around the span)."""
-    def is_focus(token: Any) -> bool:
-        return same(key(token.lemma_), focus) or same(key(token.text), focus)
-
     root = span_head(span, doc)
-    if root.pos_ in ("NOUN", "PROPN") and is_focus(root) and span.last > root.i:
+    if root.pos_ in ("NOUN", "PROPN") and is_word(root, focus) and span.last > root.i:
         return True  # "the laws of the State of Oregon": the span is laws, of a state
     if root.dep_ in ("attr", "acomp") and root.head.lemma_ == "be" and any(
-            is_focus(t) for c in root.head.children if c.dep_ in ("nsubj", "nsubjpass") for t in c.subtree):
+            is_word(t, focus) for c in root.head.children if c.dep_ in ("nsubj", "nsubjpass") for t in c.subtree):
         return True  # "the maximum number of retries is 5": the copula says 5 is the number
     i, words = span.last + 1, 0
     while i < len(doc) and words <= 3 and (doc[i].pos_ in ("NOUN", "PROPN", "ADJ") or doc[i].is_punct
                                            and doc[i].text not in ",;."):
-        if is_focus(doc[i]):
+        if is_word(doc[i], focus):
             return True  # "Rust target languages", "the -q option", "`flush()` method"
         words += not doc[i].is_punct
         i += 1
@@ -62,14 +59,19 @@ def _focus_in_parse(focus: str, span: Span, doc: Any) -> bool:
     if j < len(doc) and doc[j].lower_ in ("as", "is", "are", "was", "were"):
         k_ = j + 1
         while k_ < len(doc) and k_ <= j + 4 and doc[k_].pos_ in ("DET", "ADJ", "NOUN", "PROPN", "NUM"):
-            if is_focus(doc[k_]):
+            if is_word(doc[k_], focus):
                 return True  # "celadon as the glaze"
             k_ += 1
     before = span.first - 1
     while before >= 0 and (doc[before].text in ("called", "named") or doc[before].is_punct
                            and doc[before].text not in ",;."):
         before -= 1
-    return before >= span.first - 4 and before >= 0 and is_focus(doc[before])  # "option -q", "code: 0-00-1"
+    return before >= span.first - 4 and before >= 0 and is_word(doc[before], focus)  # "option -q", "code: 0-00-1"
+
+
+def is_word(token: Any, word: str) -> bool:
+    """Whether a parsed token is the word of match key ``word``, by its lemma or as written."""
+    return same(key(token.lemma_), word) or same(key(token.text), word)
 
 
 def span_head(span: Span, doc: Any) -> Any:
@@ -106,8 +108,8 @@ def possessor(span: Span, words: LineWords, doc: Any | None, thing: str) -> bool
     if doc is not None and span.first >= 0:
         head = span_head(span, doc)
         if head.dep_ == "pobj" and head.head.lower_ == "of":
-            return same(key(head.head.head.lemma_), thing) or same(key(head.head.head.text), thing)
-        return head.dep_ == "poss" and (same(key(head.head.lemma_), thing) or same(key(head.head.text), thing))
+            return is_word(head.head.head, thing)
+        return head.dep_ == "poss" and is_word(head.head, thing)
     before, after = words.text[:span.start], words.text[span.end:]
     of = re.search(r"([^\W\d_]+)\s+of\s+(?:the\s+)?$", before)
     owns = re.match(r"['’]s?\s+([^\W\d_]+)", after)

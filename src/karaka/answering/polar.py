@@ -17,9 +17,9 @@ from karaka.answering.candidate import GRAPH, LINES, Candidate
 from karaka.answering.evidence import weigh
 from karaka.answering.line import Line
 from karaka.answering.question import Asked, key, same
+from karaka.answering.roles import arguments, of_verb
 from karaka.answering.span import Span
-from karaka.kg.traverse import coverage, entities_named, spans_of
-from karaka.nlp import irregular_verb
+from karaka.kg.traverse import coverage, spans_of
 from karaka.store.base import Store
 from karaka.words import PRONOUNS
 
@@ -32,8 +32,7 @@ def polar_candidates(store: Store | None, asked: Asked, step: dict[str, Any] | N
     verb = asked.verb or key(str((step or {}).get("verb") or ""))  # "Did Senna dwell …?": the tagger's noun
     action, referred, why = None, "", ""
     if store is not None and verb:
-        actions = [a for a in _actions(store, line.node) if same(key(a[1].get("verb", "")), verb)
-                   or same(key(irregular_verb(str(a[1].get("verb", "")))), verb)]
+        actions = [a for a in _actions(store, line.node) if of_verb(a[1], verb)]
         action, referred = _holding(store, step, line, actions)
         if action is None:
             why = "no action of the question's verb in the line holds what it names"
@@ -61,11 +60,10 @@ def _holding(store: Store, step: dict[str, Any] | None, line: Line,
              actions: list[tuple[str, dict[str, Any]]]) -> tuple[dict[str, Any] | None, str]:
     """The action of the question's verb holding each argument the question names in its role, or None.
 
-    With it, the names its pronouns stand for there ("He was buried …": Dov). Stricter than a role answer's check: "Dov killed the wolf" names the wolf, but not as the killer.
+    With it, the names its pronouns stand for there ("He was buried …": Dov). Stricter than a role
+    answer's check: "Dov killed the wolf" names the wolf, but not as the killer.
     """
-    named = [(role, str(value)) for role, value in ((step or {}).get("karakas") or {}).items()
-             if value and not str(value).startswith("$")]
-    who = {value: entities_named(store, value, [], True)[0] for _, value in named}
+    named, who = arguments(store, step)
     for kriya, attrs in actions:
         roles = [(name, span, entity) for kind, name, span, entity in spans_of(store, kriya) if kind == "role"]
         if all(_in_role(role, value, who[value], roles) for role, value in named):

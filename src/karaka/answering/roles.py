@@ -30,13 +30,10 @@ def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, lin
     extract = str(step.get("extract") or "KARMA")
     order = PREFERENCES.get(extract, [("role", extract)])
     prep = str(step.get("prep") or "").lower()
-    named = [(role, str(value)) for role, value in (step.get("karakas") or {}).items()
-             if value and not str(value).startswith("$")]
-    who = {value: entities_named(store, value, [], True)[0] for _, value in named}
+    named, who = arguments(store, step)
     for kriya in store.graph.neighbors(line.node, "CITED_IN", "in"):
         attrs = store.graph.node(kriya) or {}
-        verb = str(attrs.get("verb", ""))
-        if not same(key(verb), want) and not same(key(irregular_verb(verb)), want):  # the graph's "dwelt" is "dwell"
+        if not of_verb(attrs, want):
             continue
         all_spans = spans_of(store, kriya)
         missing = [value for role, value in named
@@ -78,6 +75,19 @@ def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, lin
             yield Candidate(text, name, line.node, GRAPH, evidence, rank=line.rank, refers_to=refers,
                             also=([line.intro] if line.intro else []) + (
                                 [introduced[1]] if introduced is not None else _antecedent_line(store, entity, refers)))
+
+
+def arguments(store: Store, step: dict[str, Any] | None) -> tuple[list[tuple[str, str]], dict[str, set[str]]]:
+    """The (role, value) pairs a plan step names (not a previous step's "$1"), and the entities each value may name."""
+    named = [(role, str(value)) for role, value in ((step or {}).get("karakas") or {}).items()
+             if value and not str(value).startswith("$")]
+    return named, {value: entities_named(store, value, [], True)[0] for _, value in named}
+
+
+def of_verb(attrs: dict[str, Any], want: str) -> bool:
+    """Whether a Kriyā's verb is ``want`` (a match key): the graph's "dwelt" is "dwell"."""
+    verb = str(attrs.get("verb", ""))
+    return same(key(verb), want) or same(key(irregular_verb(verb)), want)
 
 
 def _contradicted(role: str, value: str, ids: set[str], spans: list[Any], text: str, previous: str = "") -> bool:
