@@ -115,6 +115,15 @@ def parsed_workspace(root: Path, docs: dict[str, tuple[str, ...]]) -> Context:
     return context
 
 
+def grounded(ctx: Context, question: str) -> list[str]:
+    """The answers shown for ``question``, which must be GROUNDED (the whole result is the failure's message)."""
+    from karaka.app.runner import run_query
+
+    result = run_query(ctx, question)
+    assert result["status"] == "GROUNDED", result
+    return list(result["answers"])
+
+
 def tiny_pdf(text: str) -> bytes:
     """A one-page PDF holding ``text``, written by hand (no PDF library needed)."""
     return text_pdf([[(10, 40, text)]], width=300, height=100)

@@ -3,7 +3,7 @@
 import pytest
 
 from karaka.app.runner import run_query
-from tests.fakes import parsed_workspace
+from tests.fakes import grounded, parsed_workspace
 
 MANUAL = (
     "# Wobble",
@@ -37,13 +37,11 @@ def ctx(tmp_path_factory):
 
 def test_a_default_is_read_from_the_sentence_after_the_one_that_names_the_setting(ctx):
     """"What is the default timeout?" has no word but its focus: the focus ties the line to it."""
-    result = run_query(ctx, "What is the default timeout?")
-    assert result["status"] == "GROUNDED" and result["answers"] == ["30 seconds"]
+    assert grounded(ctx, "What is the default timeout?") == ["30 seconds"]
 
 
 def test_a_copula_says_a_bare_number_is_the_thing_asked_about(ctx):
-    result = run_query(ctx, "What is the maximum number of retries?")
-    assert result["status"] == "GROUNDED" and result["answers"] == ["5"]
+    assert grounded(ctx, "What is the maximum number of retries?") == ["5"]
 
 
 def test_a_bare_number_of_another_thing_is_not_proved(ctx):
@@ -51,28 +49,23 @@ def test_a_bare_number_of_another_thing_is_not_proved(ctx):
 
 
 def test_what_is_x_is_answered_by_what_the_line_says_x_is_whatever_the_tagger_made_of_x(ctx):
-    result = run_query(ctx, "What is wobble?")
-    assert result["status"] == "GROUNDED" and "HTTP client library" in result["answers"][0]
+    assert "HTTP client library" in grounded(ctx, "What is wobble?")[0]
 
 
 def test_an_acronym_s_plural_is_the_noun_asked_about(ctx):
-    result = run_query(ctx, "Which CPUs does wobble run on?")
-    assert result["status"] == "GROUNDED" and "x86-64" in result["answers"][0]
+    assert "x86-64" in grounded(ctx, "Which CPUs does wobble run on?")[0]
 
 
 def test_a_span_headed_by_the_noun_asked_about_is_of_that_kind(ctx):
-    result = run_query(ctx, "Which laws govern the licence?")
-    assert result["status"] == "GROUNDED" and "State of Oregon" in result["answers"][0]
+    assert "State of Oregon" in grounded(ctx, "Which laws govern the licence?")[0]
 
 
 def test_where_is_answered_by_a_path(ctx):
-    result = run_query(ctx, "Where are the logs written?")
-    assert result["status"] == "GROUNDED" and result["answers"] == ["/var/log/wobble.log"]
+    assert grounded(ctx, "Where are the logs written?") == ["/var/log/wobble.log"]
 
 
 def test_a_bare_number_the_line_calls_the_default_of_what_it_names_answers_a_default_question(ctx):
-    result = run_query(ctx, "What is the default depth?")
-    assert result["status"] == "GROUNDED" and result["answers"] == ["3"]
+    assert grounded(ctx, "What is the default depth?") == ["3"]
 
 
 def test_a_number_the_default_is_said_of_only_further_on_stays_a_bare_number(ctx):
@@ -82,8 +75,7 @@ def test_a_number_the_default_is_said_of_only_further_on_stays_a_bare_number(ctx
 
 
 def test_who_is_answered_by_the_doer_the_line_names_by_a_common_noun(ctx):
-    result = run_query(ctx, "Who may delete a session?")
-    assert result["status"] == "GROUNDED" and result["answers"] == ["Only administrators"]
+    assert grounded(ctx, "Who may delete a session?") == ["Only administrators"]
 
 
 GERMAN = (
