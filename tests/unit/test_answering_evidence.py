@@ -42,6 +42,15 @@ def test_a_number_of_another_thing_or_unit_is_no_answer():
     assert why["9 hours"] == ""
 
 
+def test_a_count_of_things_is_no_physical_measure_but_may_be_a_limit():
+    why = proved("What was the top speed of the ferry Maren?", "The ferry Maren carried 14 passengers at 9 knots.")
+    assert "counts passengers" in why["14 passengers"]  # 14 passengers is no speed
+    why = proved("What is the passenger limit of the ferry Maren?", "The ferry Maren may carry up to 14 passengers.")
+    assert "counts" not in why.get("14 passengers", "counts")  # a limit may count anything
+    why = proved("What is the length of the ferry Maren?", "The ferry Maren is 40 metres long.")
+    assert "counts" not in why["40 metres"]
+
+
 def test_a_line_that_lacks_a_word_of_the_question_proves_nothing():
     why = proved("How many beds does the south ward hold?", "The north ward holds 24 beds.")
     assert "north ward" in why["24 beds"]

@@ -109,6 +109,9 @@ def typed(asked: Asked, span: Span, after: str = "") -> tuple[bool, str]:
         if counted and unit and not same(key(unit.split()[-1]), counted) and (
                 not UNIT.fullmatch(unit) or UNIT.fullmatch(counted) or UNIT.fullmatch(counted + "s")):
             return False, f"{span.text!r} counts {unit}, not what was asked"  # "how many meters": not "1 foot"
+        if not counted and unit and not UNIT.fullmatch(unit) and any(same(key(d), asked.focus) for d in k.DIMENSIONS) \
+                and not any(same(key(unit.split()[-1]), key(w)) for w in WORD.findall(asked.text)):
+            return False, f"{span.text!r} counts {unit}, not a {asked.focus_text}"  # "14 passengers" is no speed
     if kind == k.NAME and span.text.split() and span.text.split()[0].lower() in FUNCTION_WORDS:
         return False, "a role, not a name"
     return True, ""

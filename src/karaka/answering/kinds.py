@@ -55,6 +55,14 @@ anzahl zahl größe länge breite höhe dauer grenze menge nombre taille longueu
 """.split())
 """Nouns after "which/what" (or a copula's subject) that name a measured amount: their answer is a number."""
 
+DIMENSIONS = frozenset("""
+length width height depth weight volume area distance duration delay latency interval timeout period age
+speed bitrate throughput bandwidth temperature pressure frequency rate
+länge breite höhe dauer longueur durée taille vitesse
+""".split())
+"""Measure nouns of a physical dimension, measured in units ("14 knots", "3 seconds"), never by a count of
+things: "14 passengers" is no speed. (A limit, a total or a size may count anything: "up to 8 Developers".)"""
+
 VERSION_NOUNS = frozenset("version release revision edition versión fassung".split())
 """Nouns whose answer is a version number."""
 
