@@ -30,7 +30,7 @@ from karaka.answering.line import LineWords
 from karaka.answering.model import LINES, Reading, agrees, as_candidate, read
 from karaka.answering.prose_table import prose_table
 from karaka.answering.question import Asked, analyse
-from karaka.answering.reader import pool, read_lines
+from karaka.answering.reader import pool, read_lines, span_in, unnamed_amount
 from karaka.answering.reader import read as read_candidates
 from karaka.answering.table import Table, asked_columns, find_table
 from karaka.kg.retrieval import index_key
@@ -104,16 +104,17 @@ def answer(services: Services, question: str, plan: dict[str, Any] | None, hits:
         shown = citations(store, list(dict.fromkeys(decision.lines + order)), LINES)  # the reader's best lines first
         shown_nodes = [_node_of(store, c) for c in shown]
         reading = read(services, asked, shown, shown_nodes, decision.answers or candidates[:3])
-        words_of = {line.node: line.words for line in lines}
+        line_of = {line.node: line for line in lines}
 
         def off_topic(node: str) -> str:
-            words = words_of.get(node)
-            if words is None or not relevant(asked, words, reading=True):
+            line = line_of.get(node)
+            if line is None or not relevant(asked, line.words, reading=True):
                 return "the line holds too few of the question's words"
             named = [t for t in asked.terms if t.hard and t.role != "verb"]
-            if named and not any(words.find(t) for t in named) and not _refers_back(words.text):
+            if named and not any(line.words.find(t) for t in named) and not _refers_back(line.text):
                 return "the line itself names nothing the question asks about"  # only its heading or neighbours do
-            return ""
+            span = span_in(reading.answer, line, asked.kind)
+            return unnamed_amount(asked, span, line) if span is not None else ""
 
         settled, mode, warnings = settle(decision, reading, shown_nodes, asked, off_topic)
         trace.append(f"model: {reading.answer!r} from line {reading.line}"

@@ -28,7 +28,7 @@ from karaka.answering.line import Line, line_words
 from karaka.answering.polar import polar_candidates
 from karaka.answering.question import Asked, same
 from karaka.answering.roles import role_candidates
-from karaka.answering.span import Span
+from karaka.answering.span import Span, span_tokens
 from karaka.answering.spans import numbered, spans
 from karaka.kg.fact_text import titles
 from karaka.kg.units import parser_reads
@@ -254,6 +254,29 @@ def _owner(line: Line, cuts: list[int], spans_: list[Span], place: int) -> int |
     last = max((parts[i] for i in earlier), default=None)
     here = [i for i in earlier if parts[i] == last]
     return here[0] if len(here) == 1 else None
+
+
+def span_in(text: str, line: Line, kind: str) -> Span | None:
+    """``text`` where the line says it (case aside), as a span of ``kind``; None when the line does not hold it."""
+    at = line.text.lower().find(text.lower().strip())
+    if not text.strip() or at < 0:
+        return None
+    end = at + len(text.strip())
+    return Span(line.text[at:end], kind, at, end, *span_tokens(line.doc, at, end))
+
+
+def unnamed_amount(asked: Asked, span: Span, line: Line) -> str:
+    """Why a bare number read from the line is not the amount asked for ("" when it may be).
+
+    "What bit rate …?" is not answered by the "8" of a line that never names a rate ("quality
+    from 0 to 10, default is 8"). Looser than the reader's own test (``focus_near``: the line
+    calls the number one): a model reads how the line relates them ("the snapshot number is
+    bumped to 900"); the line must at least name the thing asked about.
+    """
+    noun = asked.counted or asked.focus
+    if not _bare_number(asked, span, line) or any(same(noun, w) for w in line.words.at):
+        return ""
+    return f"the line never speaks of the {asked.focus_text or noun} asked about"
 
 
 def _bare_number(asked: Asked, span: Span, line: Line) -> bool:
