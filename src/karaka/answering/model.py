@@ -32,6 +32,9 @@ HINTS = 3
 MAX_REQUESTS = 2
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,:/-]\d+)*(?![\w])")
 _NAME = re.compile(r"(?<![\w.])(?:[A-Z][\w'-]+|[A-Z]\.)(?:\s+(?:[A-Z][\w'-]+|[A-Z]\.))+")
+_UNSAID = ARTICLES | {"any", "some"}
+"""Words a short answer may leave out of what its line says: articles and the determiners of any amount. Not
+"no" (it says the opposite), nor a possessive ("his brother" is not "her brother")."""
 _LEADING = frozenset("the a an in on at it this that these those for by with as from to and but or so if when "
                      "while after before since yes no according".split())
 
@@ -97,15 +100,16 @@ def _plain(text: str) -> str:
 def _said(answer: str, text: str) -> bool:
     """Whether a line says the answer.
 
-    A short answer must appear word for word (articles and case aside), a longer one with every content word
-    of it ("binary choice" is not said by "a binary …, or a two-way choice").
+    A short answer must appear word for word (``_UNSAID`` and case aside: "to break cycles" is said
+    by "to break any cycles"), a longer one with every content word of it ("binary choice" is not
+    said by "a binary …, or a two-way choice").
     """
-    words = [w for w in _plain(answer).split() if w not in ARTICLES]
+    words = [w for w in _plain(answer).split() if w not in _UNSAID]
     line = _plain(text)
     if not words:
         return False
     if len(words) <= 4:
-        return " ".join(words) in " ".join(w for w in line.split() if w not in ARTICLES)
+        return " ".join(words) in " ".join(w for w in line.split() if w not in _UNSAID)
     return all(w in line.split() or len(w) <= 3 for w in words)
 
 
