@@ -20,6 +20,8 @@ def test_demo_then_ask_stats_export_remove(tmp_path):
     demo = karaka("demo", "--workspace", "ws", cwd=tmp_path)
     assert demo.returncode == 0, demo.stderr
     assert "He (Rama) [ramayana, Line 2]" in demo.stdout
+    found = demo.stdout.split("Find documents about grapes", 1)[1].split("\n\n", 1)[0]
+    assert "status: GROUNDED · retrieval" in found and "confidence" not in found  # a list of lines claims nothing
     assert (tmp_path / "ws" / "query_results.json").exists()
     ask = karaka("ask", "--workspace", "ws", "--llm", "none", "What did Rama give?", "--json", cwd=tmp_path)
     assert ask.returncode == 0, ask.stderr

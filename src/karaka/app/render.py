@@ -123,7 +123,8 @@ def print_answer(result: dict[str, Any], trace: bool) -> None:
         print(f"from the web ({web.get('status')}; not your documents):")
         for i, c in enumerate(web["citations"], 1):
             print(f"  [w{i}] {c['cite']} {c['text']}")
-    print(f"status: {result['status']}{' (web)' if result.get('source') == 'web' else ''} · confidence {result.get('confidence', 0):.2f} · retrieval: "
+    confidence = "" if result.get("intent") == "find" else f" · confidence {result.get('confidence', 0):.2f}"  # lines, no claim
+    print(f"status: {result['status']}{' (web)' if result.get('source') == 'web' else ''}{confidence} · retrieval: "
           f"{result['retrieval']} · LLM calls: {result['llm_calls']}")
     for warning in result.get("warnings", []):
         print(f"⚠️  {warning}")
