@@ -14,11 +14,12 @@ LINES = ("The ferry left the harbour at dawn.", "It reached the island by noon."
          "The captain, Ada Lund, logged 14 passengers.", "A later list names 16 passengers.")
 
 
-def ingested(tmp_path, reply=None):
+def ingested(tmp_path, reply=None, lines=LINES, name="ferry.txt"):
+    """A workspace of one made-up document of ``lines``, and a scripted model that reads with ``reply``."""
     from karaka.app.runner import run_ingest
 
     docs = tmp_path / "docs"
-    write_doc(docs, "ferry.txt", *LINES)
+    write_doc(docs, name, *lines)
     model = ScriptedChatModel(script(answer_read_prompt=reply)) if reply is not None else None
     ctx, model = fake_context(tmp_path / "ws", model)
     run_ingest(ctx, docs)
@@ -158,30 +159,17 @@ def test_a_reading_from_a_line_about_something_else_is_not_grounded(tmp_path):
 
 def test_the_model_sees_the_line_the_reader_proved_first(tmp_path):
     """Retrieval ranks other lines above the one that proves "14 passengers"; the model gets that line first."""
-    from karaka.app.runner import run_ingest
-
     seen = []
 
     def reply(user, n):
         seen.append(line_of(user, "logged 14 passengers"))
         return json.dumps({"line": seen[-1], "quote": "logged 14 passengers", "answer": "14"})
 
-    write_doc(tmp_path / "docs", "ferry.txt", "The captain logged the wind and the captain logged the tide for the passengers.",
-              "Ada Lund was the captain.", "On the crossing she logged 14 passengers.", "Passengers liked the captain.")
-    ctx, _ = fake_context(tmp_path / "ws", ScriptedChatModel(script(answer_read_prompt=reply)))
-    run_ingest(ctx, tmp_path / "docs")
+    ctx, _ = ingested(tmp_path, reply, ("The captain logged the wind and the captain logged the tide for the passengers.",
+                                        "Ada Lund was the captain.", "On the crossing she logged 14 passengers.",
+                                        "Passengers liked the captain."))
     result = run_query(ctx, "How many passengers did the captain log?")
     assert seen == [1] and result["status"] == "GROUNDED" and "14" in result["answer"]
-
-
-def ingested_lines(tmp_path, reply, *lines):
-    """A workspace of one made-up document of ``lines``, and a scripted model that reads with ``reply``."""
-    from karaka.app.runner import run_ingest
-
-    write_doc(tmp_path / "docs", "quay.txt", *lines)
-    ctx, _ = fake_context(tmp_path / "ws", ScriptedChatModel(script(answer_read_prompt=reply)))
-    run_ingest(ctx, tmp_path / "docs")
-    return ctx
 
 
 QUAY = ("The ferry Maren left the harbour of Tolby at dawn.", "The ferry Maren took berth 14 at Tolby.",
@@ -190,7 +178,7 @@ QUAY = ("The ferry Maren left the harbour of Tolby at dawn.", "The ferry Maren t
 
 def test_a_bare_number_from_a_line_that_never_speaks_of_the_amount_asked_for_is_not_grounded(tmp_path):
     """14 is no speed where the line never speaks of a speed: the berth's number is not the ferry's speed."""
-    ctx = ingested_lines(tmp_path, replying("14", "took berth 14", "took berth"), *QUAY)
+    ctx, _ = ingested(tmp_path, replying("14", "took berth 14", "took berth"), QUAY, "quay.txt")
     result = run_query(ctx, "What was the top speed of the ferry Maren?")
     assert result["status"] != "GROUNDED", result["reasoning_trace"]
     assert "never speaks of the speed asked about" in " ".join(result["warnings"])
@@ -198,6 +186,6 @@ def test_a_bare_number_from_a_line_that_never_speaks_of_the_amount_asked_for_is_
 
 def test_a_reading_from_a_line_that_names_the_thing_asked_for_stands_though_the_model_read_the_relation(tmp_path):
     """The line names the fare and the model reads that it went up to 12: the reader alone calls 12 no fare."""
-    ctx = ingested_lines(tmp_path, replying("12 crowns", "was raised to 12 crowns", "bridge fare"), *QUAY)
+    ctx, _ = ingested(tmp_path, replying("12 crowns", "was raised to 12 crowns", "bridge fare"), QUAY, "quay.txt")
     result = run_query(ctx, "What fare did the Nesse crossing charge after spring?")
     assert result["status"] == "GROUNDED" and "12 crowns" in result["answer"], result["reasoning_trace"]
