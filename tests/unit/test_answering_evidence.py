@@ -204,3 +204,11 @@ def test_a_measure_of_the_thing_asked_about_answers_how_much_of_it():
     assert why["three cups"] == ""
     why = proved(question, "Hanna poured three cups of milk into the bowl.")
     assert why["three cups"] != ""  # a measure of something else
+
+
+def test_a_model_answer_is_found_at_its_own_place_in_the_line_whatever_the_case():
+    from karaka.answering.reader import span_in
+
+    text = "İlke Sorn's ferry took berth 14 at Tolby."  # "İ" lower-cased is two characters
+    found = span_in("BERTH 14", Line("doc_L1", text, None, line_words(text, None, ""), 0), "quantity")
+    assert found is not None and text[found.start:found.end] == "berth 14" == found.text

@@ -258,11 +258,10 @@ def _owner(line: Line, cuts: list[int], spans_: list[Span], place: int) -> int |
 
 def span_in(text: str, line: Line, kind: str) -> Span | None:
     """``text`` where the line says it (case aside), as a span of ``kind``; None when the line does not hold it."""
-    at = line.text.lower().find(text.lower().strip())
-    if not text.strip() or at < 0:
-        return None
-    end = at + len(text.strip())
-    return Span(line.text[at:end], kind, at, end, *span_tokens(line.doc, at, end))
+    found = re.search(re.escape(text.strip()), line.text, re.IGNORECASE) if text.strip() else None
+    if found is None:
+        return None  # (lower() can change a text's length, so its positions are not the line's)
+    return Span(found.group(0), kind, found.start(), found.end(), *span_tokens(line.doc, found.start(), found.end()))
 
 
 def unnamed_amount(asked: Asked, span: Span, line: Line) -> str:
