@@ -212,3 +212,32 @@ def test_a_model_answer_is_found_at_its_own_place_in_the_line_whatever_the_case(
     text = "İlke Sorn's ferry took berth 14 at Tolby."  # "İ" lower-cased is two characters
     found = span_in("BERTH 14", Line("doc_L1", text, None, line_words(text, None, ""), 0), "quantity")
     assert found is not None and text[found.start:found.end] == "berth 14" == found.text
+
+
+def test_a_line_that_asks_proves_nothing_whatever_words_it_holds():
+    assert best("Who is Garran?", "“How old do you think Garran is, Wessel?”") == (None, "")
+    assert best("Who is Garran?", "Garran is a tinker from Ost.") == ("a tinker", "")
+
+
+def test_who_is_x_is_said_by_a_phrase_headed_by_x_not_one_that_mentions_x():
+    """"the only record of Tovin" is a record; "two carts, Ruud's and Lisa's" says no cart is Lisa."""
+    assert best("Who is Tovin?", "Some songs are long; this small book is the only record of Tovin.")[1] != ""
+    assert best("Who is Lisa?", "Two carts, Ruud's and Lisa's, were sent ahead.")[1] != ""
+    assert best("Who is Tovin?", "Tovin, the miller's son, rowed across.") == ("the miller's son", "")
+
+
+def test_an_apposition_never_crosses_a_quotation_mark():
+    line = "“Well,” said Ruud, the ferryman, “Ansel, there, is as strong a rower as you will see.”"
+    assert best("Who was the ferryman?", line) == ("Ruud", "")  # the parser made Ansel the ferryman's apposition
+
+
+def test_a_first_person_possessive_is_not_the_third_person_the_question_names():
+    line = "“The Heron is the name of my boat,” said the old fisherman to Ansel."
+    assert best("What is the name of Ansel's boat?", line) == ("Heron", "the line speaks of my boat")
+    assert best("What is the name of Ansel's boat?", "The name of Ansel's boat is the Heron.") == ("the Heron", "")
+
+
+def test_a_bare_number_that_counts_another_noun_is_no_amount():
+    why = proved("How much was the ring worth?", "The ring was worth forty crowns, and it lay in one small box.")
+    assert why["forty crowns"] == "" and "counts box" in why["one"]
+    assert proved("How many boxes did Ruud carry?", "Ruud carried one small box.") == {"one": ""}

@@ -135,3 +135,8 @@ def test_an_ordinal_adverb_is_an_order_not_a_number_the_line_must_hold():
 def test_the_question_word_is_the_asking_sentences_not_a_clause_before_it(question, kind, verb):
     asked = analyse(question)
     assert (asked.kind, asked.verb) == (kind, key(verb))
+
+
+def test_a_word_that_takes_did_is_the_question_s_verb_whatever_its_tag():
+    """spaCy's small tagger reads "nail" in "What did Ruud nail …?" as a noun; a noun takes no "did"."""
+    assert analyse("What did Ruud nail to the door?").verb == "nail"

@@ -12,8 +12,11 @@ asks:
 - a question about a default is answered by the value the line calls the default, not by the
   name of the thing ("--timeout" is no default timeout);
 - "who is X?" and "what is X?" are answered by what the line says X is (a copula, an apposition,
-  a heading over a bare list), and a "who" question with an action by the doer or receiver of that
-  same action (``reader``), not by whatever name stands nearest.
+  a heading over a bare list: a phrase headed by X, not one that mentions X, and never across a
+  quotation mark), and a "who" question with an action by the doer or receiver of that same action
+  (``reader``), not by whatever name stands nearest;
+- a line that asks ("How old is Tam, Ann?") states nothing; "my ship" is not "Ann's ship"; a bare
+  number counting another noun ("in one round chapter") is no amount.
 Soft terms (adjectives, adverbs, the words of the thing asked about) only weigh. Anything weaker
 leaves the span a candidate the system is not sure of (UNCERTAIN).
 """
@@ -30,8 +33,8 @@ from karaka.answering.identity import all_focus, asks_identity, focus_near, iden
 from karaka.answering.line import LineWords, joined
 from karaka.answering.question import Asked, Term, key, same
 from karaka.answering.span import Span
-from karaka.answering.spans import UNIT, code_shape
-from karaka.words import FUNCTION_WORDS, WORD
+from karaka.answering.spans import NUMBER_WORDS, UNIT, code_shape
+from karaka.words import DEICTIC_PRONOUNS, FUNCTION_WORDS, WORD
 
 SOFT_WEIGHT = 0.4
 CONTEXT_WEIGHT = 0.9
@@ -43,6 +46,7 @@ OWN_SHARE = 0.5
 MIN_COVER = 0.6
 """The share of all the question's terms (soft ones weighed less) a proving line must hold with its surroundings."""
 OWN_WORDS = "the question's own words"
+ASKS = "the line asks it, it does not say it"
 SHAPED = (k.CODE, k.VERSION, k.QUANTITY, k.VALUE)
 """Kinds whose answer's shape says what it is: read as spans; an action's role only supports them."""
 VERB_FREE = (k.CODE, k.VERSION)
@@ -99,6 +103,7 @@ def typed(asked: Asked, span: Span, after: str = "") -> tuple[bool, str]:
         return False, f"a {span.kind}, not a {kind}"
     if kind == k.QUANTITY:
         unit = re.sub(r"^[<>≤≥~]?\s?[\d.,\u202f\s–-]+(?:[kKMGT](?=\s|$))?", "", span.text).strip()  # "256K bytes"
+        unit = re.sub(rf"^(?:(?:{NUMBER_WORDS})\b[\s-]*(?:and\s+)?)+", "", unit, flags=re.IGNORECASE).strip()  # "forty"
         if re.search(r"\bhow (long|old|often|soon)\b", asked.text, re.IGNORECASE) and unit and \
                 _NOT_TIME_UNIT.search(unit):
             return False, f"{span.text!r} measures no time"
@@ -133,7 +138,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     hard = [t for t in asked.terms if t.hard and not (t.role == "verb" and soft_verb)]
     soft = [t for t in asked.terms if t not in hard]
     total = len(hard) + SOFT_WEIGHT * len(soft) or 1.0
-    got, own, missing, distances = 0.0, 0.0, [], []
+    got, own, headed, missing, distances = 0.0, 0.0, 0.0, [], []
     glued = joined(asked, words)
     for term in asked.terms:
         weight = 1.0 if term in hard else SOFT_WEIGHT
@@ -153,26 +158,35 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
             own += CONTEXT_WEIGHT * weight if term in hard else 0.0
         elif words.in_context(term):  # a heading or the document's name: it counts, but proves nothing alone
             got += CONTEXT_WEIGHT * weight
-        elif words.in_around(term):
-            got += AROUND_WEIGHT * weight
+            headed += weight if term in hard else 0.0
+        elif words.in_around(term) and not any(term.key in pair for pair in asked.owners):
+            got += AROUND_WEIGHT * weight  # not a possessive's thing or owner: the line must say whose it is
         elif term in hard:
             missing.append(term.text)
     near = sum(1.0 / (1.0 + d / 3.0) for d in distances) / len(distances) if distances else 0.0
     ok, why = typed(asked, span, words.text[span.end:] if span.end >= 0 else "")
+    if ok and asked.kind == k.QUANTITY and (counts := _counts(asked, span, doc)):
+        ok, why = False, f"{span.text!r} counts {counts}, not what was asked"  # "one round chapter" is no price
     other = _other_kind(asked, words, doc)
     evidence = Evidence(cover=round(got / total, 3), near=round(near, 3), missing=missing, typed=ok)
     if not ok:
         evidence.why_not = why
+    elif asks(words.text):
+        evidence.why_not = ASKS
     elif asked.kind != k.POLAR and _in_question(asked, span, words):
         evidence.why_not = OWN_WORDS
     elif other:
         evidence.why_not = f"the line speaks of the {other}"
-    elif missing and (words.verbless or asked.kind == k.NAME or not _spared(missing, hard, rarity)):
+    elif (owner := _other_owner(asked, words, doc)):
+        evidence.why_not = f"the line speaks of {owner}"
+    elif missing and (words.verbless or asked.kind == k.NAME or not _spared(missing, hard, rarity, asked.owners)):
         evidence.why_not = f"the line lacks {', '.join(missing[:3])}"
     elif asked.lang != "en" and asked.kind in (k.TERM, k.REASON, k.MANNER, k.PLACE) and span.kind not in SHAPED:
         evidence.why_not = "in a language the parser does not read, only a number, a date, a name or code is proved"
     elif hard and (own < OWN_SHARE * len(hard) or own == 0):
-        evidence.why_not = "most of the question's words are in the sentences around the line, not in it"
+        evidence.why_not = "most of the question's words are in " + (
+            "its heading or document name" if own + headed >= OWN_SHARE * len(hard) else
+            "the sentences around the line") + ", not in the line"
     elif evidence.cover < MIN_COVER:
         evidence.why_not = "the line holds too few of the question's words"
     elif (thing := owned(asked)) and not possessor(span, words, doc, thing):
@@ -183,6 +197,46 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
             asked.focus and focus_near(asked, span, words, doc) and not all_focus(asked, span)):
         evidence.why_not = "the line does not say it is what was asked about"
     return evidence
+
+
+def _other_owner(asked: Asked, words: LineWords, doc: Any | None) -> str:
+    """Someone else's thing where the question asks of one's own: "my ship" or "Tom's ship" for "Ann's ship".
+
+    A first- or second-person possessive is the speaker's or the listener's, never a third person's
+    the question names; "his ship" may be Ann's, and a thing the line gives no owner may be anyone's.
+    """
+    if doc is None:
+        return ""
+    for thing, owner in asked.owners:
+        places = [i for word, at in words.at.items() if same(thing, word) for i in at]
+        owners = [[c for c in doc[i].children if c.dep_ == "poss"] for i in places]
+        if not places or any(not found for found in owners):
+            continue
+        if all(any(c.lower_ in DEICTIC_PRONOUNS or c.pos_ in ("PROPN", "NOUN") and not same(key(c.text), owner)
+                   and not same(key(c.lemma_), owner) for c in found) for found in owners):
+            first = owners[0][0]
+            return f"{first.text} {first.head.text}"
+    return ""
+
+
+def _counts(asked: Asked, span: Span, doc: Any | None) -> str:
+    """The noun a bare number counts in its line ("one" of "in one round chapter"), or "".
+
+    Only a noun that is neither a unit nor a word of the question: then the number answers nothing else.
+    """
+    if doc is None or span.first < 0 or span.first != span.last or doc[span.first].dep_ != "nummod":
+        return ""
+    noun = doc[span.first].head
+    if noun.pos_ not in ("NOUN", "PROPN") or UNIT.fullmatch(noun.text) or any(
+            same(key(noun.lemma_), t.key) or same(key(noun.text), t.key) for t in asked.terms) or any(
+            same(key(noun.lemma_), w) for w in (asked.counted, asked.focus) if w):
+        return ""
+    return noun.text
+
+
+def asks(text: str) -> bool:
+    """Whether a line is a question ("How old is he, Tom?"): it states nothing, whatever words it holds."""
+    return text.rstrip().rstrip("\"'”’»)]").rstrip().endswith("?")
 
 
 def _other_kind(asked: Asked, words: LineWords, doc: Any | None) -> str:
@@ -207,13 +261,14 @@ MISSING_SHARE = 0.25
 """The most of the hard terms' rarity a proving line may lack (and one term in four at most)."""
 
 
-def _spared(missing: list[str], hard: list[Term], rarity: Callable[[str], float] | None) -> bool:
+def _spared(missing: list[str], hard: list[Term], rarity: Callable[[str], float] | None,
+            owners: tuple[tuple[str, str], ...] = ()) -> bool:
     """Whether the hard terms a line lacks are few and common enough to be a paraphrase, not a gap."""
     if rarity is None or len(missing) > max(1, len(hard) // 4):
         return False
     lost = [t for t in hard if t.text in missing]
-    if any(t.role == "name" for t in lost):
-        return False
+    if any(t.role == "name" or any(t.key in pair for pair in owners) for t in lost):
+        return False  # a name, or a possessive's thing or owner ("Ann's ship"): what the question is about
     total = sum(rarity(t.key) for t in hard) or 1.0
     return sum(rarity(t.key) for t in lost) <= MISSING_SHARE * total
 

@@ -122,7 +122,8 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
     "X is S", "S is X", "X, S", "X: S", or S listed bare under a heading (or an introducing
     line) that names X.
     """
-    if words.verbless and any(words.in_context(t) or words.in_intro(t) for t in asked.terms if t.hard):
+    heading = words.text.strip().rstrip(".:") in words.context_text  # the heading itself names, it says nothing
+    if words.verbless and not heading and any(words.in_context(t) or words.in_intro(t) for t in asked.terms if t.hard):
         return True
     if doc is None or span.first < 0:
         return bool(re.search(r":\s*$", words.text[:span.start]))
@@ -132,14 +133,33 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
         return False
     linked = set()
     if head.dep_ in ("attr", "nsubj", "nsubjpass") and head.head.lemma_ == "be":
-        linked |= {t.i for c in head.head.children if c.dep_ in ("nsubj", "attr") and c.i != head.i
-                   for t in c.subtree}
-    if head.dep_ == "appos":
-        linked |= {t.i for t in head.head.subtree if not (span.first <= t.i <= span.last)}
-    linked |= {t.i for c in head.children if c.dep_ == "appos" for t in c.subtree}
+        linked |= {i for c in head.head.children if c.dep_ in ("nsubj", "attr") and c.i != head.i for i in _named(c)}
+    if head.dep_ == "appos" and not _quoted_between(doc, head.head.i, head.i):
+        linked |= _named(head.head)
+    linked |= {i for c in head.children if c.dep_ == "appos" and not _quoted_between(doc, head.i, c.i)
+               for i in _named(c)}
     linked |= {t.i for c in head.children if c.dep_ == "acl" and c.lemma_ in ("name", "call")
                for t in c.subtree if t.i != c.i}  # "a miller named Ilse Marr"
     return bool(terms & linked)
+
+
+def _named(phrase: Any) -> set[int]:
+    """The tokens that say what a noun phrase is: its head and the words of its name ("the chief mate").
+
+    Not what hangs on it: "the grave of Tam" is a grave, and says nothing of what Tam is.
+    """
+    return {phrase.i} | {c.i for c in phrase.children if c.dep_ in ("compound", "flat", "amod", "nmod")}
+
+
+def _quoted_between(doc: Any, a: int, b: int) -> bool:
+    """Whether a quotation opens or closes between two tokens.
+
+    The narrator's words and the speaker's are no apposition ("said Tom, the mate, “Ann is here”").
+    """
+    return any(t.text in _QUOTES for t in doc[min(a, b) + 1:max(a, b)])
+
+
+_QUOTES = frozenset('"“”‘’«»')
 
 
 _DEFAULT = re.compile(r"\b(?:defaults?|default(?:s|ed)? (?:to|is|value)|by default|standard(?:wert)?|voreingestellt|"

@@ -78,6 +78,8 @@ class Asked:
     """For "what does X do / mean / stand for?": X, whose description is the answer, or ""."""
     plural: bool = False
     """The thing asked about is plural ("which compilers"): a list may answer."""
+    owners: tuple[tuple[str, str], ...] = ()
+    """(thing, owner) keys of the question's possessives: ("ship", "ahab") for "Ahab's ship"."""
 
 
 _SUFFIXES = ("ations", "ation", "ings", "ing", "edly", "ed", "ies", "es", "s", "ly", "ment", "ments")
@@ -362,6 +364,8 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
                  terms=unique, required=required_words(text), lang="en", named=_named(text),
                  counted=key(counted.lemma_) if counted is not None else "",
                  focus_text=focus_token.text.lower() if focus_token is not None else "",
+                 owners=tuple((key(t.head.lemma_), key(t.text if t.pos_ == "PROPN" else t.lemma_)) for t in tokens
+                              if t.dep_ == "poss" and t.pos_ in ("PROPN", "NOUN") and t.head.pos_ == "NOUN"),
                  defines=(described.group(1) or described.group(2)).strip() if described else "",
                  plural=focus_token is not None and focus_token.tag_ in ("NNS", "NNPS") or bool(
                      re.match(r"\s*who\s+(are|were)\b", text, re.IGNORECASE)))

@@ -22,11 +22,11 @@ from typing import Any
 
 from karaka.answering import kinds as k
 from karaka.answering.candidate import GRAPH, LINES, Candidate
-from karaka.answering.evidence import OWN_WORDS, SHAPED, weigh
+from karaka.answering.evidence import ASKS, OWN_WORDS, SHAPED, weigh
 from karaka.answering.identity import called_default, focus_near
 from karaka.answering.line import Line, line_words
 from karaka.answering.polar import polar_candidates
-from karaka.answering.question import Asked, same
+from karaka.answering.question import Asked, key, same
 from karaka.answering.roles import role_candidates
 from karaka.answering.span import Span, span_tokens
 from karaka.answering.spans import numbered, spans
@@ -145,7 +145,8 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
         named_as = [asked.kind == k.TERM and bool(asked.focus) and focus_near(asked, span, line.words, line.doc)
                     for span in found_spans]
         typed = [Candidate(span.text, span.kind, line.node, LINES,
-                           weigh(asked, span, line.words, line.doc, verb_soft=said, rarity=rarity), rank=line.rank,
+                           weigh(asked, span, line.words, line.doc, verb_soft=said and not _named_by_focus(asked, span),
+                                 rarity=rarity), rank=line.rank,
                            also=[line.intro] if line.intro else []) for span, said in zip(found_spans, named_as,
                                                                                            strict=True)]
         for span, c, said in zip(found_spans, typed, named_as, strict=True):
@@ -172,7 +173,8 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
                 c.evidence.why_not = f"the action's own {other.evidence.notes[0]} is {other.text!r}"
         found += typed
         _one_per_line(asked, line, [(s, c) for s, c in zip(found_spans, typed, strict=True) if c.proved])
-    found = [c for c in found if c.evidence.why_not != OWN_WORDS]  # the question's own words are never its answer
+    found = [c for c in found if c.evidence.why_not not in (OWN_WORDS, ASKS)]  # never an answer: the question's own
+    # words, or what a line asks
     for c in found:
         c.score = score(c)
     merged: dict[str, Candidate] = {}
@@ -333,6 +335,15 @@ def _overlap(text: str, role: str, span: Span) -> bool:
     if at < 0:
         return span.text.lower() in role.lower()
     return at < span.end and span.start < at + len(role)
+
+
+def _named_by_focus(asked: Asked, span: Span) -> bool:
+    """A span whose last word is the noun asked about ("the bridge fare" for "what fare …?").
+
+    The line calls it by the word and no more: it need not be what the question's action did.
+    """
+    own = WORD.findall(span.text)
+    return bool(own) and same(key(own[-1]), asked.focus)
 
 
 def _needs_action(asked: Asked) -> bool:

@@ -29,13 +29,13 @@ UNIT = re.compile(
     r"miles?|feet|foot|inches?|yards?|pounds?|dollars?|euros?|"
     r"jahre|tage|stunden|minuten|sekunden|ans|jours|heures|secondes", re.IGNORECASE)
 """Units of measure, time, count and money: what may follow a number as part of its answer."""
-_NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
                  "sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
                  "hundred|thousand|half|dozen|score")
 NUMBER = re.compile(rf"(?<![\w.:/-])(?:[<>≤≥~]\s?)?(?:\d+(?:[,\u202f]\d{{3}})*(?:\.\d+)?(?:[kKMGT](?!\w))?"
                     rf"(?:(?:\s?[-–]\s?|\s(?:or|to)\s)\d+"
                     rf"(?:\.\d+)?)?"
-                    rf"|(?:{_NUMBER_WORDS})(?:[ -](?:and )?(?:{_NUMBER_WORDS}))*)(?![\w:/-]|[.,]\d)",
+                    rf"|(?:{NUMBER_WORDS})(?:[ -](?:and )?(?:{NUMBER_WORDS}))*)(?![\w:/-]|[.,]\d)",
                     re.IGNORECASE)
 ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _MONTH = ("january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|"

@@ -103,5 +103,7 @@ def verb_of(doc):  # type: ignore[no-untyped-def]
         return None
     if root.pos_ == "VERB" and root.lemma_.lower() not in k.CAUSATIVES | LIGHT_VERBS:
         return root
+    if root.pos_ == "NOUN" and any(c.dep_ == "aux" and c.lower_ in ("do", "does", "did") for c in root.children):
+        return root  # "what did Ann nail to the door?": a noun takes no "did", the tagger misread the verb
     return next((c for c in root.children if c.pos_ == "VERB" and c.dep_ in ("xcomp", "ccomp", "conj", "advcl")),
                 root if root.pos_ == "VERB" and root.lemma_.lower() not in LIGHT_VERBS else None)
