@@ -241,3 +241,9 @@ def test_a_bare_number_that_counts_another_noun_is_no_amount():
     why = proved("How much was the ring worth?", "The ring was worth forty crowns, and it lay in one small box.")
     assert why["forty crowns"] == "" and "counts box" in why["one"]
     assert proved("How many boxes did Ruud carry?", "Ruud carried one small box.") == {"one": ""}
+
+
+def test_a_name_is_answered_by_a_name_not_by_a_description_of_it():
+    line = "Ansel said nothing, because his boat has a wicked name."
+    assert proved("What is the name of Ansel's boat?", line)["a wicked name"].startswith("says of what kind")
+    assert proved("What is the name of Ansel's boat?", "The name of Ansel's boat is the Heron.")["the Heron"] == ""

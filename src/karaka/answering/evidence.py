@@ -31,7 +31,7 @@ from typing import Any
 from karaka.answering import kinds as k
 from karaka.answering.identity import all_focus, asks_identity, focus_near, identity, owned, possessor, said_default
 from karaka.answering.line import LineWords, joined
-from karaka.answering.question import Asked, Term, key, same
+from karaka.answering.question import CODE_TOKEN, Asked, Term, key, same
 from karaka.answering.span import Span
 from karaka.answering.spans import NUMBER_WORDS, UNIT, code_shape
 from karaka.words import DEICTIC_PRONOUNS, FUNCTION_WORDS, WORD
@@ -89,6 +89,8 @@ def _tree_distance(doc: Any, a: int, b: int) -> int:
 def typed(asked: Asked, span: Span, after: str = "") -> tuple[bool, str]:
     """Whether a span is of the kind asked for, and why not (``after``: the line's text right after it)."""
     kind = asked.kind
+    if kind == k.TERM and any(same(asked.focus, key(w)) for w in k.CALLED_NOUNS) and not _names(span.text):
+        return False, f"says of what kind the {asked.focus_text} is, not what it is"  # "a wicked name"
     if kind == k.TERM:
         return True, ""
     if kind == k.VALUE:  # a number, a literal, a string, a name; not a call or a flag ("load(x=1)", "--quiet")
@@ -217,6 +219,12 @@ def _other_owner(asked: Asked, words: LineWords, doc: Any | None) -> str:
             first = owners[0][0]
             return f"{first.text} {first.head.text}"
     return ""
+
+
+def _names(text: str) -> bool:
+    """Whether a span names something: a capitalised word besides function words, a number, a quote or code."""
+    return any(w[:1].isupper() and w.lower() not in FUNCTION_WORDS for w in WORD.findall(text)) or any(
+        c.isdigit() or c in "\"“”'`«»" for c in text) or bool(CODE_TOKEN.search(text))
 
 
 def _counts(asked: Asked, span: Span, doc: Any | None) -> str:

@@ -100,6 +100,10 @@ NAME_NOUNS = frozenset(
     "publisher creator founder owner inventor designer writer editor translator".split())
 """Nouns after "which/what" that ask for a name (besides the people nouns of ``nlp.lexicon``)."""
 
+CALLED_NOUNS = frozenset("name names title nickname surname".split())
+"""Nouns that ask what a thing is called: answered by a proper name, a number or a quoted or code word, never by
+a description of the name ("a wicked name")."""
+
 VALUE_NOUNS = frozenset("value setting wert valeur valor".split())
 """Nouns whose answer is a value of any shape: a number, a literal (``None``, ``true``), a quoted string or a token."""
 
