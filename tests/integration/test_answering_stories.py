@@ -186,3 +186,31 @@ def test_a_yes_needs_the_action_with_every_argument_in_its_role(ctx, question):
 
 def test_what_someone_said_is_the_speech_after_the_verb(ctx):
     assert grounded(ctx, "What did Kael say to Ewin?") == ["Let us make peace"]
+
+
+MEMOIR = (
+    "Chapter 1. The Forge",
+    "From my uncle Berrin I learned patience and the care of tools.",
+    "From Odile, the keeper of the lighthouse, I learned to read the weather.",
+    "Tomas learned nothing from anyone.",
+    "For what he forged did not sell in the town.",
+    "Chapter 2. The Bell Tower",
+    "Later the smith hung a brass bell in the tower.",
+)
+
+
+@pytest.fixture(scope="module")
+def memoir(tmp_path_factory):
+    return parsed_workspace(tmp_path_factory.mktemp("memoir"), {"memoir.txt": MEMOIR})
+
+
+def test_a_question_s_he_may_be_the_narrator_s_i(memoir):
+    """A reader speaks of a first-person narrator in the third person: "he" is the "I" of the memoir."""
+    assert grounded(memoir, "What did he learn from his uncle Berrin?") == ["patience and the care of tools"]
+    assert "Odile" in grounded(memoir, "From whom did he learn to read the weather?")[0]
+
+
+def test_a_relative_or_question_word_in_a_role_is_no_answer(memoir):
+    result = run_query(memoir, "What did he forge?")
+    assert result["status"] != "GROUNDED" or result["answers"] != ["what"]
+    assert "what" not in [str(a).lower() for a in result["answers"]]

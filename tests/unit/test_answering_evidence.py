@@ -247,3 +247,8 @@ def test_a_name_is_answered_by_a_name_not_by_a_description_of_it():
     line = "Ansel said nothing, because his boat has a wicked name."
     assert proved("What is the name of Ansel's boat?", line)["a wicked name"].startswith("says of what kind")
     assert proved("What is the name of Ansel's boat?", "The name of Ansel's boat is the Heron.")["the Heron"] == ""
+
+
+def test_a_heading_tells_no_action():
+    """"CHAPTER 12. The Door-Post." holds the question's noun, and no verb to miss, but says nobody nailed anything."""
+    assert best("What did he nail to the door?", "CHAPTER 12. The Door-Post.", kind="heading")[1] != ""

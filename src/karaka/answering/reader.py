@@ -167,6 +167,8 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
                 c.evidence.notes.append(f"in the {in_role[0].evidence.notes[0]}")
             elif said:
                 c.evidence.notes.append(f"called a {asked.focus_text}")  # the line says what it is: no action needed
+            elif _needs_action(asked) and line.kind == "heading":
+                c.evidence.why_not = "a heading names a part of the text, it tells no action"
             elif _needs_action(asked) and not line.words.verbless and span.kind != k.CODE:
                 c.evidence.why_not = "no action of the question's verb in the line holds it"
             elif (other := next((r for r in roles if r.proved and spans(asked, r.text, None)), None)) is not None:

@@ -100,7 +100,7 @@ def _contradicted(role: str, value: str, ids: set[str], spans: list[Any], text: 
     hold the value, as for any span).
     """
     if any(entity in ids or coverage(value, span) >= 0.5 or _apposed(text, span, value)
-           or _may_stand_for(span, value, text, previous) for _, _, span, entity in spans):
+           or _may_stand_for(span, value, text, previous) or _narrator(span, value) for _, _, span, entity in spans):
         return False
     return any(kind == "role" and name == role for kind, name, _, _ in spans)
 
@@ -118,6 +118,14 @@ def _may_stand_for(span: str, value: str, text: str, previous: str) -> bool:
     at = re.search(rf"(?<![\w]){re.escape(span.strip())}(?![\w])", text)
     before = f"{previous} {text[:at.start()] if at else ''}"
     return coverage(value, before) >= 0.5
+
+
+def _narrator(span: str, value: str) -> bool:
+    """Whether the question's "he" or "she" may be the line's "I": a reader speaks of a narrator in the third person.
+
+    ("What did he learn from his mother?" of "From my mother I learned piety.")
+    """
+    return value.strip().lower() in HUMAN_PRONOUNS and span.strip().lower() in ("i", "me", "myself")
 
 
 def _apposed(text: str, span: str, value: str) -> bool:
@@ -284,6 +292,8 @@ def _role_fits(asked: Asked, name: str, text: str, entity: str | None, store: St
     kind = asked.kind
     etype = str((store.graph.node(entity) or {}).get("entity_type", "")) if entity else ""
     words = text.split()
+    if text.strip().lower() in k.WH_WORDS or text.strip().lower() == "that":
+        return False  # "for what he ate": a relative or question word stands for something it does not name
     if kind == k.NAME:
         head = words[-1].lower() if words else ""
         singular = head[:-1] if head.endswith("s") and not head.endswith("ss") else head  # "reporters"
