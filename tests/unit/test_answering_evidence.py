@@ -252,3 +252,19 @@ def test_a_name_is_answered_by_a_name_not_by_a_description_of_it():
 def test_a_heading_tells_no_action():
     """"CHAPTER 12. The Door-Post." holds the question's noun, and no verb to miss, but says nobody nailed anything."""
     assert best("What did he nail to the door?", "CHAPTER 12. The Door-Post.", kind="heading")[1] != ""
+
+
+def test_an_apposition_has_nothing_between_but_its_anchor_s_own_phrase():
+    line = ("At last, Perth, withdrawing his iron from the fire, began hammering it upon the anvil—the red mass "
+            "sending off the sparks in thick hovering flights.")
+    assert best("Who was Perth?", line)[1] != ""  # the parser made the mass Perth's apposition
+    assert best("Who was Perth?", "Perth, the old blacksmith, began hammering.") == ("the old blacksmith", "")
+
+
+def test_a_clause_that_asks_proves_nothing_though_the_line_goes_on():
+    assert best("Who was Perth?", "“Are these your hens, Perth? they follow you everywhere.”") == (None, "")
+    assert proved("How many hens did Perth keep?", "Perth kept nine hens; who could blame him?")["nine hens"] == ""
+
+
+def test_a_pronoun_alone_is_no_answer():
+    assert proved("What did Ishmael throw over the bench?", "“It’s I—Ishmael.”")["I"].startswith("a pronoun")

@@ -34,7 +34,7 @@ from karaka.answering.line import LineWords, joined
 from karaka.answering.question import CODE_TOKEN, Asked, Term, key, same
 from karaka.answering.span import Span
 from karaka.answering.spans import NUMBER_WORDS, UNIT, code_shape
-from karaka.words import DEICTIC_PRONOUNS, FUNCTION_WORDS, WORD
+from karaka.words import DEICTIC_PRONOUNS, FUNCTION_WORDS, PRONOUNS, WORD
 
 SOFT_WEIGHT = 0.4
 CONTEXT_WEIGHT = 0.9
@@ -89,6 +89,8 @@ def _tree_distance(doc: Any, a: int, b: int) -> int:
 def typed(asked: Asked, span: Span, after: str = "") -> tuple[bool, str]:
     """Whether a span is of the kind asked for, and why not (``after``: the line's text right after it)."""
     kind = asked.kind
+    if kind in (k.TERM, k.NAME) and span.text.strip().lower() in PRONOUNS | DEICTIC_PRONOUNS:
+        return False, "a pronoun, which names nothing by itself"  # an action's role says what it stands for
     if kind == k.TERM and any(same(asked.focus, key(w)) for w in k.CALLED_NOUNS) and not _names(span.text):
         return False, f"says of what kind the {asked.focus_text} is, not what it is"  # "a wicked name"
     if kind == k.TERM:
@@ -173,7 +175,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     evidence = Evidence(cover=round(got / total, 3), near=round(near, 3), missing=missing, typed=ok)
     if not ok:
         evidence.why_not = why
-    elif asks(words.text):
+    elif asks(words.text, span.end):
         evidence.why_not = ASKS
     elif asked.kind != k.POLAR and _in_question(asked, span, words):
         evidence.why_not = OWN_WORDS
@@ -242,9 +244,16 @@ def _counts(asked: Asked, span: Span, doc: Any | None) -> str:
     return noun.text
 
 
-def asks(text: str) -> bool:
-    """Whether a line is a question ("How old is he, Tom?"): it states nothing, whatever words it holds."""
-    return text.rstrip().rstrip("\"'”’»)]").rstrip().endswith("?")
+def asks(text: str, at: int = -1) -> bool:
+    """Whether the clause at ``at`` (the span's end; the whole line when -1) asks: it states nothing.
+
+    "How old is he, Tom?"; "Are these your hens, Ann? they follow you": the first mark that ends a
+    clause after the span is a question mark.
+    """
+    if at < 0:
+        return text.rstrip().rstrip("\"'”’»)]").rstrip().endswith("?")
+    end = re.search(r"[.?!;]", text[at:])
+    return end is not None and end.group(0) == "?"
 
 
 def _other_kind(asked: Asked, words: LineWords, doc: Any | None) -> str:

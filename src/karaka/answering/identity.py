@@ -134,10 +134,9 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
     linked = set()
     if head.dep_ in ("attr", "nsubj", "nsubjpass") and head.head.lemma_ == "be":
         linked |= {i for c in head.head.children if c.dep_ in ("nsubj", "attr") and c.i != head.i for i in _named(c)}
-    if head.dep_ == "appos" and not _quoted_between(doc, head.head.i, head.i):
+    if head.dep_ == "appos" and _apposed(doc, head.head, head):
         linked |= _named(head.head)
-    linked |= {i for c in head.children if c.dep_ == "appos" and not _quoted_between(doc, head.i, c.i)
-               for i in _named(c)}
+    linked |= {i for c in head.children if c.dep_ == "appos" and _apposed(doc, head, c) for i in _named(c)}
     linked |= {t.i for c in head.children if c.dep_ == "acl" and c.lemma_ in ("name", "call")
                for t in c.subtree if t.i != c.i}  # "a miller named Ilse Marr"
     return bool(terms & linked)
@@ -151,12 +150,16 @@ def _named(phrase: Any) -> set[int]:
     return {phrase.i} | {c.i for c in phrase.children if c.dep_ in ("compound", "flat", "amod", "nmod")}
 
 
-def _quoted_between(doc: Any, a: int, b: int) -> bool:
-    """Whether a quotation opens or closes between two tokens.
+def _apposed(doc: Any, anchor: Any, appositive: Any) -> bool:
+    """Whether the parse's apposition is one: nothing between the two but the anchor's own phrase.
 
-    The narrator's words and the speaker's are no apposition ("said Tom, the mate, “Ann is here”").
+    The narrator's words and the speaker's are no apposition ("said Tom, the mate, “Ann is here”"),
+    and neither is a phrase a verb of another clause stands before ("Perth, withdrawing his iron,
+    began hammering it upon the anvil — the red mass sending off sparks": the mass is no Perth).
     """
-    return any(t.text in _QUOTES for t in doc[min(a, b) + 1:max(a, b)])
+    own = {t.i for t in anchor.subtree} - {t.i for t in appositive.subtree}
+    between = doc[min(anchor.i, appositive.i) + 1:max(anchor.i, appositive.i)]
+    return not any(t.text in _QUOTES or t.pos_ in ("VERB", "AUX") and t.i not in own for t in between)
 
 
 _QUOTES = frozenset('"“”‘’«»')
