@@ -52,6 +52,8 @@ SHAPED = (k.CODE, k.VERSION, k.QUANTITY, k.VALUE)
 VERB_FREE = (k.CODE, k.VERSION)
 """Kinds whose shape is rare enough that the question's verb need not be the line's ("prints" or "dumps"
 the output); a number is too common a shape for that ("how many coins did he pay" is not "sold … for nine")."""
+_ANY_PRONOUN = PRONOUNS | DEICTIC_PRONOUNS
+"""Every pronoun, pointing back or at the speaker: alone, it names nothing."""
 _NOT_TIME_UNIT = re.compile(r"(?:[kKMGTP]i?)?(?:B|b|bit|bits|byte|bytes|bps|Hz|hz)$|%|percent", re.IGNORECASE)
 
 
@@ -89,7 +91,7 @@ def _tree_distance(doc: Any, a: int, b: int) -> int:
 def typed(asked: Asked, span: Span, after: str = "") -> tuple[bool, str]:
     """Whether a span is of the kind asked for, and why not (``after``: the line's text right after it)."""
     kind = asked.kind
-    if kind in (k.TERM, k.NAME) and span.text.strip().lower() in PRONOUNS | DEICTIC_PRONOUNS:
+    if kind in (k.TERM, k.NAME) and span.text.strip().lower() in _ANY_PRONOUN:
         return False, "a pronoun, which names nothing by itself"  # an action's role says what it stands for
     if kind == k.TERM and any(same(asked.focus, key(w)) for w in k.CALLED_NOUNS) and not _names(span.text):
         return False, f"says of what kind the {asked.focus_text} is, not what it is"  # "a wicked name"
@@ -163,7 +165,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         elif words.in_context(term):  # a heading or the document's name: it counts, but proves nothing alone
             got += CONTEXT_WEIGHT * weight
             headed += weight if term in hard else 0.0
-        elif words.in_around(term) and not any(term.key in pair for pair in asked.owners):
+        elif words.in_around(term) and not asked.possessed(term.key):
             got += AROUND_WEIGHT * weight  # not a possessive's thing or owner: the line must say whose it is
         elif term in hard:
             missing.append(term.text)
@@ -183,7 +185,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         evidence.why_not = f"the line speaks of the {other}"
     elif (owner := _other_owner(asked, words, doc)):
         evidence.why_not = f"the line speaks of {owner}"
-    elif missing and (words.verbless or asked.kind == k.NAME or not _spared(missing, hard, rarity, asked.owners)):
+    elif missing and (words.verbless or asked.kind == k.NAME or not _spared(missing, hard, rarity, asked)):
         evidence.why_not = f"the line lacks {', '.join(missing[:3])}"
     elif asked.lang != "en" and asked.kind in (k.TERM, k.REASON, k.MANNER, k.PLACE) and span.kind not in SHAPED:
         evidence.why_not = "in a language the parser does not read, only a number, a date, a name or code is proved"
@@ -278,13 +280,12 @@ MISSING_SHARE = 0.25
 """The most of the hard terms' rarity a proving line may lack (and one term in four at most)."""
 
 
-def _spared(missing: list[str], hard: list[Term], rarity: Callable[[str], float] | None,
-            owners: tuple[tuple[str, str], ...] = ()) -> bool:
+def _spared(missing: list[str], hard: list[Term], rarity: Callable[[str], float] | None, asked: Asked) -> bool:
     """Whether the hard terms a line lacks are few and common enough to be a paraphrase, not a gap."""
     if rarity is None or len(missing) > max(1, len(hard) // 4):
         return False
     lost = [t for t in hard if t.text in missing]
-    if any(t.role == "name" or any(t.key in pair for pair in owners) for t in lost):
+    if any(t.role == "name" or asked.possessed(t.key) for t in lost):
         return False  # a name, or a possessive's thing or owner ("Ann's ship"): what the question is about
     total = sum(rarity(t.key) for t in hard) or 1.0
     return sum(rarity(t.key) for t in lost) <= MISSING_SHARE * total

@@ -81,6 +81,10 @@ class Asked:
     owners: tuple[tuple[str, str], ...] = ()
     """(thing, owner) keys of the question's possessives: ("ship", "ahab") for "Ahab's ship"."""
 
+    def possessed(self, word: str) -> bool:
+        """Whether a term's key is the thing or the owner of one of the question's possessives."""
+        return any(word in pair for pair in self.owners)
+
 
 _SUFFIXES = ("ations", "ation", "ings", "ing", "edly", "ed", "ies", "es", "s", "ly", "ment", "ments")
 
