@@ -268,3 +268,17 @@ def test_a_clause_that_asks_proves_nothing_though_the_line_goes_on():
 
 def test_a_pronoun_alone_is_no_answer():
     assert proved("What did Ishmael throw over the bench?", "“It’s I—Ishmael.”")["I"].startswith("a pronoun")
+
+
+def test_a_time_inside_the_action_dates_what_it_says_not_the_action():
+    assert best("When did Tom say it?", "Tom said on Monday that Mara left in March.") == ("on Monday", "")
+    assert best("When did the mill open?", "The mill, built in 1850, opened in 1852.") == ("in 1852", "")
+    text, why = best("When did the mill open?", "The mill opened after the flood of 1850.")
+    assert text == "1850" and "flood" in why
+
+
+def test_a_time_of_a_participle_that_says_how_the_action_went_is_the_action_s():
+    assert best("When did Ann defend the plan?", "Ann defended the plan, telling the council on Monday.") == (
+        "on Monday", "")
+    text, why = best("When did Ann defend the plan?", "Ann defended the plan after the council met on Monday.")
+    assert "met" in why

@@ -9,14 +9,15 @@ sentence that gives the line's reason ("This is because …"). Each line gives:
   names stands in a role of the same action and the line proves it as it proves any span;
 - *typed spans*: numbers, dates, names, code… of the kind asked for, weighed by what the line
   says for them (``evidence.weigh``).
-Two proved spans of one line that the question's words do not tell apart (the line gives two
-delays, and the question's words stand as near the one as the other) prove neither.
+A time proves "when" only if it is not of something inside the question's action ("said on
+Monday that she left in March" dates the saying by Monday). Two proved spans of one line that the
+question's words do not tell apart (the line gives two delays, and the question's words stand as
+near the one as the other) prove neither (``pointed``).
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +26,7 @@ from karaka.answering.candidate import GRAPH, LINES, Candidate
 from karaka.answering.evidence import ASKS, OWN_WORDS, SHAPED, weigh
 from karaka.answering.identity import called_default, focus_near
 from karaka.answering.line import Line, line_words
+from karaka.answering.pointed import one_per_line
 from karaka.answering.polar import polar_candidates
 from karaka.answering.question import Asked, key, same
 from karaka.answering.roles import role_candidates
@@ -167,6 +169,8 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
                 c.evidence.notes.append(f"in the {in_role[0].evidence.notes[0]}")
             elif said:
                 c.evidence.notes.append(f"called a {asked.focus_text}")  # the line says what it is: no action needed
+            elif asked.kind == k.DATE and (elsewhere := _hangs_elsewhere(asked, span, line)):
+                c.evidence.why_not = f"it tells when {elsewhere!r} was, not the question's action"
             elif _needs_action(asked) and line.kind == "heading":
                 c.evidence.why_not = "a heading names a part of the text, it tells no action"
             elif _needs_action(asked) and not line.words.verbless and span.kind != k.CODE:
@@ -174,7 +178,7 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
             elif (other := next((r for r in roles if r.proved and spans(asked, r.text, None)), None)) is not None:
                 c.evidence.why_not = f"the action's own {other.evidence.notes[0]} is {other.text!r}"
         found += typed
-        _one_per_line(asked, line, [(s, c) for s, c in zip(found_spans, typed, strict=True) if c.proved])
+        one_per_line(asked, line, [(s, c) for s, c in zip(found_spans, typed, strict=True) if c.proved])
     found = [c for c in found if c.evidence.why_not not in (OWN_WORDS, ASKS)]  # never an answer: the question's own
     # words, or what a line asks
     for c in found:
@@ -187,77 +191,6 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
         else:
             merged[name] = c
     return sorted(merged.values(), key=lambda c: (-c.proved, -(c.score + 0.03 * min(c.agree - 1, 3))))
-
-
-def _one_per_line(asked: Asked, line: Line, proved: list[tuple[Span, Candidate]]) -> None:
-    """Of a line's proved spans, the one the question's words point to; none when they point to two alike.
-
-    A span inside a longer one (a name inside the list of names) gives way to it. Then each of the
-    question's words in the line votes for the span it speaks of (``_owner``); the span with most
-    votes stays proved, the others are not, and a tie proves none: "in the first mode (8 bits), the
-    size is 30 ms, while in the second (16 bits), the size is 34 ms" answers a question about the
-    second mode with 34 ms, because "second" and "16" speak of it.
-    """
-    by_text: dict[str, tuple[Span, Candidate]] = {}
-    for span, c in proved:
-        by_text.setdefault(c.text.lower(), (span, c))
-    if len(by_text) < 2:
-        return
-    outer = []
-    for text, (span, c) in by_text.items():
-        container = next((o for o in by_text if o != text and text in o), None)
-        if container is not None:
-            c.evidence.why_not = f"part of {by_text[container][1].text!r}"
-        else:
-            outer.append((span, c))
-    if len(outer) < 2:
-        return
-    votes = {id(c): 0.0 for _, c in outer}
-    cuts = _segments(line)
-    for term in asked.terms:
-        for place in line.words.find(term):
-            chosen = _owner(line, cuts, [span for span, _ in outer], place)
-            if chosen is not None:
-                votes[id(outer[chosen][1])] += 1.0 if term.hard else 0.4
-    ranked = sorted(outer, key=lambda pair: -votes[id(pair[1])])
-    top, second = votes[id(ranked[0][1])], votes[id(ranked[1][1])]
-    for _, c in ranked:
-        if top == second:
-            c.evidence.why_not = f"the line gives {ranked[0][1].text!r} and {ranked[1][1].text!r} alike"
-        elif c is not ranked[0][1]:
-            c.evidence.why_not = f"the question's words point to {ranked[0][1].text!r}"
-
-
-def _segments(line: Line) -> list[int]:
-    """Where the line's parts start (in its own places: tokens when parsed), cut at commas and semicolons."""
-    if line.doc is not None:
-        return [0] + [t.i + 1 for t in line.doc if t.text in (",", ";")]
-    return [0] + [m.end() for m in re.finditer(r"[,;]", line.text)]
-
-
-def _owner(line: Line, cuts: list[int], spans_: list[Span], place: int) -> int | None:
-    """Which span a word of the question speaks of (None when two stand alike).
-
-    The nearest in its own part of the line, else the first in the parts after it (a part with
-    no value, "while on the coastal route,", modifies the clause that follows), else the nearest
-    before it.
-    """
-    at = [s.first if line.doc is not None else s.start for s in spans_]
-    part = bisect_right(cuts, place) - 1
-    parts = [bisect_right(cuts, a) - 1 for a in at]
-    same_part = [i for i, p in enumerate(parts) if p == part]
-    if same_part:
-        far = [abs(at[i] - place) for i in same_part]
-        return same_part[far.index(min(far))] if far.count(min(far)) == 1 else None
-    later = [i for i, p in enumerate(parts) if p > part]
-    if later:
-        first = min(parts[i] for i in later)
-        here = [i for i in later if parts[i] == first]
-        return here[0] if len(here) == 1 else None
-    earlier = [i for i, p in enumerate(parts) if p < part]
-    last = max((parts[i] for i in earlier), default=None)
-    here = [i for i in earlier if parts[i] == last]
-    return here[0] if len(here) == 1 else None
 
 
 def span_in(text: str, line: Line, kind: str) -> Span | None:
@@ -346,6 +279,46 @@ def _named_by_focus(asked: Asked, span: Span) -> bool:
     """
     own = WORD.findall(span.text)
     return bool(own) and same(key(own[-1]), asked.focus)
+
+
+def _hangs_elsewhere(asked: Asked, span: Span, line: Line) -> str:
+    """The word a time hangs from when it is not the question's action, though the line says that action ("").
+
+    "He was arrested yesterday for a theft ten years ago": "ten years ago" dates the theft, not the
+    arrest; "She said on Monday that they left today": "today" dates the leaving, not the saying.
+    The parse is followed up from the span through prepositions, conjunctions and time words ("the
+    spring of 1990") to the first other word; when the question's action governs that word, the
+    time is of something inside the action. A time of a word above the action, or beside it, may
+    be the action's too ("he appeared in court on Friday, where he was charged").
+    """
+    doc = line.doc
+    verb = next((t for t in asked.terms if t.role == "verb"), None)
+    if doc is None or verb is None or span.first < 0:
+        return ""
+    actions = set(line.words.find(verb))
+    if not actions:
+        return ""  # the line says the action otherwise: the question's words decide
+    inside = range(span.first, span.last + 1)
+    top = next((doc[i] for i in inside if doc[i].head.i not in inside or doc[i].head.i == i), doc[span.first])
+    token = top
+    while token.head.i != token.i:
+        token = token.head
+        if token.i in actions:
+            return ""
+        if token.pos_ in ("ADP", "SCONJ", "CCONJ", "PART", "PUNCT", "DET") or token.ent_type_ in ("DATE", "TIME") \
+                or _same_occasion(token):
+            continue
+        return token.text if any(a.i in actions for a in token.ancestors) else ""
+    return ""
+
+
+def _same_occasion(token: Any) -> bool:
+    """A present participle that says how its head's action went ("she defended it, telling the press on Monday").
+
+    With no subject or marker of its own, it happens when its head does.
+    """
+    return token.dep_ == "advcl" and token.tag_ == "VBG" and not any(
+        c.dep_ in ("nsubj", "nsubjpass", "mark") for c in token.children)
 
 
 def _needs_action(asked: Asked) -> bool:
