@@ -112,16 +112,19 @@ def close_all() -> None:
 
 
 def ask(services: Services, key: str, suffix: str = "", on_token: Callable[[str], None] | None = None,
-        schema: dict[str, Any] | None = None, max_tokens: int | None = None, **fields: Any) -> LLMReply:
+        schema: dict[str, Any] | None = None, max_tokens: int | None = None, greedy: bool = False,
+        **fields: Any) -> LLMReply:
     """Render prompt ``key`` with ``fields`` (plus ``suffix``) and make one isolated call.
 
     ``schema`` (a JSON schema) asks providers with constrained decoding for fitting JSON;
-    ``max_tokens`` overrides the configured budget (judges need only a short reply).
+    ``max_tokens`` overrides the configured budget (judges need only a short reply); ``greedy``
+    decodes at temperature 0 (a reading that must not change between runs).
     """
     prompts = services.prompts
     return call_llm_isolated(
         services.require_llm(), prompts["system_prompt"], prompts.render(key, **fields) + suffix,
         prompt_key=key, max_tokens=max_tokens or services.ctx.max_tokens, on_token=on_token, schema=schema,
+        greedy=greedy,
     )
 
 

@@ -68,3 +68,15 @@ def test_openai_provider_sends_json_schemas_and_runs_the_loop(tmp_path, monkeypa
     # a judge's fixed budget is enough for its capped JSON
     assert budgets == {'["kriyas"]': TOKENS_PER_KRIYA + 32, '["reasoning", "score"]': SCORE_TOKENS,
                        '["choice", "reasoning", "violations"]': VERDICT_TOKENS}
+
+
+def test_a_greedy_call_asks_for_temperature_zero_and_the_loop_s_calls_still_sample(monkeypatch):
+    from karaka.models.call import call_llm_isolated
+
+    monkeypatch.setenv("OPENAI_API_KEY", "test")
+    seen: list[dict] = []
+    with serve_in_thread(compatible_server(seen)) as url:
+        llm = load_llm(f"openai:tiny-test-model@{url}/v1", announce=False)
+        call_llm_isolated(llm, "system", "read these lines", prompt_key="answer_read_prompt", greedy=True)
+        call_llm_isolated(llm, "system", "extract", prompt_key="kriya_generation_prompt")
+    assert [b["temperature"] for b in seen] == [0.0, 0.7]

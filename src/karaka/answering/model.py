@@ -181,7 +181,7 @@ def read(services: Services, asked: Asked, lines: list[Citation], nodes: list[st
     while requests < MAX_REQUESTS:
         requests += 1
         try:
-            reply = ask(services, "answer_read_prompt", schema=schema(len(lines)), max_tokens=256,
+            reply = ask(services, "answer_read_prompt", schema=schema(len(lines)), max_tokens=256, greedy=True,
                         hints=hints_text(hints, lines, nodes), lines=listing, question=asked.text + feedback).text
         except LLMCallError as exc:
             reading = Reading(problems=[f"the model call failed: {exc}"])

@@ -140,7 +140,7 @@ def summarise(services: Services, place: str, lines: tuple[SourceLine, ...]) -> 
         summary.requests += 1
         summary.read += len(part)
         try:
-            reply = ask(services, "chapter_summary_prompt", schema=schema(len(part)), max_tokens=320,
+            reply = ask(services, "chapter_summary_prompt", schema=schema(len(part)), max_tokens=320, greedy=True,
                         place=place, lines=listing).text
         except LLMCallError as exc:
             summary.dropped.append(f"a model call failed: {exc}")

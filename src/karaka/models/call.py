@@ -100,12 +100,12 @@ class ThinkFilter:
 
 
 def _streamed(llm: BaseChatModel, messages: list, config: dict, max_tokens: int,
-              on_token: Callable[[str], None]) -> AIMessageChunk:
+              on_token: Callable[[str], None], **extra: Any) -> AIMessageChunk:
     from langchain_core.messages import AIMessageChunk
 
     sink = ThinkFilter(on_token)
     total: AIMessageChunk | None = None
-    for chunk in llm.stream(messages, config=config, max_tokens=max_tokens):  # type: ignore[arg-type]
+    for chunk in llm.stream(messages, config=config, max_tokens=max_tokens, **extra):  # type: ignore[arg-type]
         total = chunk if total is None else total + chunk
         if isinstance(chunk.content, str) and chunk.content:
             sink(chunk.content)
@@ -178,6 +178,7 @@ def call_llm_isolated(
     sleep: Callable[[float], None] = time.sleep,
     on_token: Callable[[str], None] | None = None,
     schema: dict[str, Any] | None = None,
+    greedy: bool = False,
 ) -> LLMReply:
     """Make one stateless call: a system and a user message, no history.
 
@@ -185,7 +186,10 @@ def call_llm_isolated(
     every failure is logged with the prompt key, model and attempt number.
     With ``on_token`` the reply is streamed and each piece of text is passed on as it
     arrives (a leading ``<think>`` block is held back). With ``schema`` a provider that supports
-    constrained decoding is asked for JSON that fits it (see ``structured_kwargs``).
+    constrained decoding is asked for JSON that fits it (see ``structured_kwargs``). With
+    ``greedy`` a provider that samples (an OpenAI-compatible server, at temperature 0.7 for the
+    extraction loop's varied candidates) decodes at temperature 0: a reading of the same lines
+    gives the same reply on every run. Local models decode greedily anyway.
 
     Raises:
         LLMCallError: the call still failed after the retries, or failed for good.
@@ -197,11 +201,12 @@ def call_llm_isolated(
     messages = _messages(system_prompt, user_prompt)
     config = {"metadata": {"prompt_key": prompt_key}, "callbacks": []}
     extra = structured_kwargs(llm, schema)
+    sampling = {"temperature": 0.0} if greedy and takes_n(llm) else {}
 
     def request() -> Any:
         if on_token is None:
-            return llm.invoke(messages, config=config, max_tokens=max_tokens, **extra)  # type: ignore[arg-type]
-        return _streamed(llm, messages, config, max_tokens, on_token)
+            return llm.invoke(messages, config=config, max_tokens=max_tokens, **extra, **sampling)  # type: ignore[arg-type]
+        return _streamed(llm, messages, config, max_tokens, on_token, **sampling)
 
     return _reply(_retrying(llm, prompt_key, backoff, sleep, request), system_prompt, user_prompt)
 
