@@ -66,3 +66,19 @@ def test_an_index_is_kept_for_its_store_only_while_the_store_lives(tmp_path):
     del store
     gc.collect()
     assert len(retrieval._cache) == held - 1
+
+
+def test_bm25_leads_the_vectors_break_its_ties_and_add_what_it_cannot_find(tmp_path, monkeypatch):
+    write_doc(tmp_path / "docs", "a.txt", "Line one.", "Line two.", "Line three.", "Line four.")
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser", mmr_lambda=1.0)
+    run_ingest(ctx, tmp_path / "docs")
+    services = get_services(ctx)
+    with services.workspace.reading():
+        one, two, three, four = [n for n in sorted(services.workspace.graph.nodes_of("Document"))][:4]
+    monkeypatch.setattr(retrieval, "lexical", lambda store, q: [(one, 5.0), (two, 3.0), (three, 3.0)])
+    monkeypatch.setattr(retrieval, "dense", lambda services, q: [(four, 0.9), (three, 0.8), (two, 0.7), (one, 0.6)])
+    with services.workspace.reading():
+        hits = retrieval.hybrid_search(services, "anything", k=4)
+    # the vectors' best line (four) never rises above a line BM25 found; they order two and three, scored alike
+    assert [h.document for h in hits] == [one, three, two, four]
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)

@@ -95,7 +95,8 @@ def answer(services: Services, question: str, plan: dict[str, Any] | None, hits:
                  + f"{sum(c.proved for c in candidates)} proved",
                  f"{decision.status}: {decision.why}"]
         columns = asked_columns(question)
-        table = (find_table(store, columns, nodes) or prose_table(columns, lines)) if columns else None
+        table = (find_table(store, columns, nodes) or prose_table(columns, lines, lambda node: _place(store, node))) \
+            if columns else None
         if table is not None:
             return _table_result(store, table, trace, on_token)
         if services.llm is None or decision.status == "NO_MATCH":
@@ -196,6 +197,12 @@ def settle(offline: Decision, reading: Reading, nodes: list[str], asked: Asked,
         return Decision("UNCERTAIN", [unproved], [unproved.node, *offline.lines], "the model's answer is not verified",
                         offline.confidence), "extractive", warnings
     return offline, "extractive", warnings
+
+
+def _place(store: Store, node: str) -> tuple[str, int]:
+    """Where a line stands: its document and its place in it."""
+    attrs = store.graph.node(node) or {}
+    return str(attrs.get("doc_id", "")), int(attrs.get("seq", 0))
 
 
 def _facts(facts: list[tuple[str, str]]) -> list[Candidate]:

@@ -15,6 +15,7 @@ row; fewer than two rows, or two values for one thing, is no table.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from karaka.answering.line import Line
@@ -81,8 +82,12 @@ def _value(doc: Any, words: list[str], taken: set[int]) -> str | None:
     return None
 
 
-def prose_table(columns: tuple[str, str], lines: list[Line]) -> Table | None:
-    """A table of the things and their property that the read lines state one a sentence, or None."""
+def prose_table(columns: tuple[str, str], lines: list[Line],
+                place: Callable[[str], tuple[str, int]] = lambda node: ("", 0)) -> Table | None:
+    """A table of the things and their property that the read lines state one a sentence, or None.
+
+    The best rows (the lines read first) are kept, in the documents' order (``place`` of a line's node).
+    """
     things = [_stem(w) for w in columns[0].split()]
     prop = [_stem(w) for w in columns[1].split()]
     if not things or not prop:
@@ -105,4 +110,5 @@ def prose_table(columns: tuple[str, str], lines: list[Line]) -> Table | None:
                 clashing.add(name)
             rows.setdefault(name, (found[0], value, line.node))
     kept = [row for name, row in rows.items() if name not in clashing]
-    return Table(columns, kept[:MAX_ROWS], from_table=False) if len(kept) >= MIN_ROWS else None
+    kept = sorted(kept[:MAX_ROWS], key=lambda row: place(row[2]))
+    return Table(columns, kept, from_table=False) if len(kept) >= MIN_ROWS else None
