@@ -189,3 +189,13 @@ def test_a_reading_from_a_line_that_names_the_thing_asked_for_stands_though_the_
     ctx, _ = ingested(tmp_path, replying("12 crowns", "was raised to 12 crowns", "bridge fare"), QUAY, "quay.txt")
     result = run_query(ctx, "What fare did the Nesse crossing charge after spring?")
     assert result["status"] == "GROUNDED" and "12 crowns" in result["answer"], result["reasoning_trace"]
+
+
+def test_an_answer_to_why_must_be_a_reason_its_line_gives():
+    asked = analyse("Why did the town close the old bridge?")
+    lines = [{"text": "The town closed the old bridge to protect the walkers.", "doc_id": "town", "line": 1},
+             {"text": "The town closed the old bridge after years of letting carts cross it.", "doc_id": "town", "line": 2}]
+    assert check(asked, Reading("to protect the walkers", 1, "to protect the walkers"), lines) == []
+    assert check(asked, Reading("protect the walkers", 1, "to protect the walkers"), lines) == []
+    assert check(asked, Reading("years of letting carts cross it", 2, "after years of letting carts cross it"), lines) == [
+        "line 2 gives no reason where it says 'years of letting carts cross it'"]

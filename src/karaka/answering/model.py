@@ -5,7 +5,8 @@ best first, then the graph's and retrieval's fused, each with its coordinates) a
 reader's best candidates as hints, and replies with the number of the line that states the
 answer, the words of that line that state it, and the answer. Its answer is *verified* when the
 quote is in that line, every number, date and name the answer states is in that line or the
-question, and it states the kind of thing asked for (a number for "how many", a name for "who").
+question, and it states the kind of thing asked for (a number for "how many", a name for "who", a
+reason its line gives for "why").
 A reply that is no JSON of that shape is asked once more. Which answer stands is ``settle``'s decision.
 """
 
@@ -141,7 +142,28 @@ def check(asked: Asked, reading: Reading, lines: list[Citation]) -> list[str]:
         problems.append(f"line {reading.line} does not say {reading.answer[:60]!r}")
     if not states_kind(asked, reading.answer):
         problems.append(f"the answer names no {asked.kind}")
+    elif asked.kind == k.REASON and asked.lang == "en" and not gives_reason(reading.answer, text):
+        problems.append(f"line {reading.line} gives no reason where it says {reading.answer[:40]!r}")
     return problems
+
+
+_REASON_START = re.compile(r"\s*(?:because|since|so|to|in order|due|owing|as|for)\b", re.IGNORECASE)
+
+
+def gives_reason(answer: str, text: str) -> bool:
+    """Whether an answer to "why?" is a reason.
+
+    It says so itself ("to break cycles", "because …"), or most of its words stand in a reason or
+    purpose clause of its line: what the offline reader reads as one (``explains.reasons``).
+    """
+    if _REASON_START.match(answer):
+        return True
+    from karaka.answering.explains import reasons
+    from karaka.nlp import parse
+
+    words = set(_plain(answer).split()) - _UNSAID
+    return bool(words) and any(len(words & set(_plain(s.text).split())) >= len(words) / 2
+                               for s in reasons(text, parse(text)))
 
 
 def _parse(reply: str, count: int) -> Reading:
