@@ -34,6 +34,7 @@ from karaka.answering.reader import pool, read_lines, span_in, unnamed_amount
 from karaka.answering.reader import read as read_candidates
 from karaka.answering.table import Table, asked_columns, find_table
 from karaka.kg.retrieval import index_key
+from karaka.kg.traverse import line_of
 from karaka.services import Services
 from karaka.state.query import Citation, citation_of
 from karaka.store.base import Store
@@ -95,7 +96,7 @@ def answer(services: Services, question: str, plan: dict[str, Any] | None, hits:
                  + f"{sum(c.proved for c in candidates)} proved",
                  f"{decision.status}: {decision.why}"]
         columns = asked_columns(question)
-        table = (find_table(store, columns, nodes) or prose_table(columns, lines, lambda node: _place(store, node))) \
+        table = (find_table(store, columns, nodes) or prose_table(columns, lines, lambda node: line_of(store, node))) \
             if columns else None
         if table is not None:
             return _table_result(store, table, trace, on_token)
@@ -105,10 +106,10 @@ def answer(services: Services, question: str, plan: dict[str, Any] | None, hits:
         shown = citations(store, list(dict.fromkeys(decision.lines + order)), LINES)  # the reader's best lines first
         shown_nodes = [_node_of(store, c) for c in shown]
         reading = read(services, asked, shown, shown_nodes, decision.answers or candidates[:3])
-        line_of = {line.node: line for line in lines}
+        pool_lines = {line.node: line for line in lines}
 
         def off_topic(node: str) -> str:
-            line = line_of.get(node)
+            line = pool_lines.get(node)
             if line is None or not relevant(asked, line.words, reading=True):
                 return "the line holds too few of the question's words"
             named = [t for t in asked.terms if t.hard and t.role != "verb"]
@@ -197,12 +198,6 @@ def settle(offline: Decision, reading: Reading, nodes: list[str], asked: Asked,
         return Decision("UNCERTAIN", [unproved], [unproved.node, *offline.lines], "the model's answer is not verified",
                         offline.confidence), "extractive", warnings
     return offline, "extractive", warnings
-
-
-def _place(store: Store, node: str) -> tuple[str, int]:
-    """Where a line stands: its document and its place in it."""
-    attrs = store.graph.node(node) or {}
-    return str(attrs.get("doc_id", "")), int(attrs.get("seq", 0))
 
 
 def _facts(facts: list[tuple[str, str]]) -> list[Candidate]:

@@ -19,6 +19,7 @@ from typing import Any
 from karaka.answering import kinds as k
 from karaka.answering.candidate import MODEL, Candidate
 from karaka.answering.evidence import Evidence
+from karaka.answering.explains import reasons
 from karaka.answering.question import VERSION_TOKEN, Asked
 from karaka.answering.spans import spans
 from karaka.jsonparse import JSONRecoveryError, recover_json
@@ -158,7 +159,6 @@ def gives_reason(answer: str, text: str) -> bool:
     """
     if _REASON_START.match(answer):
         return True
-    from karaka.answering.explains import reasons
     from karaka.nlp import parse
 
     words = set(_plain(answer).split()) - _UNSAID

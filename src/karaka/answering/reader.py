@@ -24,7 +24,7 @@ from typing import Any
 from karaka.answering import kinds as k
 from karaka.answering.candidate import GRAPH, LINES, Candidate
 from karaka.answering.evidence import ASKS, OWN_WORDS, SHAPED, weigh
-from karaka.answering.identity import called_default, focus_near
+from karaka.answering.identity import called_default, focus_near, span_head
 from karaka.answering.line import Line, line_words
 from karaka.answering.pointed import one_per_line
 from karaka.answering.polar import polar_candidates
@@ -298,9 +298,7 @@ def _hangs_elsewhere(asked: Asked, span: Span, line: Line) -> str:
     actions = set(line.words.find(verb))
     if not actions:
         return ""  # the line says the action otherwise: the question's words decide
-    inside = range(span.first, span.last + 1)
-    top = next((doc[i] for i in inside if doc[i].head.i not in inside or doc[i].head.i == i), doc[span.first])
-    token = top
+    token = span_head(span, doc)
     while token.head.i != token.i:
         token = token.head
         if token.i in actions:

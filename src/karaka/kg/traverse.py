@@ -275,7 +275,7 @@ def traverse(store: Store, plan: dict[str, Any], lexical: dict[str, int] | None 
     out.answers = previous[-1] if previous else []
     for answer in out.answers:
         if answer.entity and (store.graph.node(answer.entity) or {}).get("pronoun"):
-            anchor = _line_of(store, answer.kriya)
+            anchor = line_of(store, answer.kriya)
             for alias in sorted(store.graph.same_as_closure(answer.entity) - {answer.entity}):
                 uses = sorted(store.graph.uses(alias), key=lambda u: _distance(store, u[0], anchor))
                 if uses:  # cite where the pronoun's antecedent is mentioned, nearest first
@@ -286,11 +286,12 @@ def traverse(store: Store, plan: dict[str, Any], lexical: dict[str, int] | None 
     return out
 
 
-def _line_of(store: Store, kriya: str) -> tuple[str, int]:
-    attrs = store.graph.node(kriya) or {}
+def line_of(store: Store, node: str) -> tuple[str, int]:
+    """Where a node stands: its document and its line's place in it."""
+    attrs = store.graph.node(node) or {}
     return str(attrs.get("doc_id")), int(attrs.get("seq", 0))
 
 
 def _distance(store: Store, kriya: str, anchor: tuple[str, int]) -> tuple[int, int]:
-    doc_id, seq = _line_of(store, kriya)
+    doc_id, seq = line_of(store, kriya)
     return (0, abs(anchor[1] - seq)) if doc_id == anchor[0] else (1, seq)
