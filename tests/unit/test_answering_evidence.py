@@ -16,6 +16,14 @@ def proved(question, text, context="", previous="", following="", intro=""):
     return {s.text: weigh(asked, s, words, doc).why_not for s in spans(asked, text, doc)}
 
 
+def each(question, text, previous=""):
+    """{candidate: why not proved} for one English line (its sentence before it: ``previous``)."""
+    asked = analyse(question)
+    doc = parse(text)
+    line = Line("doc_L1", text, doc, line_words(text, doc, "", previous), 0, "", "")
+    return {c.text: c.evidence.why_not for c in read(None, asked, None, [line])}  # type: ignore[arg-type]
+
+
 def best(question, *texts, intro="", kind=""):
     """The best candidate the lines give (read as the pool would read them), and why it is not proved."""
     asked = analyse(question)
@@ -282,3 +290,40 @@ def test_a_time_of_a_participle_that_says_how_the_action_went_is_the_action_s():
         "on Monday", "")
     text, why = best("When did Ann defend the plan?", "Ann defended the plan after the council met on Monday.")
     assert "met" in why
+
+
+def test_a_time_on_another_branch_or_over_a_describing_clause_is_not_the_action_s():
+    why = each("When did ferries enter the bay?", "In 1921 the town passed the Harbour Act of 1887, which included a "
+               "rule that ferries entering the bay be inspected by 1930.")
+    assert "'Act'" in why["1887"] and "'passed'" in why["In 1921"] and "'inspected'" in why["by 1930"]
+    why = each("When did the clerks make mistakes?", "In the report of 1812, the mayor listed five mistakes that he "
+               "thought the clerks often made.")
+    assert "'report'" in why["1812"]
+
+
+def test_a_time_between_two_joined_actions_is_the_first_s_when_the_second_has_its_own_frame():
+    why = each("When did Tom write poems?", "Tom first came to fame in 1990, and at his peak was writing poems daily.")
+    assert "'came'" in why["in 1990"] and why["daily"] == ""
+    assert each("When was Tom arrested?", "Tom appeared in court on Friday and was arrested.") == {"on Friday": ""}
+
+
+def test_a_time_or_reason_is_said_by_the_line_that_says_the_action():
+    why = each("Why did Ann sell the farm?", "Ann bought a van to sell the farm produce at the market.")
+    assert why["to sell the farm produce at the market"].startswith("it holds the question's action")
+    for question, answer in (("When did Ann paint the barn?", "in May"), ("Why did Ann paint the barn?",
+                                                                          "because of the rain")):
+        line = "Ann was at the barn in May." if answer == "in May" else "Ann was at the barn because of the rain."
+        why = each(question, line, previous="Ann painted the barn.")
+        assert why[answer].startswith("the sentences around the line say the question's action")
+
+
+def test_a_small_number_is_no_date_and_an_aside_is_no_reason():
+    assert "over 70" not in each("When did Ann paint the barn?", "Her cousin, over 70, painted the barn in May.")
+    why = each("Why did the guards close the gate?", "The guards closed the gate, for example, to keep the goats in.")
+    assert why == {"to keep the goats in": ""}
+
+
+def test_a_year_of_an_era_and_a_season_of_a_year_are_one_time():
+    assert list(each("When did the Gauls sack the town?", "The Gauls sacked the town in the spring of 56 BC.")) == [
+        "in the spring of 56 BC"]
+    assert "in AD 79" in each("When was the villa buried?", "The villa was buried in AD 79 and found in 1748.")

@@ -140,3 +140,20 @@ def test_the_question_word_is_the_asking_sentences_not_a_clause_before_it(questi
 def test_a_word_that_takes_did_is_the_question_s_verb_whatever_its_tag():
     """spaCy's small tagger reads "nail" in "What did Ruud nail …?" as a noun; a noun takes no "did"."""
     assert analyse("What did Ruud nail to the door?").verb == "nail"
+
+
+@pytest.mark.parametrize(("question", "verb"), [
+    ("When was a tall red barn painted?", "paint"),  # the tagger hangs the participle on the noun
+    ("When is the old ferry leaving the harbour?", "leav"),
+    ("When was Ann's garden being dug?", "dig"),  # a participle the tagger made the complement of "be"
+    ("Who thought was the best singer in Oslo?", "think"),  # the clause that is the subject
+])
+def test_the_participle_under_be_is_the_question_s_verb(question, verb):
+    assert analyse(question).verb == verb
+
+
+def test_a_subject_the_tagger_took_for_a_verb_is_a_noun_the_line_must_hold():
+    terms = {t.text: (t.role, t.hard) for t in analyse("Why should hens sleep?").terms}
+    assert terms["hens"] == ("noun", True) and analyse("Why should hens sleep?").verb == "sleep"
+    terms = {t.text: (t.role, t.hard) for t in analyse("What can otters be fed?").terms}  # parsed as a clause
+    assert terms["otters"] == ("noun", True)

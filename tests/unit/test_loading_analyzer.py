@@ -115,6 +115,14 @@ def test_an_it_that_holds_a_clauses_place_is_no_participant(sentence, verb, agen
     assert "It" not in found[verb].values() or agent == "It"
 
 
+def test_a_preposition_made_with_a_noun_and_an_aside_are_no_place_and_no_purpose():
+    signed = analyze("The envoy signed the treaty on behalf of the queen.")[0]
+    assert "ADHIKARANA_SPATIAL" not in signed["karakas"] and signed["adjuncts"]["OTHER"] == ["on behalf of the queen"]
+    assert analyze("The envoy signed the treaty on the ship.")[0]["karakas"]["ADHIKARANA_SPATIAL"] == "on the ship"
+    closed = analyze("The guards closed the gate, for example, at dusk.")[0]
+    assert "PURPOSE" not in closed.get("adjuncts", {})
+
+
 def test_rule_checks():
     line = "Rama gave the bow to Lakshmana."
     good = {"verb": "give", "karakas": {"KARTA": "Rama", "KARMA": "bow"}}

@@ -185,7 +185,8 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         evidence.why_not = f"the line speaks of the {other}"
     elif (owner := _other_owner(asked, words, doc)):
         evidence.why_not = f"the line speaks of {owner}"
-    elif missing and (words.verbless or asked.kind == k.NAME or not _spared(missing, hard, rarity, asked)):
+    elif missing and (words.verbless or asked.kind == k.NAME or not _spared(missing, hard, rarity, asked,
+                                                                            headed=span.start < 0)):
         evidence.why_not = f"the line lacks {', '.join(missing[:3])}"
     elif asked.lang != "en" and asked.kind in (k.TERM, k.REASON, k.MANNER, k.PLACE) and span.kind not in SHAPED:
         evidence.why_not = "in a language the parser does not read, only a number, a date, a name or code is proved"
@@ -280,13 +281,20 @@ MISSING_SHARE = 0.25
 """The most of the hard terms' rarity a proving line may lack (and one term in four at most)."""
 
 
-def _spared(missing: list[str], hard: list[Term], rarity: Callable[[str], float] | None, asked: Asked) -> bool:
-    """Whether the hard terms a line lacks are few and common enough to be a paraphrase, not a gap."""
+def _spared(missing: list[str], hard: list[Term], rarity: Callable[[str], float] | None, asked: Asked,
+            headed: bool = False) -> bool:
+    """Whether the hard terms a line lacks are few and common enough to be a paraphrase, not a gap.
+
+    ``headed``: the span is the line's heading's (a changelog's date over its entries).
+    """
     if rarity is None or len(missing) > max(1, len(hard) // 4):
         return False
     lost = [t for t in hard if t.text in missing]
     if any(t.role == "name" or asked.possessed(t.key) for t in lost):
         return False  # a name, or a possessive's thing or owner ("Ann's ship"): what the question is about
+    if asked.kind in (k.DATE, k.REASON) and not headed and any(t.role == "verb" for t in lost):
+        return False  # a time or a reason is an action's: a line that never says the action gives neither
+        # (a date heading dates each entry under it, whatever the entry's words)
     total = sum(rarity(t.key) for t in hard) or 1.0
     return sum(rarity(t.key) for t in lost) <= MISSING_SHARE * total
 

@@ -337,8 +337,10 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
             role, hard = "word", False  # "without its command-line utility": what the answer leaves out
         elif t.pos_ == "PROPN" or t.like_num and not (t.pos_ == "ADV" and t.is_alpha):
             role, hard = "name", True  # "look at first" is an order, not a number a line must hold
-        elif t.pos_ == "NOUN":
-            role, hard = "noun", t.i not in focus_words
+        elif t.pos_ == "NOUN" or t.dep_ in ("nsubj", "nsubjpass", "dobj", "pobj") or (  # "why should MPs go?":
+                t.dep_ in ("csubj", "csubjpass") and not any(  # a subject or object is a noun
+                    c.dep_ in ("dobj", "prep", "attr", "acomp", "xcomp", "ccomp", "advmod") for c in t.children)):
+            role, hard = "noun", t.i not in focus_words  # whatever the tagger called it
         elif defining:  # "what is wobble?": whatever the tagger made of it, it is the thing asked about
             role, hard = "noun", True
         elif t.pos_ == "VERB":  # only the question's own action is required; "recommend calling": calling may differ

@@ -169,8 +169,13 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
                 c.evidence.notes.append(f"in the {in_role[0].evidence.notes[0]}")
             elif said:
                 c.evidence.notes.append(f"called a {asked.focus_text}")  # the line says what it is: no action needed
-            elif asked.kind == k.DATE and (elsewhere := _hangs_elsewhere(asked, span, line)):
-                c.evidence.why_not = f"it tells when {elsewhere!r} was, not the question's action"
+            elif asked.kind in (k.DATE, k.REASON) and _action_around(asked, line):
+                c.evidence.why_not = "the sentences around the line say the question's action, the line does not"
+            elif asked.kind in (k.DATE, k.REASON) and _holds_action(span, line, asked):
+                c.evidence.why_not = "it holds the question's action, so it is not that action's time or reason"
+            elif asked.kind in (k.DATE, k.REASON) and (elsewhere := _hangs_elsewhere(asked, span, line)):
+                c.evidence.why_not = f"it tells {'when' if asked.kind == k.DATE else 'why'} {elsewhere!r} was, " \
+                                     "not the question's action"
             elif _needs_action(asked) and line.kind == "heading":
                 c.evidence.why_not = "a heading names a part of the text, it tells no action"
             elif _needs_action(asked) and not line.words.verbless and span.kind != k.CODE:
@@ -179,8 +184,8 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
                 c.evidence.why_not = f"the action's own {other.evidence.notes[0]} is {other.text!r}"
         found += typed
         one_per_line(asked, line, [(s, c) for s, c in zip(found_spans, typed, strict=True) if c.proved])
-    found = [c for c in found if c.evidence.why_not not in (OWN_WORDS, ASKS)]  # never an answer: the question's own
-    # words, or what a line asks
+    found = [c for c in found if c.evidence.why_not not in (OWN_WORDS, ASKS) and any(ch.isalnum() for ch in c.text)]
+    # never an answer: the question's own words, what a line asks, or a mark that says nothing ("-")
     for c in found:
         c.score = score(c)
     merged: dict[str, Candidate] = {}
@@ -284,30 +289,74 @@ def _named_by_focus(asked: Asked, span: Span) -> bool:
 def _hangs_elsewhere(asked: Asked, span: Span, line: Line) -> str:
     """The word a time hangs from when it is not the question's action, though the line says that action ("").
 
-    "He was arrested yesterday for a theft ten years ago": "ten years ago" dates the theft, not the
-    arrest; "She said on Monday that they left today": "today" dates the leaving, not the saying.
     The parse is followed up from the span through prepositions, conjunctions and time words ("the
-    spring of 1990") to the first other word; when the question's action governs that word, the
-    time is of something inside the action. A time of a word above the action, or beside it, may
-    be the action's too ("he appeared in court on Friday, where he was charged").
+    spring of 1990") to the first other word. The time is the action's when that word is the action;
+    a verb the action is joined to by "and" ("arrested and released yesterday"), unless the time stands
+    between the two and the later one opens with a frame of its own ("came in 1983 and at his peak
+    was publishing": 1983 is the coming's); or a verb above the
+    action, unless a clause describing a noun lies between ("In 1377 he wrote of mistakes historians
+    made" dates the writing). A time under the action ("arrested yesterday for a theft ten years
+    ago") or on another branch ("the Act of 1990, which bans …") is something else's.
     """
     doc = line.doc
     verb = next((t for t in asked.terms if t.role == "verb"), None)
     if doc is None or verb is None or span.first < 0:
         return ""
-    actions = set(line.words.find(verb))
+    actions = [doc[i] for i in line.words.find(verb)]
     if not actions:
         return ""  # the line says the action otherwise: the question's words decide
     token = span_head(span, doc)
     while token.head.i != token.i:
         token = token.head
-        if token.i in actions:
-            return ""
         if token.pos_ in ("ADP", "SCONJ", "CCONJ", "PART", "PUNCT", "DET") or token.ent_type_ in ("DATE", "TIME") \
                 or _same_occasion(token):
-            continue
-        return token.text if any(a.i in actions for a in token.ancestors) else ""
+            if not any(token.i == a.i for a in actions):
+                continue
+        if any(_times(token, action, span) for action in actions):
+            return ""
+        return token.text
     return ""
+
+
+def _times(anchor: Any, action: Any, span: Span) -> bool:
+    """Whether a time hanging from ``anchor`` is also the time of ``action`` (see ``_hangs_elsewhere``)."""
+    if anchor.i == action.i:
+        return True
+    if _joined(anchor, action) or _joined(action, anchor):
+        later = max(anchor, action, key=lambda t: t.i)
+        framed = any(c.dep_ in ("prep", "advmod", "npadvmod") and c.i < later.i and c.i > span.last
+                     for c in later.children)
+        return not (min(anchor.i, action.i) < span.first < later.i and framed)
+    token = action
+    while token.head.i != token.i:
+        if token.dep_ in ("relcl", "acl", "appos"):
+            return False
+        token = token.head
+        if token.i == anchor.i:
+            return True
+    return False
+
+
+def _joined(later: Any, earlier: Any) -> bool:
+    """Whether ``later`` is joined to ``earlier`` by "and" (a chain of conjuncts)."""
+    token = later
+    while token.dep_ == "conj":
+        token = token.head
+        if token.i == earlier.i:
+            return True
+    return False
+
+
+def _action_around(asked: Asked, line: Line) -> bool:
+    """Whether only the sentences around a line say the question's action: a time or a reason in it is another's."""
+    verb = next((t for t in asked.terms if t.role == "verb"), None)
+    return verb is not None and not line.words.verbless and not line.words.find(verb) and line.words.in_around(verb)
+
+
+def _holds_action(span: Span, line: Line, asked: Asked) -> bool:
+    """Whether a span holds the question's action itself: a time or a reason of that action is outside it."""
+    verb = next((t for t in asked.terms if t.role == "verb"), None)
+    return verb is not None and span.first >= 0 and any(span.first <= i <= span.last for i in line.words.find(verb))
 
 
 def _same_occasion(token: Any) -> bool:

@@ -15,7 +15,7 @@ from karaka.answering.question import Asked, key, same
 from karaka.answering.span import REASON_OPENERS, Span
 from karaka.kg.traverse import PREFERENCES, coverage, entities_named, spans_of
 from karaka.nlp import irregular_verb
-from karaka.nlp.lexicon import names_people
+from karaka.nlp.lexicon import PREPOSITION_NOUNS, names_people
 from karaka.store.base import Store
 from karaka.store.ids import document_node
 from karaka.words import ANAPHORIC_PRONOUNS, FUNCTION_WORDS, HUMAN_PRONOUNS, PRONOUNS, WORD
@@ -305,7 +305,8 @@ def _role_fits(asked: Asked, name: str, text: str, entity: str | None, store: St
             or text.lower() in ("he", "she", "they", "him", "her", "them")
     if kind == k.PLACE:  # a place, or a phrase the parse left unnamed that a spatial preposition opens
         return name in ("ADHIKARANA_SPATIAL", "PLACE", "APADANA") or etype == "Location" or (
-            name == "OTHER" and bool(words) and words[0].lower() in k.SPATIAL)
+            name == "OTHER" and bool(words) and words[0].lower() in k.SPATIAL
+            and not (len(words) > 1 and words[1].lower() in PREPOSITION_NOUNS))  # "on behalf of": no place
     if kind == k.REASON:  # a reason or purpose as the line words it: "because …", "to protect …", "for …"
         return name in ("CAUSE", "PURPOSE") and bool(REASON_OPENERS.match(text) or re.match(r"(?:to|for) \w+", text))
     if kind == k.MANNER:  # "loudly", "with a chisel", "by boat"; not a bare noun phrase ("the keys")

@@ -44,6 +44,8 @@ _MONTH = ("january|february|march|april|may|june|july|august|september|october|n
 WORD_DATE = re.compile(rf"\b(?:(?:{_MONTH})\.? \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}|\d{{1,2}}(?:st|nd|rd|th)?\.? "
                        rf"(?:of )?(?:{_MONTH}),? \d{{4}}|(?:{_MONTH}) \d{{4}})\b", re.IGNORECASE)
 YEAR = re.compile(r"(?<![\w.-])(1[0-9]\d\d|20\d\d)(?![\w.-])")
+ERA_YEAR = re.compile(r"\b(?:\d{1,4}\s?(?:BCE|BC|CE|AD|B\.C\.|A\.D\.)|(?:AD|A\.D\.)\s?\d{1,4})(?![\w])")
+"""A year of an era: "56 BC", "AD 79"."""
 LITERAL = re.compile(r"(?<![\w-])(None|True|False|null|nil|\"[^\"]{0,40}\"|'[^']{1,40}')(?![\w-])")
 """Literal values: what "what value does X give" may be answered by."""
 
@@ -241,6 +243,9 @@ def quantities(text: str, doc: Any | None) -> list[Span]:
 
 
 _AGE = re.compile(r"-year-old|\byears? old\b|\baged?\b", re.IGNORECASE)
+_BARE_COUNT = re.compile(r"(?:(?:over|about|around|some|nearly|almost|roughly|more than|less than|under|up to)\s+)?"
+                         r"\d{1,2}", re.IGNORECASE)
+"""A small number, perhaps qualified ("over 70"): a tagger may call it a date, but it names no time."""
 """An age, which the parser calls a date ("a 22-year-old"): no answer to "when"."""
 
 
@@ -256,15 +261,22 @@ def with_preposition(span: Span, text: str, doc: Any | None) -> Span:
 
 def dates(text: str, doc: Any | None) -> list[Span]:
     """Dates: ISO and written-out dates, the parser's DATE entities, and a bare year where nothing fuller is."""
-    out = []
-    for pattern in (ISO_DATE, WORD_DATE):
+    out: list[Span] = []
+    for pattern in (ISO_DATE, WORD_DATE, ERA_YEAR):
         for m in pattern.finditer(text):
-            out.append(Span(m.group(0), k.DATE, m.start(), m.end(), *span_tokens(doc, m.start(), m.end())))
+            if not any(s.start <= m.start() < s.end for s in out):
+                out.append(Span(m.group(0), k.DATE, m.start(), m.end(), *span_tokens(doc, m.start(), m.end())))
     if doc is not None:
         for ent in doc.ents:
             if ent.label_ in ("DATE", "TIME") and not any(s.start <= ent.start_char < s.end for s in out) \
-                    and not _AGE.search(ent.text):
+                    and not _AGE.search(ent.text) and not _BARE_COUNT.fullmatch(ent.text):
                 out.append(Span(ent.text, k.DATE, ent.start_char, ent.end_char, ent.start, ent.end - 1))
+    for first in sorted(out, key=lambda s: s.start):  # "the spring" of "56 BC": one time
+        second = next((s for s in out if s is not first and re.fullmatch(r"\s+of\s+", text[first.end:s.start])), None)
+        if second is not None and first in out:
+            out.remove(second)
+            out[out.index(first)] = Span(text[first.start:second.end], k.DATE, first.start, second.end,
+                                         *span_tokens(doc, first.start, second.end))
     if not out:
         for m in YEAR.finditer(text):
             out.append(Span(m.group(0), k.DATE, m.start(), m.end(), *span_tokens(doc, m.start(), m.end())))

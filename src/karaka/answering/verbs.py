@@ -96,7 +96,8 @@ def verb_of(doc):  # type: ignore[no-untyped-def]
     """The question's main verb: the root when it is a verb, else the verb the root governs.
 
     A causative hands on to the verb it governs: "which option makes the printer use both sides" is
-    about using them.
+    about using them; under a "be", the participle the tagger hung on it or on its subject is the
+    verb ("when was a man arrested?", "when is the tide turning?").
     """
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is None:
@@ -105,5 +106,15 @@ def verb_of(doc):  # type: ignore[no-untyped-def]
         return root
     if root.pos_ == "NOUN" and any(c.dep_ == "aux" and c.lower_ in ("do", "does", "did") for c in root.children):
         return root  # "what did Ann nail to the door?": a noun takes no "did", the tagger misread the verb
-    return next((c for c in root.children if c.pos_ == "VERB" and c.dep_ in ("xcomp", "ccomp", "conj", "advcl")),
-                root if root.pos_ == "VERB" and root.lemma_.lower() not in LIGHT_VERBS else None)
+    governed = next((c for c in root.children if c.pos_ == "VERB" and c.dep_ in ("xcomp", "ccomp", "conj", "advcl",
+                                                                                "csubj")), None)
+    if governed is not None:  # "who thought was the finest picture?": the thinking is asked about
+        return governed
+    if root.lemma_.lower() == "be":  # "when was the old mill built?", "when is the tide turning?": a tagger may
+        said = next((c for c in root.children if c.dep_ == "acomp" and c.pos_ == "VERB"), None)  # hang the
+        subject = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)  # participle on the noun
+        if said is None and subject is not None and not any(c.dep_ in ("attr", "acomp") for c in root.children):
+            said = next((c for c in subject.children if c.dep_ == "acl" and c.tag_ in ("VBN", "VBG")), None)
+        if said is not None:
+            return said
+    return root if root.pos_ == "VERB" and root.lemma_.lower() not in LIGHT_VERBS else None

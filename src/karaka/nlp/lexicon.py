@@ -62,6 +62,14 @@ TIME_MARKS = frozenset({"when", "after", "before", "while", "until", "till", "on
 """Subordinating marks of a time clause: "when", "after", "until"."""
 
 
+PREPOSITION_NOUNS = frozenset({"behalf", "spite", "terms", "favour", "favor", "lieu", "case", "respect", "regard"})
+"""Nouns that a preposition before and "of" after make one preposition, no place: "on behalf of", "in spite of"."""
+
+
+ASIDE_NOUNS = frozenset({"example", "instance"})
+"""Nouns that make a phrase a writer's aside, no role of the action: "for example", "for instance"."""
+
+
 CAUSAL_PREPS = frozenset({"because", "due", "owing", "thanks"})
 """Prepositions of a reason: "because of", "due to", "owing to", "thanks to"."""
 

@@ -20,10 +20,12 @@ from spacy.tokens import Doc, Token
 from karaka.nlp import parse, parse_many
 from karaka.nlp.clauses import brought_about, clause_adjunct, expletive_subject, said_before, so_result, wanted
 from karaka.nlp.lexicon import (
+    ASIDE_NOUNS,
     CAUSAL_PREPS,
     NOT_MANNER,
     OBJECT_CONTROL,
     PREP_ROLES,
+    PREPOSITION_NOUNS,
     RELATIVE,
     REPORTING,
     SPATIAL_PREPS,
@@ -49,6 +51,8 @@ PREPOSITIONAL_ROLES = frozenset({"KARANA", "APADANA", "SAMPRADANA", "ADHIKARANA_
 def prep_role(prep: Token, obj: Token) -> str | None:
     """The kāraka a preposition gives its object ("with" a tool: KARANA), or None."""
     word = prep.lower_
+    if obj.lower_ in PREPOSITION_NOUNS and any(c.dep_ == "prep" and c.lower_ == "of" for c in obj.children):
+        return None  # "on behalf of the king" is no place
     if word in ("through", "via") and obj.ent_type_ not in ("GPE", "LOC", "FAC"):
         return "KARANA"  # "through genetic engineering": a means, not a place
     if word == "by" and prep.dep_ != "agent":
@@ -117,8 +121,8 @@ def _prep_phrase(roles: Roles, prep: Token) -> None:
         elif obj is None:
             roles.put("KARMA" if word in ("in", "on", "of", "about") else "ADHIKARANA_SPATIAL", clause(prep)[len(prep.text):].strip())
         return
-    if obj is None:
-        return
+    if obj is None or obj.lower_ in ASIDE_NOUNS and not list(obj.children):
+        return  # "for example": the writer's aside
     role = prep_role(prep, obj)
     if role:
         roles.add(role, obj, prep if role in PREPOSITIONAL_ROLES and role != "SAMPRADANA" else None)
