@@ -43,3 +43,14 @@ def test_a_name_with_a_rank_an_initial_or_a_realm_finds_its_plain_title():
     assert "Oswiu" in fact_text._name_variants("King Oswiu of Northumbria")
     assert "William Bell" in fact_text._name_variants("William E. Bell")
     assert fact_text._name_variants("Bert Nelson (publisher)")[:2] == ["Bert Nelson (publisher)", "Bert Nelson"]
+
+
+def test_a_fact_not_of_the_form_the_question_asks_for_is_not_proved():
+    from karaka.answering.answer import _facts
+    from karaka.answering.question import analyse
+
+    asked = analyse("Do Ann Vale and Bo Lund have the same nationality?")
+    assert [c.proved for c in _facts([("American", "a_L1"), ("yes", "a_L1")], asked)] == [False, True]
+    asked = analyse("Which film came out first, Harbour Lights or The Grey Mill?")
+    found = _facts([("Ida Holm", "f_L1"), ("The Grey Mill", "f_L2")], asked)
+    assert [c.proved for c in found] == [False, True]

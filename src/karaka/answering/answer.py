@@ -22,6 +22,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from karaka.answering import kinds as k
 from karaka.answering.candidate import FACTS, Candidate
 from karaka.answering.choose import Decision, decide
 from karaka.answering.confidence import chance, features
@@ -85,7 +86,7 @@ def answer(services: Services, question: str, plan: dict[str, Any] | None, hits:
         nodes = list(dict.fromkeys(fact_lines + (graph_lines if facts else graph_lines[:3]) + hits))  # a chain: every hop
         entries = pool(store, asked, nodes)
         lines = read_lines(store, entries)
-        candidates = _facts(facts) + read_candidates(store, asked, step if not facts else None, lines,
+        candidates = _facts(facts, asked) + read_candidates(store, asked, step if not facts else None, lines,
                                                      rarity(store))
         order = [node for node, _, _ in entries]
         decision = decide(asked, candidates, order, missing)
@@ -200,11 +201,31 @@ def settle(offline: Decision, reading: Reading, nodes: list[str], asked: Asked,
     return offline, "extractive", warnings
 
 
-def _facts(facts: list[tuple[str, str]]) -> list[Candidate]:
-    """The values a multi-hop plan read hop by hop, each proved by the pattern that read it off its line."""
-    evidence = Evidence(cover=1.0, near=1.0, missing=[], typed=True, notes=["read hop by hop off the entity's lines"])
-    return [Candidate(value, "fact", node, FACTS, evidence, score=1.0 - 0.01 * i) for i, (value, node) in
-            enumerate(facts)]
+def _facts(facts: list[tuple[str, str]], asked: Asked) -> list[Candidate]:
+    """The values a multi-hop plan read hop by hop, each proved by the pattern that read it off its line.
+
+    Unless it is not what the question's form asks for: a yes-or-no question is answered by yes or no,
+    a question that offers its answers ("…, A or B?") by one of them.
+    """
+    offered = _OFFERED.search(asked.text)
+    out = []
+    for i, (value, node) in enumerate(facts):
+        evidence = Evidence(cover=1.0, near=1.0, missing=[], typed=True, notes=["read hop by hop off the entity's lines"])
+        if asked.kind == k.POLAR and value.lower() not in ("yes", "no"):
+            evidence.why_not, evidence.typed = "a yes-or-no question is not answered by a value", False
+        elif offered and not any(_same_name(value, o) for o in offered.groups()):
+            evidence.why_not, evidence.typed = "the question offers its answers, and this is neither", False
+        out.append(Candidate(value, "fact", node, FACTS, evidence, score=1.0 - 0.01 * i))
+    return out
+
+
+_OFFERED = re.compile(r",\s*([^,?]+?)\s+or\s+([^,?]+?)\s*\?\s*$")
+"""A question that offers its two answers after a comma: "Which film came first, Ran or Kagemusha?"."""
+
+
+def _same_name(value: str, option: str) -> bool:
+    a, b = (" ".join(WORD.findall(t.lower())) for t in (value, option))
+    return bool(a) and bool(b) and (a in b or b in a)
 
 
 def _result(decision: Decision, cited: list[Citation], trace: list[str], on_token: Callable[[str], None] | None,
