@@ -199,3 +199,10 @@ def test_an_answer_to_why_must_be_a_reason_its_line_gives():
     assert check(asked, Reading("protect the walkers", 1, "to protect the walkers"), lines) == []
     assert check(asked, Reading("years of letting carts cross it", 2, "after years of letting carts cross it"), lines) == [
         "line 2 gives no reason where it says 'years of letting carts cross it'"]
+
+
+def test_a_long_answer_is_said_by_a_line_that_ends_with_it():
+    lines = [{"doc_id": "mill", "line_number": 1, "sentence": 0,
+              "text": "The mill's keepers were Ada Lund, Bo Berg, Cai Orm, Dag Ek and Eva Holm."}]
+    reading = Reading("Ada Lund, Bo Berg, Cai Orm, Dag Ek and Eva Holm", 1, "Ada Lund, Bo Berg")
+    assert check(analyse("Who were the keepers of the mill?"), reading, lines) == []

@@ -112,7 +112,8 @@ def _said(answer: str, text: str) -> bool:
         return False
     if len(words) <= 4:
         return " ".join(words) in " ".join(w for w in line.split() if w not in _UNSAID)
-    return all(w in line.split() or len(w) <= 3 for w in words)
+    said = {w.rstrip(".") for w in line.split()}  # "Kaluza." ends its sentence
+    return all(w.rstrip(".") in said or len(w) <= 3 for w in words)
 
 
 def check(asked: Asked, reading: Reading, lines: list[Citation]) -> list[str]:
