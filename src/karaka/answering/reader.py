@@ -9,8 +9,8 @@ sentence that gives the line's reason ("This is because …"). Each line gives:
   names stands in a role of the same action and the line proves it as it proves any span;
 - *typed spans*: numbers, dates, names, code… of the kind asked for, weighed by what the line
   says for them (``evidence.weigh``).
-A time proves "when" only if it is not of something inside the question's action ("said on
-Monday that she left in March" dates the saying by Monday). Two proved spans of one line that the
+A time proves "when", and a reason "why", only where it hangs from the question's action in the
+parse (``_hangs_elsewhere``): "said on Monday that she left in March" dates the saying by Monday. Two proved spans of one line that the
 question's words do not tell apart (the line gives two delays, and the question's words stand as
 near the one as the other) prove neither (``pointed``).
 """
@@ -287,16 +287,16 @@ def _named_by_focus(asked: Asked, span: Span) -> bool:
 
 
 def _hangs_elsewhere(asked: Asked, span: Span, line: Line) -> str:
-    """The word a time hangs from when it is not the question's action, though the line says that action ("").
+    """The word a time or a reason hangs from when it is not the question's action, though the line says it ("").
 
     The parse is followed up from the span through prepositions, conjunctions and time words ("the
-    spring of 1990") to the first other word. The time is the action's when that word is the action;
-    a verb the action is joined to by "and" ("arrested and released yesterday"), unless the time stands
-    between the two and the later one opens with a frame of its own ("came in 1983 and at his peak
-    was publishing": 1983 is the coming's); or a verb above the
-    action, unless a clause describing a noun lies between ("In 1377 he wrote of mistakes historians
-    made" dates the writing). A time under the action ("arrested yesterday for a theft ten years
-    ago") or on another branch ("the Act of 1990, which bans …") is something else's.
+    spring of 1990") to the first other word. The span is the action's when that word is the action;
+    a verb joined to it by "and" ("arrested and released yesterday"), unless the span stands between
+    the two and the later one opens with a frame of its own ("came in 1983 and at his peak was
+    publishing": 1983 is the coming's); or a verb above the action, unless a clause describing a noun
+    lies between ("In 1377 he wrote of mistakes historians made" dates the writing). A span under the
+    action ("arrested yesterday for a theft ten years ago") or on another branch ("the Act of 1990,
+    which bans …") is something else's.
     """
     doc = line.doc
     verb = next((t for t in asked.terms if t.role == "verb"), None)
@@ -305,16 +305,15 @@ def _hangs_elsewhere(asked: Asked, span: Span, line: Line) -> str:
     actions = [doc[i] for i in line.words.find(verb)]
     if not actions:
         return ""  # the line says the action otherwise: the question's words decide
+    at = {a.i for a in actions}
     token = span_head(span, doc)
     while token.head.i != token.i:
         token = token.head
-        if token.pos_ in ("ADP", "SCONJ", "CCONJ", "PART", "PUNCT", "DET") or token.ent_type_ in ("DATE", "TIME") \
-                or _same_occasion(token):
-            if not any(token.i == a.i for a in actions):
-                continue
-        if any(_times(token, action, span) for action in actions):
-            return ""
-        return token.text
+        passed = token.pos_ in ("ADP", "SCONJ", "CCONJ", "PART", "PUNCT", "DET") \
+            or token.ent_type_ in ("DATE", "TIME") or _same_occasion(token)
+        if passed and token.i not in at:
+            continue
+        return "" if any(_times(token, action, span) for action in actions) else token.text
     return ""
 
 
