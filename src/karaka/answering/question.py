@@ -81,6 +81,11 @@ class Asked:
     owners: tuple[tuple[str, str], ...] = ()
     """(thing, owner) keys of the question's possessives: ("ship", "ahab") for "Ahab's ship"."""
 
+    @property
+    def verb_term(self) -> Term | None:
+        """The term of the question's action, if it has one."""
+        return next((t for t in self.terms if t.role == "verb"), None)
+
     def possessed(self, word: str) -> bool:
         """Whether a term's key is the thing or the owner of one of the question's possessives."""
         return any(word in pair for pair in self.owners)

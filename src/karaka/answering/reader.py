@@ -10,9 +10,9 @@ sentence that gives the line's reason ("This is because …"). Each line gives:
 - *typed spans*: numbers, dates, names, code… of the kind asked for, weighed by what the line
   says for them (``evidence.weigh``).
 A time proves "when", and a reason "why", only where it hangs from the question's action in the
-parse (``_hangs_elsewhere``): "said on Monday that she left in March" dates the saying by Monday. Two proved spans of one line that the
-question's words do not tell apart (the line gives two delays, and the question's words stand as
-near the one as the other) prove neither (``pointed``).
+parse (``_hangs_elsewhere``): "said on Monday that she left in March" dates the saying by Monday.
+Two proved spans of one line that the question's words do not tell apart (the line gives two
+delays, and the question's words stand as near the one as the other) prove neither (``pointed``).
 """
 
 from __future__ import annotations
@@ -299,7 +299,7 @@ def _hangs_elsewhere(asked: Asked, span: Span, line: Line) -> str:
     which bans …") is something else's.
     """
     doc = line.doc
-    verb = next((t for t in asked.terms if t.role == "verb"), None)
+    verb = asked.verb_term
     if doc is None or verb is None or span.first < 0:
         return ""
     actions = [doc[i] for i in line.words.find(verb)]
@@ -348,13 +348,13 @@ def _joined(later: Any, earlier: Any) -> bool:
 
 def _action_around(asked: Asked, line: Line) -> bool:
     """Whether only the sentences around a line say the question's action: a time or a reason in it is another's."""
-    verb = next((t for t in asked.terms if t.role == "verb"), None)
+    verb = asked.verb_term
     return verb is not None and not line.words.verbless and not line.words.find(verb) and line.words.in_around(verb)
 
 
 def _holds_action(span: Span, line: Line, asked: Asked) -> bool:
     """Whether a span holds the question's action itself: a time or a reason of that action is outside it."""
-    verb = next((t for t in asked.terms if t.role == "verb"), None)
+    verb = asked.verb_term
     return verb is not None and span.first >= 0 and any(span.first <= i <= span.last for i in line.words.find(verb))
 
 

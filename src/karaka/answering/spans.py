@@ -243,10 +243,10 @@ def quantities(text: str, doc: Any | None) -> list[Span]:
 
 
 _AGE = re.compile(r"-year-old|\byears? old\b|\baged?\b", re.IGNORECASE)
+"""An age, which the parser calls a date ("a 22-year-old"): no answer to "when"."""
 _BARE_COUNT = re.compile(r"(?:(?:over|about|around|some|nearly|almost|roughly|more than|less than|under|up to)\s+)?"
                          r"\d{1,2}", re.IGNORECASE)
 """A small number, perhaps qualified ("over 70"): a tagger may call it a date, but it names no time."""
-"""An age, which the parser calls a date ("a 22-year-old"): no answer to "when"."""
 
 
 def with_preposition(span: Span, text: str, doc: Any | None) -> Span:
