@@ -88,6 +88,16 @@ def test_a_flag_answers_which_option_and_a_variable_answers_which_variable():
     assert "--cache-dir" not in proved("Which environment variable moves the cache directory?", text)
 
 
+def test_code_is_read_as_written_so_a_variable_named_like_its_program_answers():
+    text = "Before it starts, frobz reads its options from the environment variable FROBZ."
+    assert proved("Which environment variable does frobz read its options from?", text) == {"FROBZ": ""}
+    said = text.replace("frobz", "FROBZ")  # the question names the very identifier: it is not the answer
+    assert proved("Which environment variable does FROBZ read its options from?", said)["FROBZ"] != ""
+    headed = "ENVIRONMENT  Set FROBZ_HOME to move the cache."  # a manual's heading is no variable's name
+    assert proved("Which environment variable moves the cache?", headed) == \
+        {"FROBZ_HOME": "", "ENVIRONMENT": "the question's own words"}
+
+
 def test_the_question_s_own_words_are_never_its_answer():
     why = proved("When was the Harbour Bridge opened?", "The Harbour Bridge was opened in 1932.")
     assert why["in 1932"] == ""

@@ -300,7 +300,22 @@ def _spared(missing: list[str], hard: list[Term], rarity: Callable[[str], float]
 
 
 def _in_question(asked: Asked, span: Span, words: LineWords) -> bool:
-    """A span the question itself holds ("12 rooms" of "the inn with 12 rooms"), or made of its words."""
+    """A span the question itself holds ("12 rooms" of "the inn with 12 rooms"), or made of its words.
+
+    Code is read as written: case tells identifiers apart, so ``FROBZ`` (an environment variable) is
+    not the program ``frobz`` that the question names. A code-shaped word of the kind asked for is
+    never its answer, in any case: "ENVIRONMENT" (a manual's heading) names no environment variable.
+    """
+    if span.kind == k.CODE:
+        focus = {asked.focus} | {t.key for t in asked.terms if asked.focus and t.head == asked.focus}
+        own = [key(w) for w in WORD.findall(span.text)]
+        if asked.focus and own and all(any(same(w, f) for f in focus) for w in own):
+            return True  # "ENVIRONMENT" names no environment variable: it is the kind asked for
+        # an identifier is named after what it holds (CACHE_DIR answers "which variable holds the cache
+        # dir?"): only a token or phrase the question writes as it is written is the question's own
+        cited = [m.group(1) or m.group(2) for m in CODE_TOKEN.finditer(asked.text)]
+        return any(n in span.text or span.text in n for n in cited if n) or \
+            f" {' '.join(WORD.findall(span.text))} " in f" {' '.join(WORD.findall(asked.text))} "
     low = " ".join(_DIGITS.get(w, w) for w in WORD.findall(span.text.lower()))  # "two" is "2"
     question = " " + " ".join(_DIGITS.get(w, w) for w in WORD.findall(asked.text.lower())) + " "
     if low and f" {low} " in question:
@@ -308,8 +323,8 @@ def _in_question(asked: Asked, span: Span, words: LineWords) -> bool:
     if any(n and (n in span.text.lower() or span.text.lower() in n) for n in asked.named):
         return True
     own = [key(w) for w in WORD.findall(span.text) if w.lower() not in FUNCTION_WORDS]
-    if not own or span.kind in (k.QUANTITY, k.DATE, k.VERSION, k.CODE):
-        return False  # an identifier is named after what it holds: CACHE_DIR answers "which variable holds the cache dir?"
+    if not own or span.kind in (k.QUANTITY, k.DATE, k.VERSION):
+        return False
     if asked.focus and all(same(w, asked.focus) for w in own):
         return True  # "the method" is no method's name
     own = [w for w in own if not (asked.focus and same(w, asked.focus))]  # "port 7000": the focus is not repeated
