@@ -206,3 +206,11 @@ def test_a_long_answer_is_said_by_a_line_that_ends_with_it():
               "text": "The mill's keepers were Ada Lund, Bo Berg, Cai Orm, Dag Ek and Eva Holm."}]
     reading = Reading("Ada Lund, Bo Berg, Cai Orm, Dag Ek and Eva Holm", 1, "Ada Lund, Bo Berg")
     assert check(analyse("Who were the keepers of the mill?"), reading, lines) == []
+
+
+def test_a_list_answer_is_said_by_a_line_that_says_each_of_its_items():
+    lines = [{"doc_id": "kiln", "line_number": 1, "sentence": 0,
+              "text": "The kiln takes oak or birch logs, never pine."}]
+    asked = analyse("Which woods does the kiln take?")
+    assert check(asked, Reading("oak, birch", 1, "oak or birch logs"), lines) == []
+    assert check(asked, Reading("oak, ash", 1, "oak or birch logs"), lines) == ["line 1 does not say 'oak, ash'"]

@@ -99,11 +99,16 @@ def _plain(text: str) -> str:
     return " ".join(re.sub(r"[^\w%.-]+", " ", text.lower()).split())
 
 
+_LIST = re.compile(r"\s*(?:[,;]|\band\b|\bor\b)\s*", re.IGNORECASE)
+"""What joins the items of a list answer."""
+
+
 def _said(answer: str, text: str) -> bool:
     """Whether a line says the answer.
 
     A short answer must appear word for word (``_UNSAID`` and case aside: "to break cycles" is said
-    by "to break any cycles"), a longer one with every content word of it ("binary choice" is not
+    by "to break any cycles"), or each item of it, when it lists them ("-1, -9" is said by "-1 or
+    -9"), a longer one with every content word of it ("binary choice" is not
     said by "a binary …, or a two-way choice").
     """
     words = [w for w in _plain(answer).split() if w not in _UNSAID]
@@ -111,7 +116,10 @@ def _said(answer: str, text: str) -> bool:
     if not words:
         return False
     if len(words) <= 4:
-        return " ".join(words) in " ".join(w for w in line.split() if w not in _UNSAID)
+        kept = " ".join(w for w in line.split() if w not in _UNSAID)
+        items = [i for i in (_plain(x) for x in _LIST.split(answer)) if i]
+        return " ".join(words) in kept or len(items) > 1 and all(  # "-1, -9": a list the line says item by item
+            " ".join(w for w in i.split() if w not in _UNSAID) in kept for i in items)
     said = {w.rstrip(".") for w in line.split()}  # "Kaluza." ends its sentence
     return all(w.rstrip(".") in said or len(w) <= 3 for w in words)
 
