@@ -108,8 +108,8 @@ def _said(answer: str, text: str) -> bool:
 
     A short answer must appear word for word (``_UNSAID`` and case aside: "to break cycles" is said
     by "to break any cycles"), or each item of it, when it lists them ("-1, -9" is said by "-1 or
-    -9"), a longer one with every content word of it ("binary choice" is not
-    said by "a binary …, or a two-way choice").
+    -9"), a longer one with every content word of it ("binary choice" is not said by "a binary
+    …, or a two-way choice").
     """
     words = [w for w in _plain(answer).split() if w not in _UNSAID]
     line = _plain(text)
