@@ -31,7 +31,7 @@ from typing import Any
 from karaka.answering import kinds as k
 from karaka.answering.identity import all_focus, asks_identity, focus_near, identity, owned, possessor, said_default
 from karaka.answering.line import LineWords, joined
-from karaka.answering.question import CODE_TOKEN, Asked, Term, key, same
+from karaka.answering.question import CODE_TOKEN, Asked, Term, code_tokens, key, same
 from karaka.answering.span import Span
 from karaka.answering.spans import NUMBER_WORDS, UNIT, code_shape
 from karaka.words import DEICTIC_PRONOUNS, FUNCTION_WORDS, PRONOUNS, WORD
@@ -307,18 +307,17 @@ def _in_question(asked: Asked, span: Span, words: LineWords) -> bool:
     never its answer, in any case: "ENVIRONMENT" (a manual's heading) names no environment variable.
     """
     if span.kind == k.CODE:
-        focus = {asked.focus} | {t.key for t in asked.terms if asked.focus and t.head == asked.focus}
-        own = [key(w) for w in WORD.findall(span.text)]
-        if asked.focus and own and all(any(same(w, f) for f in focus) for w in own):
-            return True  # "ENVIRONMENT" names no environment variable: it is the kind asked for
+        if asked.focus:
+            focus = {asked.focus} | {t.key for t in asked.terms if t.head == asked.focus}
+            own = [key(w) for w in WORD.findall(span.text)]
+            if own and all(any(same(w, f) for f in focus) for w in own):
+                return True  # "ENVIRONMENT" names no environment variable: it is the kind asked for
         # an identifier is named after what it holds (CACHE_DIR answers "which variable holds the cache
         # dir?"): only a token or phrase the question writes as it is written is the question's own
-        cited = [m.group(1) or m.group(2) for m in CODE_TOKEN.finditer(asked.text)]
-        return any(n in span.text or span.text in n for n in cited if n) or \
-            f" {' '.join(WORD.findall(span.text))} " in f" {' '.join(WORD.findall(asked.text))} "
-    low = " ".join(_DIGITS.get(w, w) for w in WORD.findall(span.text.lower()))  # "two" is "2"
-    question = " " + " ".join(_DIGITS.get(w, w) for w in WORD.findall(asked.text.lower())) + " "
-    if low and f" {low} " in question:
+        return any(n in span.text or span.text in n for n in code_tokens(asked.text) if n) or \
+            _phrase(span.text) in _phrase(asked.text)
+    low = _phrase(span.text.lower(), numbers=True)  # "two" is "2"
+    if low.strip() and low in _phrase(asked.text.lower(), numbers=True):
         return True
     if any(n and (n in span.text.lower() or span.text.lower() in n) for n in asked.named):
         return True
@@ -335,5 +334,10 @@ def _in_question(asked: Asked, span: Span, words: LineWords) -> bool:
 
 
 _DIGITS = {w: str(n) for n, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+
+
+def _phrase(text: str, numbers: bool = False) -> str:
+    """A text's words, one space between and around, as phrases are compared ("two" as "2" with ``numbers``)."""
+    return " " + " ".join(_DIGITS.get(w, w) if numbers else w for w in WORD.findall(text)) + " "
 
 

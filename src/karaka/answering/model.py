@@ -99,6 +99,11 @@ def _plain(text: str) -> str:
     return " ".join(re.sub(r"[^\w%.-]+", " ", text.lower()).split())
 
 
+def _kept(text: str) -> str:
+    """``_plain`` text without the words a short answer may leave out (``_UNSAID``)."""
+    return " ".join(w for w in _plain(text).split() if w not in _UNSAID)
+
+
 _LIST = re.compile(r"\s*(?:[,;]|\band\b|\bor\b)\s*", re.IGNORECASE)
 """What joins the items of a list answer."""
 
@@ -111,16 +116,16 @@ def _said(answer: str, text: str) -> bool:
     -9"), a longer one with every content word of it ("binary choice" is not said by "a binary
     …, or a two-way choice").
     """
-    words = [w for w in _plain(answer).split() if w not in _UNSAID]
-    line = _plain(text)
+    words = _kept(answer).split()
     if not words:
         return False
     if len(words) <= 4:
-        kept = " ".join(w for w in line.split() if w not in _UNSAID)
-        items = [i for i in (_plain(x) for x in _LIST.split(answer)) if i]
-        return " ".join(words) in kept or len(items) > 1 and all(  # "-1, -9": a list the line says item by item
-            " ".join(w for w in i.split() if w not in _UNSAID) in kept for i in items)
-    said = {w.rstrip(".") for w in line.split()}  # "Kaluza." ends its sentence
+        kept = _kept(text)
+        if " ".join(words) in kept:
+            return True
+        items = [i for i in map(_kept, _LIST.split(answer)) if i]  # "-1, -9": a list the line says item by item
+        return len(items) > 1 and all(i in kept for i in items)
+    said = {w.rstrip(".") for w in _plain(text).split()}  # "Kaluza." ends its sentence
     return all(w.rstrip(".") in said or len(w) <= 3 for w in words)
 
 

@@ -198,8 +198,13 @@ def _wh_token(sentence: Any) -> Any | None:
     return next((t for t in found if t not in opening), found[0] if found else None)
 
 
+def code_tokens(text: str) -> list[str]:
+    """The code-shaped tokens of a text, as written (a backquoted one without its quotes)."""
+    return [m.group(1) or m.group(2) for m in CODE_TOKEN.finditer(text)]
+
+
 def _named(text: str) -> tuple[str, ...]:
-    spans = [m.group(1) or m.group(2) for m in CODE_TOKEN.finditer(text)]
+    spans = code_tokens(text)
     spans += [m.group(0) for m in VERSION_TOKEN.finditer(text)] + [m.group(1) for m in _QUOTED.finditer(text)]
     return tuple(s.lower() for s in dict.fromkeys(spans) if s)
 
