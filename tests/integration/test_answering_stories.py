@@ -214,3 +214,37 @@ def test_a_relative_or_question_word_in_a_role_is_no_answer(memoir):
     result = run_query(memoir, "What did he forge?")
     assert result["status"] != "GROUNDED" or result["answers"] != ["what"]
     assert "what" not in [str(a).lower() for a in result["answers"]]
+
+
+FERRY = (
+    "Chapter 1. The Crossing",
+    "Quill Darrow, an old ferryman of the Lenn, kept a raft below the mill.",
+    "Next was Bram Hollis, a tinker from Sable Ford, who mended the raft's chains.",
+    "Orrin Vale, the tired, battered old carter, left the inn before dawn.",
+    "Chapter 2. The Flood",
+    *(f"Quill Darrow {verb} the raft {where}." for verb, where in [
+        ("pushed", "off the bank"), ("tied", "to a willow"), ("dragged", "through the reeds"),
+        ("steered", "past the weir"), ("mended", "in the rain"), ("loaded", "with sacks"),
+        ("emptied", "at the landing"), ("turned", "against the current"), ("poled", "across the shallows"),
+        ("hauled", "up the slope"), ("painted", "in spring"), ("guarded", "all night"),
+        ("lashed", "to the post"), ("watched", "from the shore")]),
+)
+
+
+@pytest.fixture(scope="module")
+def ferry(tmp_path_factory):
+    return parsed_workspace(tmp_path_factory.mktemp("ferry"), {"ferry.txt": FERRY})
+
+
+def test_who_is_a_character_is_read_where_the_text_introduces_them(ferry):
+    """Fourteen later lines name Quill Darrow more often and more briefly than the line that says what he is:
+    the line that introduces him (an apposition at the name) is read first all the same."""
+    assert grounded(ferry, "Who is Quill Darrow?") == ["an old ferryman"]
+
+
+@pytest.mark.parametrize(("question", "answer"), [("Who is Bram Hollis?", "a tinker"),
+                                                  ("Who was Orrin Vale?", "the tired, battered old carter")])
+def test_a_description_is_read_past_a_word_that_only_orders_and_a_participle_inside_it(ferry, question, answer):
+    """"Next was Bram Hollis": "Next" names nothing; "the tired, battered old carter": the participle is
+    the description's own word, not a verb of another clause between the name and it."""
+    assert grounded(ferry, question) == [answer]

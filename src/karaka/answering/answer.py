@@ -14,11 +14,7 @@ answers settle it:
 
 from __future__ import annotations
 
-import functools
-import math
 import re
-import threading
-import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -26,7 +22,9 @@ from karaka.answering import kinds as k
 from karaka.answering.candidate import FACTS, Candidate
 from karaka.answering.choose import Decision, decide
 from karaka.answering.confidence import chance, features
+from karaka.answering.corpus import corpus_check, definitions, rarity
 from karaka.answering.evidence import Evidence
+from karaka.answering.identity import defined
 from karaka.answering.line import LineWords
 from karaka.answering.model import LINES, Reading, agrees, as_candidate, read
 from karaka.answering.prose_table import prose_table
@@ -34,7 +32,6 @@ from karaka.answering.question import Asked, analyse
 from karaka.answering.reader import pool, read_lines, span_in, unnamed_amount
 from karaka.answering.reader import read as read_candidates
 from karaka.answering.table import Table, asked_columns, find_table
-from karaka.kg.retrieval import index_key
 from karaka.kg.traverse import line_of
 from karaka.services import Services
 from karaka.state.query import Citation, citation_of
@@ -83,7 +80,8 @@ def answer(services: Services, question: str, plan: dict[str, Any] | None, hits:
         has = corpus_check(store)
         missing = [w for w in asked.required if not has(w)]
         fact_lines = [node for _, node in facts]
-        nodes = list(dict.fromkeys(fact_lines + (graph_lines if facts else graph_lines[:3]) + hits))  # a chain: every hop
+        defining = definitions(store, thing) if (thing := defined(asked)) else []  # "who is X?": where X is introduced
+        nodes = list(dict.fromkeys(defining + fact_lines + (graph_lines if facts else graph_lines[:3]) + hits))  # a chain: every hop
         entries = pool(store, asked, nodes)
         lines = read_lines(store, entries)
         candidates = _facts(facts, asked) + read_candidates(store, asked, step if not facts else None, lines,
@@ -278,51 +276,3 @@ def evidence_of(decision: Decision) -> dict[str, Any]:
         return {"why": decision.why, "features": {}}
     return {"why": decision.why, "source": best.source, "proved": best.proved,
             "not_proved": best.evidence.why_not, "features": features(best, decision.runner_up)}
-
-
-_corpus: weakref.WeakKeyDictionary[Any, tuple[tuple[int, int], str]] = weakref.WeakKeyDictionary()
-_corpus_lock = threading.Lock()
-
-
-def squash(text: str) -> str:
-    """Text as required words are looked for in it: lower case, runs of other characters one space."""
-    return " ".join(re.sub(r"[^\w.=/-]+", " ", text.lower()).split())
-
-
-def corpus_text(store: Store) -> str:
-    """Every line of the documents with its headings and document name, squashed, one a line.
-
-    Kept until the workspace changes, like the BM25 index.
-    """
-    key = index_key(store)
-    with _corpus_lock:
-        cached = _corpus.get(store)
-        if cached is None or cached[0] != key:
-            texts = (squash(f"{a.get('text', '')} {a.get('section', '')} {a.get('doc_id', '')}")
-                     for d in store.graph.nodes_of("Document") if (a := store.graph.node(d) or {}))
-            cached = _corpus[store] = (key, "\n".join(texts))
-        return cached[1]
-
-
-def rarity(store: Store) -> Callable[[str], float]:
-    """``rarity(word_key)``: how rare a word is among the lines (an inverse document frequency)."""
-    text = corpus_text(store)
-    lines = text.count("\n") + 1
-
-    @functools.lru_cache(maxsize=256)
-    def idf(word: str) -> float:
-        found = len(re.findall(rf"(?<![\w]){re.escape(word)}", text)) if word else 0
-        return math.log(1 + lines / (1 + found))
-
-    return idf
-
-
-def corpus_check(store: Store) -> Callable[[str], bool]:
-    """``has(word)``: whether any line of the documents (or their headings) holds ``word``.
-
-    The lines are joined when a question first needs them and kept until the workspace changes.
-    """
-    def has(word: str) -> bool:
-        return squash(word) in corpus_text(store)
-
-    return has

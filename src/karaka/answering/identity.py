@@ -94,6 +94,23 @@ def asks_identity(asked: Asked) -> bool:
         re.match(r"\s*(who|what)\s+(is|are|was|were)\b", asked.text, re.IGNORECASE))
 
 
+_DEFINED = re.compile(r"\s*(?:who|what)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?([^?]+?)\s*\?*\s*$", re.IGNORECASE)
+
+
+def defined(asked: Asked) -> str:
+    """The thing a "who is X?" or "what is X?" question asks about, as written: a name or a term of a few words.
+
+    "" for any other question, and for a phrase with words that only tie others ("the captain of
+    the ship"): the lines that say what such a phrase is are not found by its shape.
+    """
+    found = _DEFINED.match(asked.text) if asks_identity(asked) else None
+    words = found.group(1).split() if found else []
+    if not words or len(words) > 4 or any(w.lower() in FUNCTION_WORDS or not re.fullmatch(r"[\w.'’-]+", w)
+                                          for w in words):
+        return ""
+    return " ".join(words)
+
+
 _WHOSE = re.compile(r"\s*(?:(?:in|at|to|from|with|for|by|of|on|into)\s+)?whose\s+([^\W\d_]+)", re.IGNORECASE)
 
 
@@ -127,6 +144,8 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
         return True
     if doc is None or span.first < 0:
         return bool(re.search(r":\s*$", words.text[:span.start]))
+    if all(t.is_stop or not t.is_alpha for t in doc[span.first:span.last + 1]):
+        return False  # "Next was Tam": a word that only points or orders names nothing
     head = span_head(span, doc)
     terms = {i for t in asked.terms if t.hard for i in words.find(t)}
     if not terms:
@@ -157,9 +176,10 @@ def _apposed(doc: Any, anchor: Any, appositive: Any) -> bool:
     and neither is a phrase a verb of another clause stands before ("Perth, withdrawing his iron,
     began hammering it upon the anvil — the red mass sending off sparks": the mass is no Perth).
     """
-    own = {t.i for t in anchor.subtree} - {t.i for t in appositive.subtree}
+    inner = {t.i for t in appositive.subtree}
+    own = {t.i for t in anchor.subtree} - inner
     between = doc[min(anchor.i, appositive.i) + 1:max(anchor.i, appositive.i)]
-    return not any(t.text in _QUOTES or t.pos_ in ("VERB", "AUX") and t.i not in own for t in between)
+    return not any(t.text in _QUOTES or t.pos_ in ("VERB", "AUX") and t.i not in own | inner for t in between)
 
 
 _QUOTES = frozenset('"“”‘’«»')

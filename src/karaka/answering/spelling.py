@@ -17,7 +17,7 @@ import weakref
 from dataclasses import dataclass
 from typing import Any
 
-from karaka.answering.answer import corpus_text
+from karaka.answering.corpus import corpus_text
 from karaka.answering.question import key, language
 from karaka.kg.retrieval import index_key
 from karaka.store.base import Store
