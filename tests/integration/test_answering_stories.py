@@ -221,6 +221,8 @@ FERRY = (
     "Quill Darrow, an old ferryman of the Lenn, kept a raft below the mill.",
     "Next was Bram Hollis, a tinker from Sable Ford, who mended the raft's chains.",
     "Orrin Vale, the tired, battered old carter, left the inn before dawn.",
+    "Then Quill went to his hut and brought out his old dog, Brin.",
+    "Bram Hollis is the keeper of that raft.",
     "Chapter 2. The Flood",
     *(f"Quill Darrow {verb} the raft {where}." for verb, where in [
         ("pushed", "off the bank"), ("tied", "to a willow"), ("dragged", "through the reeds"),
@@ -248,3 +250,12 @@ def test_a_description_is_read_past_a_word_that_only_orders_and_a_participle_ins
     """"Next was Bram Hollis": "Next" names nothing; "the tired, battered old carter": the participle is
     the description's own word, not a verb of another clause between the name and it."""
     assert grounded(ferry, question) == [answer]
+
+
+def test_the_name_of_a_thing_is_a_proper_name_the_line_sets_beside_it(ferry):
+    """"his old dog, Brin" names the dog without the word "name"; "Bram Hollis is the keeper of that raft"
+    names the keeper, not the raft, whose name is asked."""
+    assert grounded(ferry, "What was the name of Quill's old dog?") == ["Brin"]
+    from karaka.app.runner import run_query
+
+    assert run_query(ferry, "What is the name of Quill's raft?")["status"] != "GROUNDED"
