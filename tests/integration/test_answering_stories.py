@@ -259,3 +259,4 @@ def test_the_name_of_a_thing_is_a_proper_name_the_line_sets_beside_it(ferry):
     from karaka.app.runner import run_query
 
     assert run_query(ferry, "What is the name of Quill's raft?")["status"] != "GROUNDED"
+

@@ -337,3 +337,12 @@ def test_a_year_of_an_era_and_a_season_of_a_year_are_one_time():
     assert list(each("When did the Gauls sack the town?", "The Gauls sacked the town in the spring of 56 BC.")) == [
         "in the spring of 56 BC"]
     assert "in AD 79" in each("When was the villa buried?", "The villa was buried in AD 79 and found in 1748.")
+
+
+def test_whose_name_a_line_speaks_of_is_not_the_name():
+    """"the ferryman's name" says he has one, not which; "a ferryman named Quill" says which."""
+    found = each("What is the name of the ferryman's boat?",
+                 "At the first mention of the old ferryman's name to another boat, Quill paused.")
+    assert not any(why == "" for why in found.values()), found
+    assert each("What is the name of the old ferryman?", "Near the weir lived an old ferryman named Quill.") \
+        .get("Quill") == ""

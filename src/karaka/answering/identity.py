@@ -26,6 +26,9 @@ def focus_near(asked: Asked, span: Span, words: LineWords, doc: Any | None = Non
     if not asked.focus:
         return True
     own = re.findall(r"[^\W\d_]+", span.text)
+    if own and re.search(r"(?:['’]s|\b(?:his|her|its|their|my|your|our))\s+[^\W\d_]+\W*$", span.text, re.IGNORECASE) \
+            and same(key(own[-1]), asked.focus):
+        return False  # "the White Whale's name", "its method": whose it is, not which
     if own and (same(key(own[-1]), asked.focus) or same(key(own[0]), asked.focus)
                 and re.search(r"\d", span.text)):
         return True  # "the flush method", "Rooms 1 through 9"; not "the target language source files"
@@ -49,6 +52,8 @@ def _focus_in_parse(focus: str, span: Span, doc: Any) -> bool:
             is_word(t, focus) for c in root.head.children if c.dep_ in ("nsubj", "nsubjpass") for t in c.subtree):
         return True  # "the maximum number of retries is 5": the copula says 5 is the number
     i, words = span.last + 1, 0
+    if doc[span.last].tag_ == "POS" or i < len(doc) and doc[i].tag_ == "POS":
+        i = len(doc)  # "the White Whale's name": the whale has a name, it is none
     while i < len(doc) and words <= 3 and (doc[i].pos_ in ("NOUN", "PROPN", "ADJ") or doc[i].is_punct
                                            and doc[i].text not in ",;."):
         if is_word(doc[i], focus):
@@ -111,6 +116,17 @@ def defined(asked: Asked) -> str:
     return " ".join(words)
 
 
+_NAME_OF = re.compile(r"\bname\s+of\s+[^?]*?([^\W\d_]+)(?:\W*$|\s+(?:where|that|which|who|whom|whose|when|in|on|at|"
+                      r"from|with|by|for|to|into)\b)", re.IGNORECASE)
+"""The thing whose name a question asks: the last word of "the name of Queequeg's little god"."""
+
+
+def name_of(asked: Asked) -> str:
+    """The thing whose name "what is the name of …?" asks, as written ("ship" for "the name of Ahab's ship"); or ""."""
+    found = _NAME_OF.search(asked.text) if asked.focus == "name" else None
+    return found.group(1) if found else ""
+
+
 _WHOSE = re.compile(r"\s*(?:(?:in|at|to|from|with|for|by|of|on|into)\s+)?whose\s+([^\W\d_]+)", re.IGNORECASE)
 
 
@@ -158,6 +174,8 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
     linked |= {i for c in head.children if c.dep_ == "appos" and _apposed(doc, head, c) for i in _named(c)}
     linked |= {t.i for c in head.children if c.dep_ == "acl" and c.lemma_ in ("name", "call")
                for t in c.subtree if t.i != c.i}  # "a miller named Ilse Marr"
+    if head.head.dep_ == "acl" and head.head.lemma_ in ("name", "call") and head.head.i != head.i:
+        linked |= _named(head.head.head)  # the name of "a miller named Ilse Marr"
     return bool(terms & linked)
 
 

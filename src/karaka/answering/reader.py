@@ -24,7 +24,7 @@ from typing import Any
 from karaka.answering import kinds as k
 from karaka.answering.candidate import GRAPH, LINES, Candidate
 from karaka.answering.evidence import ASKS, OWN_WORDS, SHAPED, weigh
-from karaka.answering.identity import called_default, focus_near, identity, span_head
+from karaka.answering.identity import called_default, focus_near, identity, name_of, span_head
 from karaka.answering.line import Line, line_words
 from karaka.answering.pointed import one_per_line
 from karaka.answering.polar import polar_candidates
@@ -246,20 +246,17 @@ def _given_name(asked: Asked, span: Span, line: Line) -> bool:
     "his little god, Yojo", "the mill was Greyhaven", "a dog called Brin": the name is X's as any
     description of X is (``identity``).
     """
-    thing = _NAME_OF.search(asked.text)
-    if asked.focus != "name" or thing is None or line.doc is None or span.first < 0:
+    thing = name_of(asked)
+    if not thing or line.doc is None or span.first < 0:
         return False
     if not any(t.pos_ == "PROPN" for t in line.doc[span.first:span.last + 1]):
         return False
     from dataclasses import replace
 
-    named = [t for t in asked.terms if same(t.key, key(thing.group(1)))]  # the ship, not Ahab of "Ahab's ship"
+    named = [t for t in asked.terms if same(t.key, key(thing))]  # the ship, not Ahab of "Ahab's ship"
     return bool(named) and identity(span, line.words, line.doc, replace(asked, terms=tuple(named)))
 
 
-_NAME_OF = re.compile(r"\bname\s+of\s+[^?]*?([^\W\d_]+)(?:\W*$|\s+(?:where|that|which|who|whom|whose|when|in|on|at|"
-                      r"from|with|by|for|to|into)\b)", re.IGNORECASE)
-"""The thing whose name a question asks: the last word of "the name of Queequeg's little god"."""
 
 
 def _heading_values(asked: Asked, line: Line) -> list[Span]:
