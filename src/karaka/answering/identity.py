@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from karaka.answering import kinds as k
@@ -125,6 +126,23 @@ def name_of(asked: Asked) -> str:
     """The thing whose name "what is the name of …?" asks, as written ("ship" for "the name of Ahab's ship"); or ""."""
     found = _NAME_OF.search(asked.text) if asked.focus == "name" else None
     return found.group(1) if found else ""
+
+
+def given_name(asked: Asked, span: Span, words: LineWords, doc: Any | None) -> bool:
+    """"What is the name of X?": a proper name the line sets beside X or equal to it, without the word "name".
+
+    "his little god, Yojo", "the mill was Greyhaven", "a dog called Brin": the name is X's as any
+    description of X is (``identity``).
+    """
+    thing = name_of(asked)
+    if not thing or doc is None or span.first < 0:
+        return False
+    if not any(t.pos_ == "PROPN" for t in doc[span.first:span.last + 1]):
+        return False
+    named = [t for t in asked.terms if same(t.key, key(thing))]  # the ship, not Ahab of "Ahab's ship"
+    return bool(named) and identity(span, words, doc, replace(asked, terms=tuple(named)))
+
+
 
 
 _WHOSE = re.compile(r"\s*(?:(?:in|at|to|from|with|for|by|of|on|into)\s+)?whose\s+([^\W\d_]+)", re.IGNORECASE)

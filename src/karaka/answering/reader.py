@@ -24,7 +24,7 @@ from typing import Any
 from karaka.answering import kinds as k
 from karaka.answering.candidate import GRAPH, LINES, Candidate
 from karaka.answering.evidence import ASKS, OWN_WORDS, SHAPED, weigh
-from karaka.answering.identity import called_default, focus_near, identity, name_of, span_head
+from karaka.answering.identity import called_default, focus_near, given_name, span_head
 from karaka.answering.line import Line, line_words
 from karaka.answering.pointed import one_per_line
 from karaka.answering.polar import polar_candidates
@@ -145,7 +145,7 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
         found_spans = [s for s in spans(asked, line.text, line.doc) + numbered(asked, line.text) + _code_line(asked, line)
                        + _heading_values(asked, line) if line.kind != "code" or s.kind in SHAPED]  # code names no one
         named_as = [asked.kind == k.TERM and bool(asked.focus) and (focus_near(asked, span, line.words, line.doc)
-                                                                     or _given_name(asked, span, line))
+                                                                     or given_name(asked, span, line.words, line.doc))
                     for span in found_spans]
         typed = [Candidate(span.text, span.kind, line.node, LINES,
                            weigh(asked, span, line.words, line.doc, verb_soft=said and not _named_by_focus(asked, span),
@@ -238,25 +238,6 @@ def _bare_number(asked: Asked, span: Span, line: Line) -> bool:
     from dataclasses import replace
 
     return not focus_near(replace(asked, focus=noun), span, line.words, line.doc)
-
-
-def _given_name(asked: Asked, span: Span, line: Line) -> bool:
-    """"What is the name of X?": a proper name the line sets beside X or equal to it, without the word "name".
-
-    "his little god, Yojo", "the mill was Greyhaven", "a dog called Brin": the name is X's as any
-    description of X is (``identity``).
-    """
-    thing = name_of(asked)
-    if not thing or line.doc is None or span.first < 0:
-        return False
-    if not any(t.pos_ == "PROPN" for t in line.doc[span.first:span.last + 1]):
-        return False
-    from dataclasses import replace
-
-    named = [t for t in asked.terms if same(t.key, key(thing))]  # the ship, not Ahab of "Ahab's ship"
-    return bool(named) and identity(span, line.words, line.doc, replace(asked, terms=tuple(named)))
-
-
 
 
 def _heading_values(asked: Asked, line: Line) -> list[Span]:
