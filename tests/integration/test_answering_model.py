@@ -214,3 +214,33 @@ def test_a_list_answer_is_said_by_a_line_that_says_each_of_its_items():
     asked = analyse("Which woods does the kiln take?")
     assert check(asked, Reading("oak, birch", 1, "oak or birch logs"), lines) == []
     assert check(asked, Reading("oak, ash", 1, "oak or birch logs"), lines) == ["line 1 does not say 'oak, ash'"]
+
+
+def test_an_answer_made_of_the_question_s_own_words_is_rejected_unless_the_question_offers_a_choice():
+    lines = [{"doc_id": "ferry", "line_number": 1, "sentence": 0, "text": "Ada Lund sailed her ferry, the Gull, to Brack."}]
+    own = check(analyse("What is the name of Ada Lund's ferry?"), Reading("Ada Lund", 1, "Ada Lund sailed"), lines)
+    assert "the answer is the question's own words" in own
+    assert check(analyse("What is the name of Ada Lund's ferry?"), Reading("the Gull", 1, "the Gull"), lines) == []
+    choice = check(analyse("Did Ada Lund sail to Brack or to Venn?"), Reading("Brack", 1, "to Brack"), lines)
+    assert "the answer is the question's own words" not in choice
+
+
+def test_a_reading_from_a_line_that_never_names_a_name_the_question_gives_is_not_grounded(tmp_path):
+    """"The captain, Ada Lund" is a captain, but of no ship the question names: Gull is in no line near."""
+    ctx, _ = ingested(tmp_path, replying("Ada Lund", "The captain, Ada Lund", "The captain, Ada Lund"))
+    result = run_query(ctx, "Who is the captain of the Gull?")
+    assert result["status"] != "GROUNDED"
+    assert any("never names Gull" in w for w in result["warnings"]), result["warnings"]
+
+
+def test_a_reading_that_takes_no_part_in_the_line_s_action_is_not_grounded(tmp_path):
+    """"away" is where the sack went, not what was thrown: an answer to "what did … throw?" must stand in an
+    argument of the throwing when the line says it."""
+    lines = ("Ivo angrily threw the heavy sack away.", "The sack held grain.")
+    ctx, _ = ingested(tmp_path, replying("away", "threw the heavy sack away", "Ivo angrily"), lines=lines)
+    result = run_query(ctx, "What did Ivo throw over the wall?")  # no line speaks of a wall: the reader proves nothing
+    assert result["status"] != "GROUNDED"
+    assert any("takes no part in the line's throw" in w for w in result["warnings"]), result["warnings"]
+    ctx, _ = ingested(tmp_path / "2", replying("the heavy sack", "threw the heavy sack away", "Ivo angrily"), lines=lines)
+    result = run_query(ctx, "What did Ivo throw over the wall?")
+    assert result["status"] == "GROUNDED" and "the heavy sack" in result["answer"]

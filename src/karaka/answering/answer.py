@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from karaka.answering import kinds as k
+from karaka.answering.argument import outside_action
 from karaka.answering.candidate import FACTS, Candidate
 from karaka.answering.choose import Decision, decide
 from karaka.answering.confidence import chance, features
@@ -114,7 +115,13 @@ def answer(services: Services, question: str, plan: dict[str, Any] | None, hits:
             named = [t for t in asked.terms if t.hard and t.role != "verb"]
             if named and not any(line.words.find(t) for t in named) and not _refers_back(line.text):
                 return "the line itself names nothing the question asks about"  # only its heading or neighbours do
+            names = [t for t in asked.terms if t.role == "name" and t.hard]
+            if names and not any(line.words.find(t) or line.words.in_context(t) or line.words.in_intro(t)
+                                 or line.words.in_around(t) for t in names):
+                return f"the line never names {', '.join(t.text for t in names[:3])}"  # "Captain Boomer" of no Pequod
             span = span_in(reading.answer, line, asked.kind)
+            if span is not None and outside_action(asked, span, line.doc):
+                return f"{reading.answer!r} takes no part in the line's {asked.verb}"
             return unnamed_amount(asked, span, line) if span is not None else ""
 
         settled, mode, warnings = settle(decision, reading, shown_nodes, asked, off_topic)

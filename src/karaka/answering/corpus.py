@@ -92,16 +92,16 @@ def definitions(store: Store, thing: str, limit: int = DEFINITIONS) -> list[str]
     shapes = re.compile(rf"(?<![\w-]){name}(?:\s*(?:,|:|\(|—|–)\s*|\s+(?:is|was|are|were)\s+)(?:an?|the|one)\s"
                         rf"|\b(?:is|was|are|were)\s+{name}\s*(?:,|$)|\b(?:named|called)\s+{name}(?![\w-])",
                         re.IGNORECASE)
-    return _first_lines(store, squash(thing), shapes, [], limit)
+    return _first_lines(store, squash(thing), shapes, limit)
 
 
-def _first_lines(store: Store, word: str, shapes: re.Pattern[str], others: list[str], limit: int) -> list[str]:
-    """The first ``limit`` lines holding ``word`` and ``others`` whose text has one of the ``shapes``."""
+def _first_lines(store: Store, word: str, shapes: re.Pattern[str], limit: int) -> list[str]:
+    """The first ``limit`` lines holding ``word`` whose text has one of the ``shapes``."""
     text, nodes = _corpus(store)
     found: list[str] = []
     scanned = 0
     for i, squashed in enumerate(text.split("\n")):
-        if word not in squashed or not all(o in squashed for o in others):
+        if word not in squashed:
             continue
         scanned += 1
         attrs = store.graph.node(nodes[i]) or {}

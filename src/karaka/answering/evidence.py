@@ -179,7 +179,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         evidence.why_not = why
     elif asks(words.text, span.end):
         evidence.why_not = ASKS
-    elif asked.kind != k.POLAR and _in_question(asked, span, words):
+    elif asked.kind != k.POLAR and _in_question(asked, span):
         evidence.why_not = OWN_WORDS
     elif other:
         evidence.why_not = f"the line speaks of the {other}"
@@ -299,7 +299,7 @@ def _spared(missing: list[str], hard: list[Term], rarity: Callable[[str], float]
     return sum(rarity(t.key) for t in lost) <= MISSING_SHARE * total
 
 
-def _in_question(asked: Asked, span: Span, words: LineWords) -> bool:
+def _in_question(asked: Asked, span: Span) -> bool:
     """A span the question itself holds ("12 rooms" of "the inn with 12 rooms"), or made of its words.
 
     Code is read as written: case tells identifiers apart, so ``FROBZ`` (an environment variable) is

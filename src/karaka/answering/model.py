@@ -6,7 +6,8 @@ reader's best candidates as hints, and replies with the number of the line that 
 answer, the words of that line that state it, and the answer. Its answer is *verified* when the
 quote is in that line, every number, date and name the answer states is in that line or the
 question, and it states the kind of thing asked for (a number for "how many", a name for "who", a
-reason its line gives for "why").
+reason its line gives for "why"), and it is not made only of words the question wrote (unless the question
+offers a choice: "… A or B?").
 A reply that is no JSON of that shape is asked once more. Which answer stands is ``settle``'s decision.
 """
 
@@ -20,14 +21,14 @@ from karaka.answering import kinds as k
 from karaka.answering.candidate import MODEL, Candidate
 from karaka.answering.evidence import Evidence
 from karaka.answering.explains import reasons
-from karaka.answering.question import VERSION_TOKEN, Asked
+from karaka.answering.question import VERSION_TOKEN, Asked, key, same
 from karaka.answering.spans import spans
 from karaka.jsonparse import JSONRecoveryError, recover_json
 from karaka.models.call import LLMCallError
 from karaka.services import Services, ask
 from karaka.state.query import Citation
 from karaka.store.ids import cite_of
-from karaka.words import ARTICLES
+from karaka.words import ARTICLES, FUNCTION_WORDS, WORD
 
 LINES = 8
 HINTS = 3
@@ -155,11 +156,20 @@ def check(asked: Asked, reading: Reading, lines: list[Citation]) -> list[str]:
                  if version not in about]  # "when was 1.1.0 released?" is not answered by 1.0.1's date
     if not _said(reading.answer, text):
         problems.append(f"line {reading.line} does not say {reading.answer[:60]!r}")
+    if asked.kind != k.POLAR and not re.search(r"\bor\b", asked.text) and _all_asked(asked, reading.answer):
+        problems.append("the answer is the question's own words")  # "Ahab" for "the name of Ahab's ship"
     if not states_kind(asked, reading.answer):
         problems.append(f"the answer names no {asked.kind}")
     elif asked.kind == k.REASON and asked.lang == "en" and not gives_reason(reading.answer, text):
         problems.append(f"line {reading.line} gives no reason where it says {reading.answer[:40]!r}")
     return problems
+
+
+def _all_asked(asked: Asked, answer: str) -> bool:
+    """Whether every word of an answer is one the question wrote ("Ahab" for "the name of Ahab's ship")."""
+    own = [key(w) for w in WORD.findall(answer) if w.lower() not in FUNCTION_WORDS]
+    written = [key(w) for w in WORD.findall(asked.text)]
+    return bool(own) and all(any(same(w, q) for q in written) for w in own)
 
 
 _REASON_START = re.compile(r"\s*(?:because|since|so|to|in order|due|owing|as|for)\b", re.IGNORECASE)
