@@ -1,7 +1,8 @@
 """The one answering path: every source's candidates, one choice, one confidence, the model as reader.
 
-``answer`` reads the question (``question.analyse``), gathers the lines (the facts' and the
-graph's first, then retrieval's, run once for the question and carried in the state), reads
+``answer`` reads the question (``question.analyse``), gathers the lines (for "who is X?" the
+lines that introduce X, ``corpus.definitions``; the facts' and the graph's; then retrieval's, run
+once for the question and carried in the state), reads
 candidates off them (``reader``), adds the facts a multi-hop plan read, and chooses
 (``choose.decide``): GROUNDED only for a candidate its line proves. With a model, the model
 reads the same lines with the offline candidates as hints (``model.read``) and the checked
