@@ -121,7 +121,7 @@ def answer(services: Services, question: str, plan: dict[str, Any] | None, hits:
                                  or line.words.in_around(t) for t in names):
                 return f"the line never names {', '.join(t.text for t in names[:3])}"  # "Captain Boomer" of no Pequod
             span = span_in(reading.answer, line, asked.kind)
-            if span is not None and outside_action(asked, span, line.doc):
+            if span is not None and outside_action(asked, span, line.words, line.doc):
                 return f"{reading.answer!r} takes no part in the line's {asked.verb}"
             return unnamed_amount(asked, span, line) if span is not None else ""
 

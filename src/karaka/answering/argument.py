@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from karaka.answering import kinds as k
-from karaka.answering.question import Asked, key, same
+from karaka.answering.line import LineWords
+from karaka.answering.question import Asked
 from karaka.answering.span import Span
-from karaka.answering.verbs import verb_lemma
 
 ARGUMENTS = frozenset("nsubj nsubjpass csubj dobj iobj dative attr oprd agent prep pobj ccomp xcomp acomp "
                       "npadvmod appos".split())
@@ -25,11 +25,16 @@ ASKED_KINDS = (k.NAME, k.TERM)
 """Kinds whose answer is someone or something taking part in the action: "who", "what", "which"."""
 
 
-def outside_action(asked: Asked, span: Span, doc: Any | None) -> bool:
-    """Whether the line says the question's action but the span stands in none of its arguments."""
-    if asked.kind not in ASKED_KINDS or not asked.verb or doc is None or span.first < 0:
+def outside_action(asked: Asked, span: Span, words: LineWords, doc: Any | None) -> bool:
+    """Whether the line says the question's action but the span stands in none of its arguments.
+
+    The action is found as the reader finds it (``LineWords.find`` of the question's verb), where
+    the parse makes it a verb.
+    """
+    verb = asked.verb_term
+    if asked.kind not in ASKED_KINDS or verb is None or doc is None or span.first < 0:
         return False
-    actions = [t for t in doc if t.pos_ in ("VERB", "AUX") and same(key(verb_lemma(t)), asked.verb)]
+    actions = [doc[i] for i in words.find(verb) if doc[i].pos_ in ("VERB", "AUX")]
     if not actions:
         return False  # the line words the action otherwise: the model reads what the parse cannot
     inside = set(range(span.first, span.last + 1))

@@ -23,7 +23,7 @@ DEFINITIONS = 3
 SCANNED = 2000
 """Lines holding the thing's name looked at for a definition, at most (a common word stops early)."""
 
-_cache: weakref.WeakKeyDictionary[Any, tuple[tuple[int, int], str, list[str]]] = weakref.WeakKeyDictionary()
+_cache: weakref.WeakKeyDictionary[Any, tuple[tuple[int, int], str, list[str], list[str]]] = weakref.WeakKeyDictionary()
 _cache_lock = threading.Lock()
 
 
@@ -32,7 +32,8 @@ def squash(text: str) -> str:
     return " ".join(re.sub(r"[^\w.=/-]+", " ", text.lower()).split())
 
 
-def _corpus(store: Store) -> tuple[str, list[str]]:
+def _corpus(store: Store) -> tuple[str, list[str], list[str]]:
+    """The squashed lines joined, the same lines one by one, and their nodes (in the graph's order)."""
     key = index_key(store)
     with _cache_lock:
         cached = _cache.get(store)
@@ -42,8 +43,8 @@ def _corpus(store: Store) -> tuple[str, list[str]]:
                 if a := store.graph.node(node) or {}:
                     nodes.append(node)
                     texts.append(squash(f"{a.get('text', '')} {a.get('section', '')} {a.get('doc_id', '')}"))
-            cached = _cache[store] = (key, "\n".join(texts), nodes)
-        return cached[1], cached[2]
+            cached = _cache[store] = (key, "\n".join(texts), texts, nodes)
+        return cached[1], cached[2], cached[3]
 
 
 def corpus_text(store: Store) -> str:
@@ -97,10 +98,10 @@ def definitions(store: Store, thing: str, limit: int = DEFINITIONS) -> list[str]
 
 def _first_lines(store: Store, word: str, shapes: re.Pattern[str], limit: int) -> list[str]:
     """The first ``limit`` lines holding ``word`` whose text has one of the ``shapes``."""
-    text, nodes = _corpus(store)
+    _, texts, nodes = _corpus(store)
     found: list[str] = []
     scanned = 0
-    for i, squashed in enumerate(text.split("\n")):
+    for i, squashed in enumerate(texts):
         if word not in squashed:
             continue
         scanned += 1

@@ -143,8 +143,6 @@ def given_name(asked: Asked, span: Span, words: LineWords, doc: Any | None) -> b
     return bool(named) and identity(span, words, doc, replace(asked, terms=tuple(named)))
 
 
-
-
 _WHOSE = re.compile(r"\s*(?:(?:in|at|to|from|with|for|by|of|on|into)\s+)?whose\s+([^\W\d_]+)", re.IGNORECASE)
 
 
