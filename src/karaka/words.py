@@ -25,20 +25,28 @@ def lower_words(text: str) -> list[str]:
     return WORD.findall(text.lower())
 
 
-FUNCTION_WORDS = frozenset("""
+_ENGLISH_FUNCTION_WORDS = """
 a an the of to in on at by for with and or from into onto upon as than that this these those it its is are was
 were be been being do does did done have has had having will would can could should shall may might must not no
 nor there their they them he she his her him we our you your i me my mine yours which who whom whose what when
 where why how if then so such any all some each every other another one both either neither about over under
 between through during before after above below up down out off again further once here also only just very too
-according
+according"""
+_OTHER_FUNCTION_WORDS = """
 le la les l de des du un une et ou est sont à au aux en dans par pour sur avec que qui quoi ce cet cette ces il
 elle ils elles on se sa son ses leur leurs ne pas plus
 der die das den dem des ein eine einen einem einer und oder ist sind wird werden wurde wurden im in am an auf
 aus bei mit nach von zu zum zur für über unter durch es er sie man sich nicht kein keine auch nur wie was wer
-el los las lo y o es son en por para con del al se
-""".split())
-"""The stop-word list: function words of English, French, German and Spanish, never what a text is about."""
+el los las lo y o es son en por para con del al se"""
+
+ENGLISH_LOOKALIKES = frozenset("son man die war den".split())
+"""Function words of French, German or Spanish that are English nouns and verbs: French and Spanish "son"
+(his; are), German "man" (one), "die" (the), "war" (was), "den" (the). They are what an English text is about
+("the son of Tam", "a man of war"), so they count as words there; a question in another language drops them."""
+
+FUNCTION_WORDS = frozenset((_ENGLISH_FUNCTION_WORDS + _OTHER_FUNCTION_WORDS).split()) - ENGLISH_LOOKALIKES
+"""The stop-word list: function words of English, French, German and Spanish, never what a text is about (less
+``ENGLISH_LOOKALIKES``)."""
 
 SEARCH_STOP_WORDS = frozenset(
     "a an the of to in on at by for with and or is was were are be been being who what whom which when where why how "

@@ -346,3 +346,19 @@ def test_whose_name_a_line_speaks_of_is_not_the_name():
     assert not any(why == "" for why in found.values()), found
     assert each("What is the name of the old ferryman?", "Near the weir lived an old ferryman named Quill.") \
         .get("Quill") == ""
+
+
+def test_a_relative_named_in_the_passive_or_by_the_copula_is_who_the_question_asks_for():
+    """"his wife was named Ilsa" and "Garrick's son was Hollis" say who the wife and the son are."""
+    assert each("Who was Corvin's wife?", "Corvin's wife was named Dalla, and she kept bees.").get("Dalla") == ""
+    assert each("Who was Bram's wife?", "Bram was a fisher of Lowmere, and his wife was named Ilsa.").get("Ilsa") == ""
+    assert each("Who was Garrick's son?", "Garrick's son was Hollis, a boy of nine.").get("Hollis") == ""
+    assert each("Who was Garrick's son?", "Garrick rode to the fair with Hollis.").get("Hollis") != ""
+
+
+def test_a_verse_number_counts_nothing_and_a_tagger_s_noun_that_is_a_verb_s_past_is_no_missing_verb():
+    why = each("How long did Tobin live?", "14 And Tobin lived after this an hundred and ten years.")
+    assert "14" not in why and why["hundred and ten years"] == ""
+    assert each("How many apples did Tobin eat?", "12 Apples were eaten by Tobin.") == {"12 Apples": ""}
+    why = each("Who slew Orm?", "3 And Hale begat Tobin and Orm.")  # "begat" tagged a noun: the line has a verb
+    assert why and all("lacks slew" in w for w in why.values() if w != "the question's own words")

@@ -59,6 +59,10 @@ def test_a_verb_the_tagger_takes_for_a_noun_is_still_the_verb():
     assert asked.focus == "option" and asked.verb == key("print")
 
 
+def test_a_fronted_preposition_the_tagger_took_for_the_root_leaves_the_verb_its_complement():
+    assert analyse("With what did the guards bar the gate?").verb == key("bar")
+
+
 def test_what_the_answer_leaves_out_and_document_words_only_weigh():
     asked = analyse("How do you install the client without its graphical tools on a server?")
     soft = {t.text for t in asked.terms if not t.hard}
@@ -83,6 +87,14 @@ def test_french_and_german_questions_are_read_by_their_words():
     assert hard == {"pfad", "zwischenspeicher"}  # German nouns have capitals; the verb only weighs
     asked = analyse("Combien de fichiers le programme crée-t-il ?")
     assert asked.lang == "fr" and asked.kind == k.QUANTITY
+
+
+def test_an_english_noun_that_is_a_function_word_elsewhere_is_a_word_of_an_english_question():
+    # French "son" (his), German "man" (one) and "die" (the) are stop words of those languages only
+    assert {t.text for t in analyse("Who was Garrick's son?").terms} == {"Garrick", "son"}
+    assert "man" in {t.text for t in analyse("Who rang the bell for the old man?").terms}
+    asked = analyse("Welche Datei liest man, wenn die Option fehlt?")
+    assert asked.lang == "de" and not {"man", "die"} & {t.text for t in asked.terms}
 
 
 def test_word_forms_match():

@@ -123,6 +123,26 @@ def test_a_preposition_made_with_a_noun_and_an_aside_are_no_place_and_no_purpose
     assert "PURPOSE" not in closed.get("adjuncts", {})
 
 
+def test_where_a_direction_and_an_older_to_lead_are_roles_of_the_action():
+    drove = analyze("The herders drove the goats back to the upper barn.")[0]
+    assert drove["adjuncts"]["MANNER"] == ["back"]  # the phrase under "back" is no manner of driving
+    assert "back to the upper barn" not in str(drove)
+    fled = analyze("The thieves ran away from the mill.")[0]
+    assert fled["karakas"]["APADANA"] == "from the mill"
+    sold = analyze("In the spring Wendel sold his boat unto a fisherman.")[0]
+    assert sold["karakas"]["SAMPRADANA"] == "a fisherman"  # "unto" is the older "to"; a fisherman is someone
+    assert analyze("Wendel sold his boat to a farmer.")[0]["karakas"]["SAMPRADANA"] == "a farmer"
+    sailed = analyze("Wendel sailed to Portugal in May.")[0]
+    assert sailed["karakas"].get("ADHIKARANA_SPATIAL") == "to Portugal" and "SAMPRADANA" not in sailed["karakas"]
+
+
+def test_an_irregular_past_the_tagger_took_for_a_pronoun_is_still_the_action():
+    slew = analyze("And the men of the valley slew Orm with the axe, because he had burned the barn.")[0]
+    assert slew["verb"] == "slay" and slew["karakas"] == {"KARTA": "the men of the valley", "KARMA": "Orm",
+                                                          "KARANA": "with the axe"}
+    assert [k["verb"] for k in analyze("The old saw hung on the wall.")] == ["hang"]  # a noun stays a noun
+
+
 def test_rule_checks():
     line = "Rama gave the bow to Lakshmana."
     good = {"verb": "give", "karakas": {"KARTA": "Rama", "KARMA": "bow"}}
@@ -149,6 +169,8 @@ def test_question_plans():
     ("What did the guide show the hikers?", {"KARTA": "the guide", "SAMPRADANA": "the hikers"}, "KARMA"),
     ("Whom did the baker give the loaf?", {"KARTA": "the baker", "KARMA": "the loaf"}, "SAMPRADANA"),
     ("What did the baker give to Pim?", {"KARTA": "the baker", "SAMPRADANA": "Pim"}, "KARMA"),
+    ("How much did the baker pay Pim?", {"KARTA": "the baker", "SAMPRADANA": "Pim"}, "KARMA"),
+    ("Who slew Jethan?", {"KARMA": "Jethan"}, "KARTA"),  # the tagger makes "Who" an attribute, the name an adverb
 ])
 def test_a_double_object_question_asks_for_the_object_its_wh_word_stands_for(question, karakas, extract):
     """English leaves the other object in place: "What did X send Y?" asks for what Y received."""

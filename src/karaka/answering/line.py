@@ -102,7 +102,8 @@ def line_words(text: str, doc: Any | None, context: str, previous: str = "", fol
             for word in {key(t.lemma_), key(t.text), key(irregular), *(key(p) for p in re.split(r"[-_/]", t.text) if p)}:
                 if word:
                     out.at.setdefault(word, []).append(t.i)
-        out.verbless = not any(t.pos_ in ("VERB", "AUX") for t in doc)
+        out.verbless = not any(t.pos_ in ("VERB", "AUX") or t.pos_ == "NOUN" and irregular_verb(t.text)
+                               for t in doc)  # "And Reuel begat Hobab": the tagger's noun is a verb's past
     else:
         for m in WORD.finditer(text):
             if m.group(0).lower() not in FUNCTION_WORDS:

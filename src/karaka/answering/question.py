@@ -25,7 +25,7 @@ from karaka.answering.verbs import (
     verb_lemma,
     verb_of,
 )
-from karaka.words import AUXILIARIES, FUNCTION_WORDS, LIGHT_VERBS
+from karaka.words import AUXILIARIES, ENGLISH_LOOKALIKES, FUNCTION_WORDS, LIGHT_VERBS
 
 CODE_TOKEN = re.compile(r"`([^`]{1,80})`|(?<![\w/])(--?[A-Za-z][\w-]*(?:=[^\s,;)]+)?|[A-Za-z_][\w.]*=[^\s,;)]+|"
                         r"\$?[A-Z][A-Z0-9]*_[A-Z0-9_]+|(?:/[\w.+-]+){2,}/?|~?/[\w.+-]+/[\w.+/-]*|(?<![\w/])/[a-z][\w.+-]*|"
@@ -213,15 +213,16 @@ def _analyse_words(text: str, lang: str) -> Asked:
     """A question the English parser cannot read: its question word, the noun after it, and its other words."""
     low = text.lower()
     words = re.findall(r"[^\W_]+(?:[-.'][^\W_]+)*", low)
+    stop = FUNCTION_WORDS | ENGLISH_LOOKALIKES if lang != "en" else FUNCTION_WORDS  # "man", "die": German words here
     wh, focus, kind = "", "", k.TERM
     opening: list[str] = []  # the first content words after the question word
     for i, w in enumerate(words):
         if w in k.WH_WORDS and not (lang == "en" and w == "was"):
             wh = k.WH_WORDS[w]
-            following = [x for x in words[i + 1:i + 4] if x not in FUNCTION_WORDS]
+            following = [x for x in words[i + 1:i + 4] if x not in stop]
             if wh == "how" and words[i + 1:i + 2] and words[i + 1] in k.DEGREE_AFTER_HOW:
                 wh = "how many"
-                following = [x for x in words[i + 2:i + 5] if x not in FUNCTION_WORDS]
+                following = [x for x in words[i + 2:i + 5] if x not in stop]
             opening = following
             if (wh == "which" or wh == "what" and lang == "en") and following:
                 focus = following[0]
@@ -238,7 +239,7 @@ def _analyse_words(text: str, lang: str) -> Asked:
     terms = []
     capitals = {m.group(0).lower() for m in re.finditer(r"(?<!^)(?<![.?!]\s)\b[A-ZÄÖÜÀ-Ý][\w-]+", text)}
     for w in words:
-        if w in FUNCTION_WORDS or w in k.WH_WORDS or w == focus or w in k.DEFAULT_WORDS or w in k.DEGREE_AFTER_HOW \
+        if w in stop or w in k.WH_WORDS or w == focus or w in k.DEFAULT_WORDS or w in k.DEGREE_AFTER_HOW \
                 or (len(w) < 2 and not w.isdigit()):
             continue
         name = any(c.isdigit() for c in w) or bool(CODE_TOKEN.fullmatch(w))

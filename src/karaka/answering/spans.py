@@ -225,6 +225,9 @@ def quantities(text: str, doc: Any | None) -> list[Span]:
             continue
         if not text[:m.start()].strip() and re.match(r"[.:)\]]", text[m.end():m.end() + 1]):
             continue  # "12. And then …", "3) …": a list or verse marker that opens the line, not an amount
+        if not text[:m.start()].strip() and m.group(0).isdigit() and re.match(r"\s+[A-Z]", text[m.end():]) \
+                and not _counting(doc, m.start(), m.end()):
+            continue  # "8 And Hobab lived …": a verse's number, counting nothing the line says
         end = m.end()
         after = text[end:]
         unit = re.match(rf"\s?(?:{UNIT.pattern})(?![\w])", after, re.IGNORECASE)
@@ -240,6 +243,14 @@ def quantities(text: str, doc: Any | None) -> list[Span]:
         first, last = span_tokens(doc, m.start(), end)
         out.append(Span(value.strip(), k.QUANTITY, m.start(), end, first, last))
     return out
+
+
+def _counting(doc: Any | None, start: int, end: int) -> bool:
+    """Whether the parse makes the number at ``start`` count a noun or fill a role ("12 Monkeys is a film")."""
+    if doc is None or not len(doc):
+        return True  # unparsed: it may be an amount
+    first, last = span_tokens(doc, start, end)
+    return first >= 0 and doc[last].dep_ in ("nummod", "nsubj", "nsubjpass", "dobj", "attr", "pobj", "appos")
 
 
 _AGE = re.compile(r"-year-old|\byears? old\b|\baged?\b", re.IGNORECASE)

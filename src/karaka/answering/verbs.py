@@ -107,8 +107,9 @@ def verb_of(doc):  # type: ignore[no-untyped-def]
     if root.pos_ == "NOUN" and any(c.dep_ == "aux" and c.lower_ in ("do", "does", "did") for c in root.children):
         return root  # "what did Ann nail to the door?": a noun takes no "did", the tagger misread the verb
     governed = next((c for c in root.children if c.pos_ == "VERB" and c.dep_ in ("xcomp", "ccomp", "conj", "advcl",
-                                                                                "csubj")), None)
-    if governed is not None:  # "who thought was the finest picture?": the thinking is asked about
+                                                                                "csubj", "pcomp")), None)
+    if governed is not None:  # "who thought was the finest picture?": the thinking is asked about; "With what
+        # did they cut it?": the tagger's root is the fronted preposition, the cutting its complement
         return governed
     if root.lemma_.lower() == "be":  # "when was the old mill built?", "when is the tide turning?": a tagger may
         said = next((c for c in root.children if c.dep_ == "acomp" and c.pos_ == "VERB"), None)  # hang the

@@ -20,7 +20,7 @@ PREP_ROLES = {
     ),
     **dict.fromkeys(["during", "before", "after", "since", "until", "till", "following", "prior"],
                     "ADHIKARANA_TEMPORAL"),
-    **dict.fromkeys(["to", "for"], "SAMPRADANA"),
+    **dict.fromkeys(["to", "unto", "for"], "SAMPRADANA"),  # "unto": the older "to" ("sold it unto a merchant")
 }
 """Prepositions and the kāraka their object fills: "with" a tool (KARANA), "from" a source (APADANA), "in" a place."""
 
@@ -91,6 +91,10 @@ SENTENCE_ADVERBS = frozenset(
     "ultimately overall".split()
 )
 """Adverbs that comment on the whole statement; they say nothing of how it was done."""
+
+
+DIRECTIONS = frozenset({"back", "up", "down", "away", "abroad", "home"})
+"""Adverbs of direction: how an action moved something; a phrase they hold says where to or from ("back to the hills")."""
 
 
 NOT_MANNER = frozenset(

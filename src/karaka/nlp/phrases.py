@@ -8,6 +8,7 @@ from typing import Any
 
 from spacy.tokens import Token
 
+from karaka.nlp import irregular_verb
 from karaka.nlp.lexicon import ANIMATE_PRONOUNS, QUANTITIES, RELATIVE, TEMPORAL_WORDS, names_people
 
 _SPAN_EDGE = re.compile(r"^[\s,;:.!?]+|[\s,;:]+$")
@@ -140,10 +141,24 @@ class Roles:
             self.adjuncts[kind].append(text)
 
 
+def mistagged_verb(token: Token) -> bool:
+    """A verb's irregular past the tagger took for a noun, a name or a pronoun, with a subject and an object of its own.
+
+    "the men of the city slew Jethan with the sword": the small model tags "slew" a pronoun, yet
+    parses "men" as its subject and "Jethan" as its object.
+    """
+    if token.pos_ not in ("NOUN", "PROPN", "PRON", "ADJ") or not irregular_verb(token.text):
+        return False
+    deps = {c.dep_ for c in token.children}
+    return bool(deps & {"nsubj", "nsubjpass"}) and bool(deps & {"dobj", "dative", "prep", "attr"})
+
+
 def is_predicate(token: Token) -> bool:
     """Whether a token heads an action of its own (a verb, or a copula that heads a clause)."""
     if token.pos_ == "VERB":
         return token.dep_ not in ("aux", "auxpass", "amod")
+    if mistagged_verb(token):
+        return True
     return token.pos_ == "AUX" and token.dep_ in ("ROOT", "conj", "ccomp", "advcl", "relcl") and any(
         c.dep_ in ("attr", "acomp") for c in token.children
     )

@@ -39,6 +39,11 @@ def _is_wh(token: Token) -> bool:
     return token.lower_ in WH or any(t.lower_ in WH and t.dep_ in ("det", "poss") for t in token.children)
 
 
+def _amount_asked(token: Token) -> bool:
+    """Whether ``token`` opens "how much" or "how many": the phrase it opens is what the question asks."""
+    return token.lower_ == "how" and token.i + 1 < len(token.doc) and token.doc[token.i + 1].lower_ in ("much", "many")
+
+
 def _clean(text: str) -> str:
     """A named argument without the question's wh-word and auxiliaries ("When did the cartoons" → "the cartoons")."""
     words = text.split()
@@ -106,12 +111,16 @@ def _double_object(wh: Any, verb: Any, known: dict[str, str], extract: str | Non
     thing given (Tomas received it), "Whom did she give the bread?" for the receiver. The parse
     labels such a wh-word as it may (a dative, an object, a subject), so its place decides.
     """
-    subject = any(c.dep_ in ("nsubj", "nsubjpass") and c.i != wh.i and wh.i < c.i < verb.i for c in verb.children)
+    amount = _amount_asked(wh)
+    top = wh  # "How much did he pay Tomas?": the amount, like "what", is the thing given
+    while amount and top.head.i != verb.i and top.i < top.head.i < verb.i:
+        top = top.head
+    subject = any(c.dep_ in ("nsubj", "nsubjpass") and c.i != top.i and wh.i < c.i < verb.i for c in verb.children)
     objects = [c for c in verb.children if c.dep_ in ("dobj", "dative") and c.i > verb.i and not _is_wh(c)]
-    if not subject or len(objects) != 1 or wh.i > verb.i or wh.head.i != verb.i:
+    if not subject or len(objects) != 1 or wh.i > verb.i or top.head.i != verb.i:
         return extract
     text = _clean(span(objects[0]))
-    if wh.lower_ in ("what", "which") and known.get("KARMA") == text:
+    if (wh.lower_ in ("what", "which") or amount) and known.get("KARMA") == text:
         del known["KARMA"]
         known["SAMPRADANA"] = text
         return "KARMA"
@@ -183,6 +192,12 @@ def question_step(question: str, known_verb: KnownVerb | None = None) -> dict[st
                 extract = "KARMA"
             else:
                 extract = "KARMA" if "KARTA" in known else "KARTA"
+    if not second and not passive and wh is not None and fronted is None and wh.i + 1 == verb.i \
+            and wh.lower_ in ("who", "what") and verb.pos_ == "VERB" and extract != "KARTA":
+        extract = "KARTA"  # "Who slew Jethan?": a wh-word right before its verb is its subject, however tagged
+        for child in verb.children:
+            if child.i > verb.i and child.dep_ in ("npadvmod", "attr", "dep", "oprd") and child.pos_ in ("PROPN", "NOUN"):
+                known.setdefault("KARMA", _clean(span(child)))
     if not second and not passive and wh is not None and fronted is None:
         extract = _double_object(wh, verb, known, extract)
     lemma = "be" if verb.pos_ == "AUX" else verb_lemma(verb.lower_) if second else verb.lemma_.lower()

@@ -17,11 +17,12 @@ from typing import Any
 
 from spacy.tokens import Doc, Token
 
-from karaka.nlp import parse, parse_many
+from karaka.nlp import irregular_verb, parse, parse_many
 from karaka.nlp.clauses import brought_about, clause_adjunct, expletive_subject, said_before, so_result, wanted
 from karaka.nlp.lexicon import (
     ASIDE_NOUNS,
     CAUSAL_PREPS,
+    DIRECTIONS,
     NOT_MANNER,
     OBJECT_CONTROL,
     PREP_ROLES,
@@ -32,6 +33,7 @@ from karaka.nlp.lexicon import (
     TEMPORAL_PREPS,
     TEMPORAL_WORDS,
     TIME_ADVERBS,
+    names_people,
 )
 from karaka.nlp.phrases import (
     SPAN_SKIP,
@@ -40,6 +42,7 @@ from karaka.nlp.phrases import (
     is_animate,
     is_predicate,
     is_temporal,
+    mistagged_verb,
     slipped_subject,
     span,
     words_text,
@@ -63,12 +66,25 @@ def prep_role(prep: Token, obj: Token) -> str | None:
     if role is None:
         return "ADHIKARANA_TEMPORAL" if is_temporal(obj) else None
     if role == "SAMPRADANA":
-        if is_animate(obj):
+        if word != "for" and obj.ent_type_ in ("GPE", "LOC", "FAC"):
+            return "ADHIKARANA_SPATIAL"
+        if is_animate(obj) or word != "for" and _someone(obj):
             return role
-        return "ADHIKARANA_TEMPORAL" if is_temporal(obj) else None
+        if is_temporal(obj):
+            return "ADHIKARANA_TEMPORAL"
+        return "ADHIKARANA_SPATIAL" if word != "for" and obj.ent_type_ in ("LOC", "FAC") else None
     if role == "ADHIKARANA_SPATIAL" and is_temporal(obj):
         return "ADHIKARANA_TEMPORAL"
     return role
+
+
+def _someone(noun: Token) -> bool:
+    """A noun phrase that names people or a group: "a merchant", "the council", "his heirs", "farmers".
+
+    A bare singular noun after "to" is where something goes, not who receives it: "to justice", "to market".
+    """
+    return names_people(noun.lemma_ or noun.text) in ("person", "group") and (
+        noun.tag_ in ("NNS", "NNPS") or any(c.dep_ in ("det", "poss") for c in noun.children))
 
 
 def pobj_of(prep: Token) -> Token | None:
@@ -172,8 +188,12 @@ def _roles_of(verb: Token) -> Roles:
         elif dep == "advmod" and child.lower_ in TIME_ADVERBS:
             roles.adjunct("TIME", span(child))
         elif dep == "advmod" and child.pos_ == "ADV" and child.lower_ not in NOT_MANNER and child.lower_ not in TEMPORAL_WORDS:
-            if child.lower_.endswith("ly") or child.lower_ in ("well", "hard", "fast", "together", "alone", "back", "up",
-                                                                 "down", "away", "abroad", "home"):
+            if child.lower_ in DIRECTIONS:  # "drove them back to the hills": the hills are where they went
+                heads = [c for c in child.children if c.dep_ == "prep"]
+                for prep in heads:
+                    _prep_phrase(roles, prep)
+                roles.adjunct("MANNER", span(child, skip=SPAN_SKIP | {"prep"}) if heads else span(child))
+            elif child.lower_.endswith("ly") or child.lower_ in ("well", "hard", "fast", "together", "alone"):
                 roles.adjunct("MANNER", span(child))
         elif dep == "prt":  # "turn it over again", "moved up three"
             tail = [t for t in verb.doc[child.i + 1: child.i + 2] if t.head in (verb, child) and
@@ -320,7 +340,8 @@ def analyze_doc(doc: Doc) -> list[dict[str, Any]]:
         karta_of[token.i] = roles.karakas.get("KARTA")
         if not roles.karakas and not roles.adjuncts:
             continue
-        verb = "be" if token.pos_ == "AUX" else token.lemma_.lower()
+        verb = "be" if token.pos_ == "AUX" else irregular_verb(token.text) if mistagged_verb(token) \
+            else token.lemma_.lower()
         item: dict[str, Any] = {
             "verb": verb, "karakas": {r: (v[0] if len(v) == 1 else v) for r, v in roles.karakas.items()},
             "negated": roles.negated, "coreferences": [], "token": token.i, "char": token.idx,
