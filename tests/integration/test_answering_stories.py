@@ -260,3 +260,41 @@ def test_the_name_of_a_thing_is_a_proper_name_the_line_sets_beside_it(ferry):
 
     assert run_query(ferry, "What is the name of Quill's raft?")["status"] != "GROUNDED"
 
+
+
+CHRONICLE = (
+    "Chapter 1. The Raiders",
+    "1 In those days Kedar was king over Tirsa, and he dwelt in the city of Amon.",
+    "2 There came out of the camp of the raiders a champion named Golan, whose height was seven feet.",
+    "3 He carried a spear of ash and a shield of bronze.",
+    "4 Then Tamsin, the miller's daughter, took a sling and a smooth stone.",
+    "5 She slung the stone at the champion.",
+    "6 And the men of the city slew Jethan with the sword, because he had stolen a lamb.",
+    "7 And Hobab lived after this an hundred and forty years, and died in Amon.",
+    "8 Hobab sold his old cart unto a merchant of the river towns.",
+)
+
+
+@pytest.fixture(scope="module")
+def chronicle(tmp_path_factory):
+    return parsed_workspace(tmp_path_factory.mktemp("chronicle"), {"chronicle.txt": CHRONICLE})
+
+
+def test_a_name_given_with_a_description_reaches_the_pronouns_that_stand_for_the_description(chronicle):
+    """"a champion named Golan … He carried a spear": what Golan carried, and "he (Golan)" for who carried it."""
+    assert grounded(chronicle, "What did Golan carry?") == ["a spear of ash and a shield of bronze"]
+    assert grounded(chronicle, "Who carried a spear of ash?") == ["He (Golan)"]
+
+
+def test_a_name_the_tagger_took_for_a_place_is_a_person_when_the_line_calls_it_one(chronicle):
+    """The small model reads "Tamsin" as a place; "Tamsin, the miller's daughter" is someone, so "she" is Tamsin."""
+    assert grounded(chronicle, "Who slung the stone at the champion?") == ["She (Tamsin)"]
+
+
+def test_older_english_verse_numbers_irregular_pasts_and_unto(chronicle):
+    assert grounded(chronicle, "How long did Hobab live?") == ["hundred and forty years"]  # not the verse's 7
+    assert grounded(chronicle, "Who slew Jethan?") == ["the men of the city"]  # "slew", tagged a pronoun
+    assert grounded(chronicle, "With what did the men slay Jethan?") == ["with the sword"]
+    assert grounded(chronicle, "Who stole a lamb?") == ["he (Jethan)"]
+    assert grounded(chronicle, "Who did Hobab sell his cart to?") == ["a merchant of the river towns"]
+    assert grounded(chronicle, "Who came out of the camp of the raiders?")[0].startswith("a champion named Golan")

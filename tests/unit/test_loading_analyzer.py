@@ -143,6 +143,14 @@ def test_an_irregular_past_the_tagger_took_for_a_pronoun_is_still_the_action():
     assert [k["verb"] for k in analyze("The old saw hung on the wall.")] == ["hang"]  # a noun stays a noun
 
 
+def test_there_stands_in_for_the_doer_and_a_name_the_line_calls_someone_is_a_person():
+    came = analyze("There came down from the hills a rider named Corm.")[0]
+    assert came["karakas"]["KARTA"] == "a rider named Corm" and "KARMA" not in came["karakas"]
+    took = analyze("Then Tamsin, the miller's daughter, took a sling.")[0]
+    assert took["karakas"]["KARTA"] == "Tamsin"  # the sentence's "then" is no part of her name
+    assert took["types"]["Tamsin"] == "PERSON" and took["shapes"]["Tamsin"] == ""  # the tagger said a place
+
+
 def test_rule_checks():
     line = "Rama gave the bow to Lakshmana."
     good = {"verb": "give", "karakas": {"KARTA": "Rama", "KARMA": "bow"}}

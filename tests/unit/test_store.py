@@ -116,6 +116,14 @@ def test_resolver_merges_titles_and_keeps_pronouns_apart(embeddings):
     assert resolver.lookup("bow") == "bow" == resolver.lookup("the bow")
 
 
+def test_a_name_a_description_gives_finds_the_description(embeddings):
+    """"a smith named Golan, who …" is filed under "Golan" too: a question about Golan reaches it."""
+    resolver = EntityResolver(embeddings)
+    smith = resolver.resolve("a smith named Golan, whose forge stood by the ford").entity_id
+    named = resolver.resolve("Golan").entity_id
+    assert smith != named and resolver.candidates("Golan") == [named, smith]
+
+
 def test_vectors_map_lines_and_save_atomically(tmp_path, embeddings):
     vec = LineVectors(embeddings.dim)
     texts = ["Rama gave the bow.", "He used it.", "The crow drank water."]

@@ -18,6 +18,7 @@ from karaka.nlp import irregular_verb
 from karaka.nlp.lexicon import PREPOSITION_NOUNS, names_people
 from karaka.store.base import Store
 from karaka.store.ids import document_node
+from karaka.store.resolver import name_given
 from karaka.words import ANAPHORIC_PRONOUNS, FUNCTION_WORDS, HUMAN_PRONOUNS, PRONOUNS, WORD
 
 
@@ -204,7 +205,8 @@ def _antecedent(store: Store, entity: str | None, node: str) -> str:
                 continue
             mentioned.add(at)
             if not alias_attrs.get("pronoun"):
-                named.setdefault(at, str(alias_attrs.get("canonical_name", alias)))
+                shown = str(alias_attrs.get("canonical_name", alias))
+                named.setdefault(at, name_given(shown) or shown)  # "he (Golan)", not the whole "champion named Golan …"
     at = seq
     while seq - at <= CHAIN:
         back = at - 1

@@ -9,7 +9,7 @@ from typing import Any
 from spacy.tokens import Token
 
 from karaka.nlp import irregular_verb
-from karaka.nlp.lexicon import ANIMATE_PRONOUNS, QUANTITIES, RELATIVE, TEMPORAL_WORDS, names_people
+from karaka.nlp.lexicon import ANIMATE_PRONOUNS, QUANTITIES, RELATIVE, TEMPORAL_WORDS, TIME_ADVERBS, names_people
 
 _SPAN_EDGE = re.compile(r"^[\s,;:.!?]+|[\s,;:]+$")
 
@@ -20,6 +20,21 @@ def is_temporal(token: Token) -> bool:
 
 
 CLAUSE, PLURAL, NOT_A_PERSON, GROUP = "clause", "plural", "not-a-person", "group"
+
+
+def described_person(token: Token) -> bool:
+    """A name its sentence calls a person, whatever the tagger's label.
+
+    "Tamsin, the miller's daughter", "a smith named Golan": the small model takes many an
+    unfamiliar name for a place.
+    """
+    if token.pos_ != "PROPN":
+        return False
+    nouns = [c for c in token.children if c.dep_ == "appos"] + ([token.head] if token.dep_ == "appos" else [])
+    if token.dep_ in ("oprd", "dobj", "attr", "npadvmod") and token.head.lemma_ in ("name", "call") \
+            and token.head.dep_ == "acl":
+        nouns.append(token.head.head)
+    return any(names_people(n.lemma_ or n.text) == "person" for n in nouns)
 
 
 def shape_of(head: Token) -> str:
@@ -38,6 +53,8 @@ def shape_of(head: Token) -> str:
     if head.tag_ in ("NNS", "NNPS") or any(c.dep_ == "nummod" and c.like_num and c.i < head.i and c.lower_ not in
                                            ("one", "1") for c in head.children):  # "Article 79" is one article
         return PLURAL
+    if described_person(head):
+        return ""
     if head.tag_ == "VBG" or is_temporal(head) or head.ent_type_ not in ("", "PERSON", "NORP", "ORG"):
         return NOT_A_PERSON
     kind = names_people(head.lemma_ or head.text)
@@ -86,6 +103,8 @@ def span(token: Token, skip: frozenset[str] = SPAN_SKIP) -> str:
     for child in token.children:
         if child.dep_ in skip and not (child.dep_ == "punct" and child.i > token.i and child.text in "%'"):
             continue
+        if child.dep_ == "advmod" and child.i == token.left_edge.i and child.lower_ in TIME_ADVERBS:
+            continue  # "Then Tamsin … took": the sentence's "then", hung on its subject, is no part of the name
         keep.update(t.i for t in child.subtree)
     lo, hi = min(keep), max(keep)
     return words_text([t for t in token.doc[lo:hi + 1] if t.i in keep])
@@ -126,7 +145,9 @@ class Roles:
             text = span(tok)
             text = f"{prep.text} {text}" if prep is not None and tok is token else text
             self.put(role, text)
-            if tok.ent_type_:
+            if described_person(tok):
+                self.types[text] = "PERSON"
+            elif tok.ent_type_:
                 self.types[text] = tok.ent_type_
             self.shapes[text] = shape_of(tok)
 

@@ -148,6 +148,13 @@ def _prep_phrase(roles: Roles, prep: Token) -> None:
         roles.adjunct("OTHER", clause(prep))
 
 
+def _there_subject(verb: Token, noun: Token) -> bool:
+    """Whether ``noun`` is the subject an existential "there" stands in for: "There came a champion"."""
+    return verb.lemma_.lower() != "be" and noun.dep_ == "dobj" and any(
+        c.dep_ == "expl" and c.lower_ == "there" for c in verb.children) and not any(
+        c.dep_ in ("nsubj", "nsubjpass") for c in verb.children)
+
+
 def _roles_of(verb: Token) -> Roles:
     roles = Roles()
     for child in verb.children:
@@ -170,6 +177,8 @@ def _roles_of(verb: Token) -> Roles:
             obj = pobj_of(child)
             if obj is not None:
                 roles.add("KARTA", obj)
+        elif dep in ("dobj", "obj", "attr", "oprd") and child.pos_ != "VERB" and _there_subject(verb, child):
+            roles.add("KARTA", child)  # "There lived a king in the north": the king lived
         elif dep in ("dobj", "obj", "attr", "oprd") and child.pos_ != "VERB":
             roles.add("KARMA", child)
         elif dep == "ccomp":

@@ -115,6 +115,20 @@ def given_name(name: str) -> str:
     return first if len(first) > 2 and first not in ARTICLES and first not in PRONOUNS else ""
 
 
+_NAMED = re.compile(r"\b(?:named|called)\s+((?:[A-Z][\w'’-]+)(?:\s+[A-Z][\w'’-]+)?)")
+
+
+def name_given(name: str) -> str:
+    """The name a description gives its thing, as written ("Golan" of "a champion named Golan, whose …"), or ""."""
+    found = _NAMED.search(display_name(name))
+    return found.group(1) if found and len(found.group(1)) > 2 and found.group(1).lower() not in PRONOUNS else ""
+
+
+def named_in(name: str) -> str:
+    """The key of the name a description gives its thing ("golan"), or ""."""
+    return normalize_name(name_given(name))
+
+
 def with_given(found: list[str], given: Collection[str]) -> list[str]:
     """``found`` and the one entity a first name opens, when only one has it: "Tomas" is also "Tomas Berg"."""
     return found + list(given) if len(given) == 1 and not set(given) & set(found) else found
@@ -186,9 +200,9 @@ class EntityResolver:
         self._names[entity_id] = name
         for alias in aliases(name):
             self._aliases[alias].add(entity_id)
-        given = given_name(name)
-        if given:
-            self._given[given].add(entity_id)
+        for given in (given_name(name), named_in(name)):  # "Tomas" of "Tomas Berg"; "Golan" of "a man named Golan"
+            if given:
+                self._given[given].add(entity_id)
         if self.embeddings is not None:
             self._pending.append(entity_id)
 

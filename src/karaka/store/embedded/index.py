@@ -28,7 +28,7 @@ from karaka.store.atomic import UMASK
 from karaka.store.damage import DiskFull, is_disk_full
 from karaka.store.embedded.graph import KnowledgeGraph
 from karaka.store.embedded.journal import JournaledGraph
-from karaka.store.resolver import aliases, entity_name, given_name, is_pronoun, mention_key, normalize_name
+from karaka.store.resolver import aliases, entity_name, given_name, is_pronoun, mention_key, named_in, normalize_name
 from karaka.store.schema import KARAKA_RELATIONS, SUBJECT_RELATIONS
 
 log = logging.getLogger("karaka.index")
@@ -237,10 +237,10 @@ def _entity_names(node: str, attrs: dict[str, Any]) -> list[tuple[Any, ...]]:
     key = normalize_name(name)
     if not key or is_pronoun(name):
         return []
-    given = given_name(name)
+    given = [g for g in dict.fromkeys((given_name(name), named_in(name))) if g]  # "Tomas"; "Golan" of "a man named Golan"
     return ([(key, node, NAME, name, None, None)]
             + [(alias, node, ALIAS, None, None, None) for alias in sorted(aliases(name))]
-            + ([(given, node, GIVEN, None, None, None)] if given else []))
+            + [(g, node, GIVEN, None, None, None) for g in given])
 
 
 def _mention(source: str, target: str, relation: str, attrs: dict[str, Any]) -> Iterator[tuple[Any, ...]]:
