@@ -63,6 +63,12 @@ def test_a_fronted_preposition_the_tagger_took_for_the_root_leaves_the_verb_its_
     assert analyse("With what did the guards bar the gate?").verb == key("bar")
 
 
+def test_what_was_x_done_with_asks_about_the_action_not_for_an_x():
+    asked = analyse("What was the dog poisoned with?")
+    assert asked.focus == "" and asked.verb == key("poison")
+    assert analyse("What is the default line length?").focus == "length"
+
+
 def test_what_the_answer_leaves_out_and_document_words_only_weigh():
     asked = analyse("How do you install the client without its graphical tools on a server?")
     soft = {t.text for t in asked.terms if not t.hard}

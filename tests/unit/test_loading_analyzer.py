@@ -151,6 +151,12 @@ def test_there_stands_in_for_the_doer_and_a_name_the_line_calls_someone_is_a_per
     assert took["types"]["Tamsin"] == "PERSON" and took["shapes"]["Tamsin"] == ""  # the tagger said a place
 
 
+def test_the_it_of_a_cleft_points_at_the_name_its_relative_clause_hangs_on():
+    found = {k["verb"]: k["karakas"] for k in analyze("It was Brannock who had salted the well.")}
+    assert found["salt"]["KARTA"] == "Brannock"
+    assert {k["verb"]: k["karakas"] for k in analyze("It is a song written by Ysolde.")}["write"]["KARMA"] == "a song"
+
+
 def test_rule_checks():
     line = "Rama gave the bow to Lakshmana."
     good = {"verb": "give", "karakas": {"KARTA": "Rama", "KARMA": "bow"}}

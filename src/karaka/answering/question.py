@@ -291,8 +291,9 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
                                           and after.lemma_ == "be"):
             subject = next((t for t in tokens if t.dep_ in ("nsubj", "nsubjpass") and t.i != wh_token.i
                             and t.pos_ in ("NOUN", "PROPN")), None)
-            if subject is not None and after is not None and after.lemma_ == "be":
-                focus_token = subject  # "what is the default line length …" → length
+            if subject is not None and after is not None and after.lemma_ == "be" and after.dep_ not in (
+                    "aux", "auxpass") and not any(c.dep_ == "acl" and c.tag_ in ("VBN", "VBG") for c in subject.children):
+                focus_token = subject  # "what is the default line length …" → length; not "what was the dog fed?"
     kind, shape = _wh_kind(wh)
     if wh_token is None and asking[0].lower_ in AUXILIARIES and not any(t.lower_ == "or" for t in asking):
         kind = k.POLAR  # "Did Senna dwell in Orrin?": yes or no ("Was A or B born first?" names its answers)

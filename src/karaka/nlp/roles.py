@@ -281,6 +281,8 @@ def _modified_noun(verb: Token, roles: Roles) -> None:
         return
     noun = verb.head
     subject = _copula_subject(noun)
+    if subject is not None and subject.lower_ in ("it", "this", "that"):
+        subject = None  # "It was Pell who poisoned the dog": the cleft's "it" points at Pell
     skip = SPAN_SKIP | {"acl"}  # the noun without the clause itself: "a car driven by …" is driven as "a car"
     target = span(subject, skip) if subject is not None else span(noun, skip)
     relative = next((c for c in verb.children if c.lower_ in RELATIVE and c.tag_ in ("WDT", "WP", "WP$")), None)
