@@ -362,3 +362,11 @@ def test_a_verse_number_counts_nothing_and_a_tagger_s_noun_that_is_a_verb_s_past
     assert each("How many apples did Tobin eat?", "12 Apples were eaten by Tobin.") == {"12 Apples": ""}
     why = each("Who slew Orm?", "3 And Hale begat Tobin and Orm.")  # "begat" tagged a noun: the line has a verb
     assert why and all("lacks slew" in w for w in why.values() if w != "the question's own words")
+
+
+def test_a_possessive_pronoun_stands_for_the_one_name_of_the_sentence_before():
+    """"Maeve painted it blue. Her brother Tomas arrived": Maeve's brother; after "Ilsa met Maeve", whose is unsaid."""
+    line = "Her brother Tomas arrived on Tuesday."
+    assert each("Who is Maeve's brother?", line, previous="Maeve, who never liked the house, painted it blue.")[
+        "Tomas"] == ""
+    assert "lacks Maeve" in each("Who is Maeve's brother?", line, previous="Ilsa met Maeve at the gate.")["Tomas"]
