@@ -2,6 +2,8 @@
 
     python benchmarks/fresh.py [--llm SPEC] [--workspace WS]
 
+With ``--workspace`` the documents are kept in ``WS.source/``, so a rerun finds them unchanged.
+
 The corpus comes from Debian's packages on this machine (no download): curl's manual page
 (rendered by groff), zlib's usage example (zlib1g-dev), Git 2.28's release notes (git) and dpkg's
 trigger specification (dpkg). The questions (``data/fresh/questions.json``) were written by
@@ -67,7 +69,8 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         workspace = args.workspace or str(Path(tmp) / "ws")
-        docs = corpus(Path(tmp) / "docs")
+        docs = corpus(Path(f"{args.workspace}.source") if args.workspace else Path(tmp) / "docs")  # one path for a
+        # workspace's reruns: a new temporary path made each document a second one beside the first, and answers drifted
         run_ingest(resolve_context({"workspace": workspace, "llm": "none", "extractor": "parser"}), docs)
         ctx = resolve_context({"workspace": workspace, "llm": args.llm})
         questions = json.loads((HERE / "data" / "fresh" / "questions.json").read_text(encoding="utf-8"))

@@ -69,6 +69,31 @@ def test_what_was_x_done_with_asks_about_the_action_not_for_an_x():
     assert analyse("What is the default line length?").focus == "length"
 
 
+def _parsed(words, pos, deps, heads):
+    from spacy.tokens import Doc
+
+    from karaka.nlp import parse
+
+    vocab = parse("x").vocab
+    return Doc(vocab, words=words, pos=pos, deps=deps, heads=heads)
+
+
+def test_the_verb_the_asking_words_hang_on_is_the_question_s_whatever_the_tagger_made_the_root():
+    from karaka.answering.verbs import verb_of
+
+    # "Who wrote the tarn walks guide?" read as "walks" the root with "wrote" its clausal subject
+    doc = _parsed(["Who", "wrote", "the", "tarn", "walks", "guide", "?"],
+                  ["PRON", "VERB", "DET", "NOUN", "VERB", "NOUN", "PUNCT"],
+                  ["nsubj", "csubj", "det", "dobj", "ROOT", "dobj", "punct"], [1, 4, 3, 1, 4, 4, 4])
+    assert verb_of(doc).text == "wrote"
+    # "What does frob watch learn to print?" read as "frob" the root, "watch learn" a clause under it
+    doc = _parsed(["What", "does", "frob", "watch", "learn", "to", "print", "?"],
+                  ["PRON", "AUX", "VERB", "NOUN", "VERB", "PART", "VERB", "PUNCT"],
+                  ["nsubj", "aux", "ROOT", "nsubj", "ccomp", "aux", "xcomp", "punct"], [2, 2, 2, 4, 2, 6, 4, 2])
+    assert verb_of(doc).text == "learn"
+    assert analyse("How long is the term of the steward who keeps the keys?").verb == ""  # "steward" is no verb
+
+
 def test_what_the_answer_leaves_out_and_document_words_only_weigh():
     asked = analyse("How do you install the client without its graphical tools on a server?")
     soft = {t.text for t in asked.terms if not t.hard}

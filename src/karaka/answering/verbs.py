@@ -61,7 +61,8 @@ def _verb_in_disguise(tokens: list, i: int) -> bool:  # type: ignore[type-arg]
     nxt = tokens[i + 1] if i + 1 < len(tokens) else None
     if tokens[i].pos_ != "NOUN" or nxt is None:
         return False
-    return nxt.pos_ in ("DET", "PRON") and nxt.dep_ != "poss" or tokens[i].tag_ == "NNS" and (
+    return nxt.pos_ in ("DET", "PRON") and nxt.dep_ != "poss" and nxt.tag_ not in ("WDT", "WP", "WP$") \
+        or tokens[i].tag_ == "NNS" and (
         nxt.pos_ == "ADV" or nxt.lower_ in k.WH_WORDS)
 
 
@@ -102,6 +103,12 @@ def verb_of(doc):  # type: ignore[no-untyped-def]
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is None:
         return None
+    asker = next((c for c in root.children if c.pos_ == "VERB" and (
+        c.dep_ == "csubj" and any(g.dep_ == "nsubj" and g.lower_ in k.WH_WORDS for g in c.children)
+        or c.dep_ == "ccomp" and root.i > 0 and doc[root.i - 1].lower_ in ("do", "does", "did")
+        and any(g.dep_ == "nsubj" and root.i < g.i < c.i for g in c.children))), None)
+    if asker is not None:  # "Who wrote the dpkg triggers specification?" ("triggers" taken for the root);
+        return asker  # "What does git bugreport learn …?" (the subject's first word taken for it)
     if root.pos_ == "VERB" and root.lemma_.lower() not in k.CAUSATIVES | LIGHT_VERBS:
         return root
     if root.pos_ == "NOUN" and any(c.dep_ == "aux" and c.lower_ in ("do", "does", "did") for c in root.children):
