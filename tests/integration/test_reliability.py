@@ -225,3 +225,18 @@ def test_a_line_that_failed_to_write_is_a_failure_of_the_run(tmp_path, monkeypat
     monkeypatch.setattr(ingest_nodes, "write_document", write_with_a_failure)
     report = run_ingest(Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser"), docs)
     assert report["failures"] == [{"ref": "a:2", "cause": "schema: test"}]
+
+
+def test_a_copy_of_a_document_from_another_folder_is_named_and_not_ingested_twice(tmp_path):
+    """The same text from another path (a moved folder, a second copy) would cite every line twice."""
+    write_doc(tmp_path / "a", "tale.txt", "Orm sold the boat to Ilse.", "Ilse rowed it to the mill.")
+    write_doc(tmp_path / "b", "tale.txt", "Orm sold the boat to Ilse.", "Ilse rowed it to the mill.")
+    write_doc(tmp_path / "b", "notes.txt", "Orm sold the boat to Ilse.", "Ilse rowed it to the mill.")
+    write_doc(tmp_path / "b", "other.txt", "Ilse rowed the boat to the weir.")
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser", concurrency=1)
+    run_ingest(ctx, tmp_path / "a")
+    report = run_ingest(ctx, tmp_path / "b")
+    assert not report["failures"] and report["documents"] == 1  # only other.txt is new
+    copies = [w for w in report["warnings"] if "the same text as document tale" in w]
+    assert sorted(w.split(":")[0] for w in copies) == ["notes.txt", "tale.txt"], report["warnings"]
+    assert sorted(_extracted_lines(tmp_path / "ws")) == ["other", "tale"]

@@ -114,12 +114,18 @@ def load(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     unchanged: list[str] = []
     taken: set[str] = set()
     warnings = list(loaded.warnings) + _unparsed(services, loaded.docs)
+    held = {str(r["sha256"]): r for r in records.documents() if r["status"] == DocStatus.DONE}
     for doc in loaded.docs:
+        digest = content_hash(doc.lines)
+        if doc.lines and records.document_by_path(doc.source) is None and digest in held:
+            first = held[digest]  # a copy of a document read before, from another path: its lines would be
+            warnings.append(f"{Path(doc.source).name}: the same text as document {first['doc_id']} "  # cited twice
+                            f"(from {first['path']}); not ingested again")
+            continue
         doc_id, note = assign_id(services, doc, taken, bool(state.get("replace")))
         taken.add(doc_id)
         if note:
             warnings.append(note)
-        digest = content_hash(doc.lines)
         old = records.document(doc_id)
         if old is not None and old["sha256"] == digest and old["status"] == DocStatus.DONE:
             unchanged.append(doc_id)
@@ -133,6 +139,7 @@ def load(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
         keep = old is not None and old["sha256"] == digest and old["path"] == doc.source
         records.put_document(doc_id, doc.source, digest, doc.lines, old["status"] if keep and old else DocStatus.LOADED)
         todo.append(doc_id)
+        held.setdefault(digest, {"doc_id": doc_id, "path": doc.source})  # a second copy in the same run too
     return _start(services, runtime, todo, {"unchanged": unchanged, "skipped": loaded.skipped, "warnings": warnings})
 
 
