@@ -298,3 +298,7 @@ def test_older_english_verse_numbers_irregular_pasts_and_unto(chronicle):
     assert grounded(chronicle, "Who stole a lamb?") == ["he (Jethan)"]
     assert grounded(chronicle, "Who did Hobab sell his cart to?") == ["a merchant of the river towns"]
     assert grounded(chronicle, "Who came out of the camp of the raiders?")[0].startswith("a champion named Golan")
+
+
+def test_what_someone_took_is_every_thing_the_line_joins_not_one_of_them(chronicle):
+    assert grounded(chronicle, "What did Tamsin take?") == ["a sling and a smooth stone"]

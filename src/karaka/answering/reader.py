@@ -185,6 +185,9 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
                 c.evidence.why_not = f"the action's own {other.evidence.notes[0]} is {other.text!r}"
         found += typed
         one_per_line(asked, line, [(s, c) for s, c in zip(found_spans, typed, strict=True) if c.proved])
+    for c in [c for c in found if c.proved]:  # "a sling and a smooth stone" answers "what did she take?", not one item
+        whole = [d.text for d in found if d is not c and d.proved and d.node == c.node and _one_of(d.text, c.text)]
+        c.evidence.why_not = f"one of {whole[0]!r}, which answers" if whole else c.evidence.why_not
     found = [c for c in found if c.evidence.why_not not in (OWN_WORDS, ASKS) and any(ch.isalnum() for ch in c.text)]
     # never an answer: the question's own words, what a line asks, or a mark that says nothing ("-")
     for c in found:
@@ -197,6 +200,13 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
         else:
             merged[name] = c
     return sorted(merged.values(), key=lambda c: (-c.proved, -(c.score + 0.03 * min(c.agree - 1, 3))))
+
+
+def _one_of(whole: str, part: str) -> bool:
+    """Whether ``part`` is one item of the list ``whole`` ("a smooth stone" of "a sling and a smooth stone")."""
+    at = whole.find(part)
+    rest = (whole[:at] + " " + whole[at + len(part):]) if at >= 0 and whole != part else ""
+    return bool(rest) and re.search(r"(?:^|\s)(?:and|or)\s|,", rest) is not None
 
 
 def span_in(text: str, line: Line, kind: str) -> Span | None:
