@@ -117,8 +117,7 @@ def answer(services: Services, question: str, plan: dict[str, Any] | None, hits:
             if named and not any(line.words.find(t) for t in named) and not _refers_back(line.text):
                 return "the line itself names nothing the question asks about"  # only its heading or neighbours do
             names = [t for t in asked.terms if t.role == "name" and t.hard]
-            if names and not any(line.words.find(t) or line.words.in_context(t) or line.words.in_intro(t)
-                                 or line.words.in_around(t) for t in names):
+            if names and not any(line.words.named_near(t) for t in names):
                 return f"the line never names {', '.join(t.text for t in names[:3])}"  # "Captain Boomer" of no Pequod
             span = span_in(reading.answer, line, asked.kind)
             if span is not None and outside_action(asked, span, line.words, line.doc):
@@ -154,8 +153,7 @@ def relevant(asked: Asked, words: LineWords, reading: bool = False) -> bool:
     hard = [t for t in asked.terms if t.hard and not (reading and t.role == "verb")] or list(asked.terms)
     if not hard:
         return True
-    found = sum(bool(words.find(t)) or words.in_context(t) or words.in_intro(t) or (reading and words.in_around(t))
-                for t in hard)
+    found = sum(words.named_near(t, around=reading) for t in hard)
     return found >= RELEVANT * len(hard)
 
 

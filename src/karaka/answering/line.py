@@ -69,6 +69,10 @@ class LineWords:
     def in_around(self, term: Term) -> bool:
         return _holds(self.around, self.around_text, term)
 
+    def named_near(self, term: Term, around: bool = True) -> bool:
+        """Whether the line, its heading or document name, its introducing line or (``around``) its neighbours hold it."""
+        return bool(self.find(term)) or self.in_context(term) or self.in_intro(term) or around and self.in_around(term)
+
 
 def _holds(keys: set[str], text: str, term: Term) -> bool:
     if term.role == "name" and not term.key.isalpha():

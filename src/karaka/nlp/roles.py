@@ -70,9 +70,7 @@ def prep_role(prep: Token, obj: Token) -> str | None:
             return "ADHIKARANA_SPATIAL"
         if is_animate(obj) or word != "for" and _someone(obj):
             return role
-        if is_temporal(obj):
-            return "ADHIKARANA_TEMPORAL"
-        return "ADHIKARANA_SPATIAL" if word != "for" and obj.ent_type_ in ("LOC", "FAC") else None
+        return "ADHIKARANA_TEMPORAL" if is_temporal(obj) else None
     if role == "ADHIKARANA_SPATIAL" and is_temporal(obj):
         return "ADHIKARANA_TEMPORAL"
     return role
@@ -177,10 +175,8 @@ def _roles_of(verb: Token) -> Roles:
             obj = pobj_of(child)
             if obj is not None:
                 roles.add("KARTA", obj)
-        elif dep in ("dobj", "obj", "attr", "oprd") and child.pos_ != "VERB" and _there_subject(verb, child):
-            roles.add("KARTA", child)  # "There lived a king in the north": the king lived
         elif dep in ("dobj", "obj", "attr", "oprd") and child.pos_ != "VERB":
-            roles.add("KARMA", child)
+            roles.add("KARTA" if _there_subject(verb, child) else "KARMA", child)  # "There lived a king": he lived
         elif dep == "ccomp":
             roles.put("KARMA", clause(child), is_clause=True)
         elif dep in ("dative", "iobj"):

@@ -117,7 +117,7 @@ def load(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     held = {str(r["sha256"]): r for r in records.documents() if r["status"] == DocStatus.DONE}
     for doc in loaded.docs:
         digest = content_hash(doc.lines)
-        if doc.lines and records.document_by_path(doc.source) is None and digest in held:
+        if doc.lines and digest in held and records.document_by_path(doc.source) is None:
             first = held[digest]  # a copy of a document read before, from another path: its lines would be
             warnings.append(f"{Path(doc.source).name}: the same text as document {first['doc_id']} "  # cited twice
                             f"(from {first['path']}); not ingested again")
