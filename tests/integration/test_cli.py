@@ -48,6 +48,17 @@ def test_user_errors_exit_2_without_traceback(tmp_path):
     assert bad.returncode == 2 and "unknown LLM spec" in bad.stderr
 
 
+def test_an_uncached_hub_model_is_refused_before_torch_loads(tmp_path):
+    """Offline, a hub id with no cached config fails in a second, not after importing torch and transformers."""
+    script = ("import os, sys\nos.environ['HF_HUB_OFFLINE'] = '1'\nfrom karaka.models import load_llm\n"
+              "try:\n    load_llm('huggingface:no-org/no-such-model')\nexcept ValueError as exc:\n    print(exc)\n"
+              "print(sorted(m for m in ('torch', 'transformers') if m in sys.modules))")
+    run = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                         env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    assert "no-org/no-such-model: cannot load the model" in run.stdout, run.stderr
+    assert run.stdout.strip().splitlines()[-1] == "[]"
+
+
 def test_ingest_with_failures_exits_3(tmp_path):
     docs = tmp_path / "docs"
     write_doc(docs, "ok.txt", *SPEC)

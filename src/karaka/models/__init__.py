@@ -63,8 +63,6 @@ def _build_llm(spec: str, max_tokens: int, timeout: float) -> BaseChatModel | No
             latency=float(opts.get("latency", 0)), score=int(opts.get("score", 96))
         )
     if kind == "huggingface":
-        from karaka.models.huggingface import load_huggingface_chat
-
         name, opts = rest, {}
         head, _, tail = rest.rpartition(":")
         if head and "=" in tail:
@@ -72,6 +70,9 @@ def _build_llm(spec: str, max_tokens: int, timeout: float) -> BaseChatModel | No
         unknown = set(opts) - {"batch", "wait_ms"}
         if unknown:
             raise ValueError(f"huggingface: unknown option(s) {sorted(unknown)}: use batch=N,wait_ms=M")
+        _hub_model_at_hand(name or "nvidia/Llama-3.1-Nemotron-Nano-8B-v1")
+        from karaka.models.huggingface import load_huggingface_chat
+
         return load_huggingface_chat(name or "nvidia/Llama-3.1-Nemotron-Nano-8B-v1", max_tokens,
                                      batch_size=int(opts.get("batch", 16)), wait_ms=float(opts.get("wait_ms", 5)))
     if kind == "openai":
@@ -98,6 +99,30 @@ def _build_llm(spec: str, max_tokens: int, timeout: float) -> BaseChatModel | No
     raise ValueError(
         f"unknown LLM spec {spec!r}: use huggingface:, openai:, llamacpp:, simulated, none"
     )
+
+
+def _hub_model_at_hand(name: str) -> None:
+    """Refuse, before torch and transformers load (seconds), a hub model that is neither cached nor to be fetched.
+
+    Offline (``HF_HUB_OFFLINE``, the CLI's default) a hub id whose ``config.json`` is not in the
+    local cache cannot load; a local folder, a GGUF file and ``smollm2`` are left to the loader.
+    """
+    from pathlib import Path
+
+    if name == "smollm2" or name.endswith(".gguf") or Path(name).exists() \
+            or os.environ.get("HF_HUB_OFFLINE", "").lower() not in ("1", "true", "yes", "on"):
+        return
+    from huggingface_hub import try_to_load_from_cache
+
+    try:
+        found = try_to_load_from_cache(name, "config.json")
+    except ValueError:  # not a hub id either ("no such/dir"): no model by that name
+        found = None
+    if not isinstance(found, str):
+        raise ValueError(
+            f"huggingface:{name}: cannot load the model (it is not in the local Hugging Face cache and "
+            "HF_HUB_OFFLINE is set). Download it first (unset HF_HUB_OFFLINE), or choose another --llm: none, "
+            "simulated, openai:MODEL@URL, huggingface:smollm2")
 
 
 def _announce(spec: str) -> None:
