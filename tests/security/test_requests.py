@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from dataclasses import replace as dc_replace
 
 import httpx
@@ -165,7 +166,7 @@ def test_questions_of_clients_that_left_stop_and_nothing_leaks(served, monkeypat
     assert len(started) - before < 200, f"{len(started) - before} of 400 dropped questions ran"
     assert after_threads <= threads + 4 and after_handles <= handles + 4, (
         threads, after_threads, handles, after_handles, threading.active_count(),  # Python's own, by name:
-        sorted({t.name.rstrip("0123456789_ ") for t in threading.enumerate()}))
+        sorted(Counter(t.name.rstrip("0123456789_ ") for t in threading.enumerate()).items()))
 
 
 def test_no_origin_gets_cors_access_unless_configured(served, tmp_path):

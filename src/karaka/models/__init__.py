@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from karaka.models.call import set_concurrency
@@ -70,10 +71,11 @@ def _build_llm(spec: str, max_tokens: int, timeout: float) -> BaseChatModel | No
         unknown = set(opts) - {"batch", "wait_ms"}
         if unknown:
             raise ValueError(f"huggingface: unknown option(s) {sorted(unknown)}: use batch=N,wait_ms=M")
-        _hub_model_at_hand(name or "nvidia/Llama-3.1-Nemotron-Nano-8B-v1")
+        name = name or "nvidia/Llama-3.1-Nemotron-Nano-8B-v1"
+        _hub_model_at_hand(name)
         from karaka.models.huggingface import load_huggingface_chat
 
-        return load_huggingface_chat(name or "nvidia/Llama-3.1-Nemotron-Nano-8B-v1", max_tokens,
+        return load_huggingface_chat(name, max_tokens,
                                      batch_size=int(opts.get("batch", 16)), wait_ms=float(opts.get("wait_ms", 5)))
     if kind == "openai":
         try:
@@ -107,8 +109,6 @@ def _hub_model_at_hand(name: str) -> None:
     Offline (``HF_HUB_OFFLINE``, the CLI's default) a hub id whose ``config.json`` is not in the
     local cache cannot load; a local folder, a GGUF file and ``smollm2`` are left to the loader.
     """
-    from pathlib import Path
-
     if name == "smollm2" or name.endswith(".gguf") or Path(name).exists() \
             or os.environ.get("HF_HUB_OFFLINE", "").lower() not in ("1", "true", "yes", "on"):
         return
