@@ -120,6 +120,12 @@ def test_french_and_german_questions_are_read_by_their_words():
     assert asked.lang == "fr" and asked.kind == k.QUANTITY
 
 
+def test_a_program_s_name_the_tagger_reads_as_a_preposition_is_a_word_of_the_question():
+    asked = analyse("What frob exit code means that the disk is full?")  # "frob" tagged a preposition
+    assert asked.focus_text == "code" and "frob" in {t.text for t in asked.terms}
+    assert analyse("What about the dog?").focus_text == ""  # "about" is one
+
+
 def test_an_english_noun_that_is_a_function_word_elsewhere_is_a_word_of_an_english_question():
     # French "son" (his), German "man" (one) and "die" (the) are stop words of those languages only
     assert {t.text for t in analyse("Who was Garrick's son?").terms} == {"Garrick", "son"}

@@ -93,7 +93,6 @@ class Asked:
 
 _SUFFIXES = ("ations", "ation", "ings", "ing", "edly", "ed", "ies", "es", "s", "ly", "ment", "ments")
 
-
 _ACRONYM_PLURAL = re.compile(r"[A-Z][A-Z0-9]+s")
 """An acronym's plural: "CPUs", "URLs", "IDs"."""
 
@@ -337,7 +336,8 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
     for t in tokens:
         if t.i in skip or t.is_punct or t.lower_ in FUNCTION_WORDS or t.lower_ in k.WH_WORDS:
             continue
-        if t.lemma_.lower() in k.DEFAULT_WORDS or t.pos_ in ("AUX", "DET", "PRON", "CCONJ", "SCONJ", "PART", "ADP"):
+        if t.lemma_.lower() in k.DEFAULT_WORDS or t.pos_ in ("DET", "PRON", "CCONJ", "SCONJ", "PART") or \
+                t.pos_ in ("AUX", "ADP") and not noun_tagged_verb(tokens, t.i):  # "what curl exit code": a name
             continue
         if t.pos_ == "VERB" and t.lemma_.lower() in LIGHT_VERBS:
             continue

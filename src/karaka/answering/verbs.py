@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from karaka.answering import kinds as k
-from karaka.words import AUXILIARIES, LIGHT_VERBS
+from karaka.words import AUXILIARIES, FUNCTION_WORDS, LIGHT_VERBS
 
 
 def before_auxiliary(tokens: list, start: int):  # type: ignore[no-untyped-def]
@@ -21,11 +21,17 @@ def before_auxiliary(tokens: list, start: int):  # type: ignore[no-untyped-def]
 
 
 def noun_tagged_verb(tokens: list, i: int) -> bool:  # type: ignore[type-arg]
-    """A word right after "which" tagged as a verb, a noun after it: a name ("which curl option", "which zip tool")."""
+    """A word right after "which" tagged as a verb, a noun after it: a name ("which curl option", "which zip tool").
+
+    After "what" too when the tagger calls it an auxiliary or a preposition that is no such word ("what curl exit
+    code", "what frob exit code": a program's name the tagger does not know).
+    """
     word, before = tokens[i], tokens[i - 1] if i else None
-    return (before is not None and before.lower_ == "which" and word.pos_ == "VERB"
-            and word.tag_ in ("VB", "VBP", "VBZ") and word.lower_ not in AUXILIARIES
-            and i + 1 < len(tokens) and tokens[i + 1].pos_ in ("NOUN", "PROPN"))  # not "what causes cancer", "did"
+    if before is None or word.lower_ in AUXILIARIES or i + 1 >= len(tokens) or tokens[i + 1].pos_ not in ("NOUN", "PROPN"):
+        return False
+    return (before.lower_ == "which" and word.pos_ == "VERB" and word.tag_ in ("VB", "VBP", "VBZ")  # not "what causes"
+            or before.lower_ in ("which", "what") and word.pos_ in ("AUX", "ADP") and word.is_alpha and len(word) > 2
+            and word.lower_ not in FUNCTION_WORDS | {"ought", "need", "dare"})
 
 
 def verb_after(tokens: list, i: int):  # type: ignore[no-untyped-def, type-arg]
