@@ -3,6 +3,8 @@ import os
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 os.environ.setdefault("LANGSMITH_TRACING", "false")
+if os.environ.get("PYTEST_XDIST_WORKER"):  # a process a core: a library's own threads (torch, BLAS) in each
+    os.environ.setdefault("OMP_NUM_THREADS", "1")  # only contend with the other workers' (6:14 → 5:42 on 2 cores)
 
 import pytest  # noqa: E402
 

@@ -46,26 +46,23 @@ def test_smollm2_through_huggingface_decodes_a_batch_as_it_decodes_each_request_
 
     llm = smollm2_hf
     task = get_task("kriya")
-    lines = ["Rama gave the bow to Lakshmana.", "The committee approved the long budget on Monday morning."]
-    requests = []
-    for line in lines:
-        source = f"[L1] {line}"
-        requests.append(llm._request([SystemMessage(content="You extract actions."), HumanMessage(content=source)],
-                                     {"max_tokens": 96, "json_schema": task.llm_schema(source)}))
-        requests.append(llm._request([SystemMessage(content="You rate."), HumanMessage(content=f"Rate: {line}")],
-                                     {"max_tokens": 48, "json_schema": SCORE_SCHEMA}))
-    requests.append(llm._request([SystemMessage(content="Be brief."), HumanMessage(content="Say hello.")],
-                                 {"max_tokens": 5}))  # free text, and a limit far below the others'
+    short, long = "Rama gave the bow to Lakshmana.", "The committee approved the long budget on Monday morning."
+    requests = [llm._request([SystemMessage(content="You extract actions."), HumanMessage(content=f"[L1] {short}")],
+                             {"max_tokens": 96, "json_schema": task.llm_schema(f"[L1] {short}")}),
+                llm._request([SystemMessage(content="You rate."), HumanMessage(content=f"Rate: {long}")],
+                             {"max_tokens": 48, "json_schema": SCORE_SCHEMA}),  # a longer prompt: padded apart
+                llm._request([SystemMessage(content="Be brief."), HumanMessage(content="Say hello.")],
+                             {"max_tokens": 5})]  # free text, and a limit far below the others'
     requests.append(requests[0])  # the same request twice in one batch: decoded once
     model, tokenizer = llm.batcher.model, llm.batcher.tokenizer
-    alone = [decode_together(model, tokenizer, [r])[0] for r in requests]
+    alone = [decode_together(model, tokenizer, [r])[0] for r in requests[:3]]
+    alone.append(alone[0])
     together = decode_together(model, tokenizer, requests)
     assert [d.text for d in together] == [d.text for d in alone]
     assert [d.completion_tokens for d in together] == [d.completion_tokens for d in alone]
-    assert together[4].completion_tokens <= 5
-    for decoded in (together[0], together[2]):
-        assert task.parse(decoded.text)[1] == [] and "\n" not in decoded.text, decoded.text
-    assert all(read_score(d.text)[0] is not None for d in (together[1], together[3]))
+    assert together[2].completion_tokens <= 5
+    assert task.parse(together[0].text)[1] == [] and "\n" not in together[0].text, together[0].text
+    assert read_score(together[1].text)[0] is not None, together[1].text
     replies, requests_made = call_llm_samples(llm, "You rate.", "Rate: ok.", n=3, prompt_key="probe", max_tokens=40,
                                               schema=SCORE_SCHEMA)
     assert requests_made == 1 and len({r.text for r in replies}) == 1 and read_score(replies[0].text)[0]
