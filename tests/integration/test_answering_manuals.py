@@ -113,3 +113,15 @@ def test_a_question_word_inside_a_german_question_says_its_language_and_a_shaped
     assert language("Mit welchem Verfahren verdichtet frob Dateien?") == "de"
     result = run_query(german, "Mit welchem Verfahren verdichtet frob Dateien?")
     assert result["status"] == "GROUNDED" and result["answers"] == ["LZ77"]
+
+
+@pytest.fixture(scope="module")
+def handbook(tmp_path_factory):
+    return parsed_workspace(tmp_path_factory.mktemp("handbook"), {"handbook.txt": (
+        "The Quill Lantern Handbook", "Ada Marsh", "March 3, 2021", "", "Lanterns hang from the ceiling of the hall.")})
+
+
+def test_a_line_of_names_alone_says_who_wrote_a_document_and_no_other_action(handbook):
+    assert grounded(handbook, "Who wrote the Quill Lantern Handbook?") == ["Ada Marsh"]  # a title page's byline
+    for question in ("Who translated the Quill Lantern Handbook?", "Who led the Quill Lantern Handbook?"):
+        assert run_query(handbook, question)["status"] != "GROUNDED", question

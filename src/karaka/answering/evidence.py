@@ -139,7 +139,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     frequency): a line may lack one common word of a long question ("begin", "ones"), never a
     name, a number, a piece of code or a rare word.
     """
-    soft_verb = verb_soft or words.verbless or asked.kind in VERB_FREE or (
+    soft_verb = verb_soft or words.verbless and not _names_alone(asked, doc) or asked.kind in VERB_FREE or (
         asked.kind == k.PLACE and span.kind == k.CODE)  # "where are the files put?" answered by a path
     hard = [t for t in asked.terms if t.hard and not (t.role == "verb" and soft_verb)]
     soft = [t for t in asked.terms if t not in hard]
@@ -225,6 +225,18 @@ def _other_owner(asked: Asked, words: LineWords, doc: Any | None) -> str:
             first = owners[0][0]
             return f"{first.text} {first.head.text}"
     return ""
+
+
+def _names_alone(asked: Asked, doc: Any | None) -> bool:
+    """A line of people's names and nothing else, where a who-question asks who did an action it does not say.
+
+    "Ann Lee and Bo Chen" under a title wrote it (``k.AUTHORING_VERBS``); who translated or led it, it never says.
+    """
+    if doc is None or asked.kind != k.NAME or not asked.verb or any(same(asked.verb, key(v)) for v in k.AUTHORING_VERBS):
+        return False
+    named = {t.i for e in doc.ents if e.label_ in ("PERSON", "ORG") for t in e}
+    return any(e.label_ == "PERSON" for e in doc.ents) and all(
+        t.i in named for t in doc if t.is_alpha and t.lower_ not in ("and", "&"))
 
 
 def _names(text: str) -> bool:

@@ -100,6 +100,10 @@ NAME_NOUNS = frozenset(
     "publisher creator founder owner inventor designer writer editor translator".split())
 """Nouns after "which/what" that ask for a name (besides the people nouns of ``nlp.lexicon``)."""
 
+AUTHORING_VERBS = frozenset("write author create compose".split())
+"""Verbs a line of bare names says by where it stands (a title page's "Ann Lee" wrote it); any other action
+("who translated …?", "who led …?") a line of names alone does not say."""
+
 CALLED_NOUNS = frozenset("name names title nickname surname".split())
 """Nouns that ask what a thing is called: answered by a proper name, a number or a quoted or code word, never by
 a description of the name ("a wicked name")."""
