@@ -5,6 +5,9 @@ from __future__ import annotations
 from karaka.answering import kinds as k
 from karaka.words import AUXILIARIES, FUNCTION_WORDS, LIGHT_VERBS
 
+_NOT_NAMES = FUNCTION_WORDS | {"ought", "need", "dare"}
+"""Words a tagger may call an auxiliary or a preposition rightly: never a name mis-tagged."""
+
 
 def before_auxiliary(tokens: list, start: int):  # type: ignore[no-untyped-def]
     """The word before the auxiliary that closes "which X Y does …" (within four words).
@@ -31,7 +34,7 @@ def noun_tagged_verb(tokens: list, i: int) -> bool:  # type: ignore[type-arg]
         return False
     return (before.lower_ == "which" and word.pos_ == "VERB" and word.tag_ in ("VB", "VBP", "VBZ")  # not "what causes"
             or before.lower_ in ("which", "what") and word.pos_ in ("AUX", "ADP") and word.is_alpha and len(word) > 2
-            and word.lower_ not in FUNCTION_WORDS | {"ought", "need", "dare"})
+            and word.lower_ not in _NOT_NAMES)
 
 
 def verb_after(tokens: list, i: int):  # type: ignore[no-untyped-def, type-arg]
