@@ -27,7 +27,7 @@ PAGE = b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Contents 3 0 R >>"
 
 
 def _deflated(size: int, wbits: int) -> bytes:
-    packer, chunk, out = zlib.compressobj(9, zlib.DEFLATED, wbits), b" " * (1 << 20), []
+    packer, chunk, out = zlib.compressobj(1, zlib.DEFLATED, wbits), b" " * (1 << 20), []  # level 1: 7 MB, made in half the time of 9
     for _ in range(size >> 20):
         out.append(packer.compress(chunk))
     return b"".join(out) + packer.flush()
@@ -45,7 +45,7 @@ def _many_pages(count: int) -> bytes:
 
 
 def _zip_bomb(path, member: str, prefix: bytes = b"") -> None:
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
         if path.suffix == ".epub":
             archive.writestr("mimetype", "application/epub+zip")
             archive.writestr("META-INF/container.xml", '<?xml version="1.0"?><container version="1.0" xmlns="urn:'
