@@ -160,12 +160,21 @@ def _cli(*args, check=None):
     return result
 
 
-@pytest.fixture
-def built(tmp_path, reference):
-    """A workspace ingested by the CLI (its export equals the reference's)."""
-    ws, docs = tmp_path / "ws", _docs(tmp_path / "docs")
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory, reference):
+    """A workspace ingested once by the CLI (its export equals the reference's), and its documents."""
+    base = tmp_path_factory.mktemp("built")
+    ws, docs = base / "ws", _docs(base / "docs")
     _cli("ingest", docs, "--workspace", ws, "--extractor", "parser", "--llm", "none", check=0)
     return ws, docs
+
+
+@pytest.fixture
+def built(tmp_path, pristine):
+    """A copy of that workspace for one test to damage (the workspace holds no path of its own)."""
+    ws = tmp_path / "ws"
+    shutil.copytree(pristine[0], ws)
+    return ws, pristine[1]
 
 
 def _cli_export(ws, out):
