@@ -117,11 +117,23 @@ def test_a_question_word_inside_a_german_question_says_its_language_and_a_shaped
 
 @pytest.fixture(scope="module")
 def handbook(tmp_path_factory):
-    return parsed_workspace(tmp_path_factory.mktemp("handbook"), {"handbook.txt": (
-        "The Quill Lantern Handbook", "Ada Marsh", "March 3, 2021", "", "Lanterns hang from the ceiling of the hall.")})
+    return parsed_workspace(tmp_path_factory.mktemp("handbook"), {
+        "handbook.txt": ("The Quill Lantern Handbook", "Ada Marsh", "March 3, 2021", "",
+                         "Lanterns hang from the ceiling of the hall."),
+        "history.txt": ("The History of Lamp", "Cy Dunn", "", "Lamp was first released in 2019."),  # no PERSON for it
+        "lamp.md": ("# Lamp", "", "The `--bright` option sets the brightness; the default is 7.", "",
+                    "The `--dim` option lowers the brightness by two steps."),
+    })
 
 
 def test_a_line_of_names_alone_says_who_wrote_a_document_and_no_other_action(handbook):
     assert grounded(handbook, "Who wrote the Quill Lantern Handbook?") == ["Ada Marsh"]  # a title page's byline
-    for question in ("Who translated the Quill Lantern Handbook?", "Who led the Quill Lantern Handbook?"):
+    assert grounded(handbook, "Who wrote the History of Lamp?") == ["Cy Dunn"]
+    for question in ("Who translated the Quill Lantern Handbook?", "Who led the Quill Lantern Handbook?",
+                     "Who maintains the History of Lamp?"):
         assert run_query(handbook, question)["status"] != "GROUNDED", question
+
+
+def test_a_neighbour_names_no_option_for_a_line_that_names_another(handbook):
+    assert grounded(handbook, "What is the default brightness?") == ["7"]
+    assert run_query(handbook, "What does the --dim option default to?")["status"] != "GROUNDED"  # --bright's 7

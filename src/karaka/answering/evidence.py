@@ -166,7 +166,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         elif words.in_context(term):  # a heading or the document's name: it counts, but proves nothing alone
             got += CONTEXT_WEIGHT * weight
             headed += weight if term in hard else 0.0
-        elif words.in_around(term) and not asked.possessed(term.key):
+        elif words.in_around(term) and not asked.possessed(term.key) and not _other_code(term, words.text):
             got += AROUND_WEIGHT * weight  # not a possessive's thing or owner: the line must say whose it is
         elif term in hard:
             missing.append(term.text)
@@ -228,15 +228,28 @@ def _other_owner(asked: Asked, words: LineWords, doc: Any | None) -> str:
 
 
 def _names_alone(asked: Asked, doc: Any | None) -> bool:
-    """A line of people's names and nothing else, where a who-question asks who did an action it does not say.
+    """A line of names and nothing else, where a who-question asks who did an action it does not say.
 
     "Ann Lee and Bo Chen" under a title wrote it (``k.AUTHORING_VERBS``); who translated or led it, it never says.
     """
     if doc is None or asked.kind != k.NAME or not asked.verb or any(same(asked.verb, key(v)) for v in k.AUTHORING_VERBS):
         return False
     named = {t.i for e in doc.ents if e.label_ in ("PERSON", "ORG") for t in e}
-    return any(e.label_ == "PERSON" for e in doc.ents) and all(
-        t.i in named for t in doc if t.is_alpha and t.lower_ not in ("and", "&"))
+    words = [t for t in doc if t.is_alpha and t.lower_ not in ("and", "&")]
+    return bool(words) and all(t.i in named or t.pos_ == "PROPN" for t in words)  # the NER may miss "Cy Dunn"
+
+
+def _other_code(term: Term, text: str) -> bool:
+    """A piece of code the question names that the line lacks, where the line names another of its shape.
+
+    "What does --dim default to?" is not answered by "--bright …; the default is 7" because the next
+    sentence speaks of --dim: the line says whose default it gives.
+    """
+    if term.role != "name" or not CODE_TOKEN.fullmatch(term.text):
+        return False
+    shape = code_shape(term.text)
+    return any(code_shape(m.group(1) or m.group(2)) == shape and (m.group(1) or m.group(2)).lower() != term.key
+               for m in CODE_TOKEN.finditer(text))
 
 
 def _names(text: str) -> bool:
