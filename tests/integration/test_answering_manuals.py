@@ -123,6 +123,8 @@ def handbook(tmp_path_factory):
         "history.txt": ("The History of Lamp", "Cy Dunn", "", "Lamp was first released in 2019."),  # no PERSON for it
         "lamp.md": ("# Lamp", "", "The `--bright` option sets the brightness; the default is 7.", "",
                     "The `--dim` option lowers the brightness by two steps."),
+        "CHANGELOG.md": ("# Changelog", "", "## 2.1.0 - 2022-05-04", "", "- Added the `--quiet` flag.", "",
+                         "## 2.0.0 - 2021-11-30", "", "- The `--verbose` flag now prints timings."),
     })
 
 
@@ -137,3 +139,9 @@ def test_a_line_of_names_alone_says_who_wrote_a_document_and_no_other_action(han
 def test_a_neighbour_names_no_option_for_a_line_that_names_another(handbook):
     assert grounded(handbook, "What is the default brightness?") == ["7"]
     assert run_query(handbook, "What does the --dim option default to?")["status"] != "GROUNDED"  # --bright's 7
+
+
+def test_a_date_heading_dates_an_entry_only_for_the_action_the_entry_says(handbook):
+    assert grounded(handbook, "When was the --quiet flag added?") == ["2022-05-04"]
+    # "now prints" (a verb the tagger read as a plural noun) is no adding
+    assert run_query(handbook, "When was the --verbose flag added?")["status"] != "GROUNDED"

@@ -107,7 +107,9 @@ def line_words(text: str, doc: Any | None, context: str, previous: str = "", fol
                 if word:
                     out.at.setdefault(word, []).append(t.i)
         out.verbless = not any(t.pos_ in ("VERB", "AUX") or t.pos_ == "NOUN" and irregular_verb(t.text)
-                               for t in doc)  # "And Reuel begat Hobab": the tagger's noun is a verb's past
+                               or t.tag_ == "NNS" and t.i and doc[t.i - 1].pos_ == "ADV"
+                               for t in doc)  # "And Reuel begat Hobab": the tagger's noun is a verb's past;
+        # "the flag now prints timings": a plural noun right after an adverb is a verb the tagger missed
     else:
         for m in WORD.finditer(text):
             if m.group(0).lower() not in FUNCTION_WORDS:
