@@ -248,8 +248,7 @@ def _other_code(term: Term, text: str) -> bool:
     if term.role != "name" or not CODE_TOKEN.fullmatch(term.text):
         return False
     shape = code_shape(term.text)
-    return any(code_shape(m.group(1) or m.group(2)) == shape and (m.group(1) or m.group(2)).lower() != term.key
-               for m in CODE_TOKEN.finditer(text))
+    return any(code_shape(token) == shape and token.lower() != term.key for token in code_tokens(text))
 
 
 def _names(text: str) -> bool:

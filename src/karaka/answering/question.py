@@ -19,7 +19,7 @@ from karaka.answering import kinds as k
 from karaka.answering.verbs import (
     before_auxiliary,
     head_of_run,
-    noun_tagged_verb,
+    mistagged_name,
     verb_after,
     verb_by_position,
     verb_lemma,
@@ -278,7 +278,7 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
             focus_token = counted
         elif wh in ("which", "what") and after is not None and (after.pos_ in ("NOUN", "PROPN", "ADJ") or
                                                                  before_auxiliary(tokens, after.i) is not None
-                                                                 or noun_tagged_verb(tokens, after.i)):
+                                                                 or mistagged_name(tokens, after.i)):
             focus_token = before_auxiliary(tokens, after.i) or head_of_run(tokens, after.i)  # "which X … option"
             if focus_token.lemma_.lower() in k.KIND_NOUNS:  # "what kind of choice" asks for a choice
                 of = next((c for c in focus_token.children if c.dep_ == "prep" and c.lower_ == "of"), None)
@@ -337,7 +337,7 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
         if t.i in skip or t.is_punct or t.lower_ in FUNCTION_WORDS or t.lower_ in k.WH_WORDS:
             continue
         if t.lemma_.lower() in k.DEFAULT_WORDS or t.pos_ in ("DET", "PRON", "CCONJ", "SCONJ", "PART") or \
-                t.pos_ in ("AUX", "ADP") and not noun_tagged_verb(tokens, t.i):  # "what curl exit code": a name
+                t.pos_ in ("AUX", "ADP") and not mistagged_name(tokens, t.i):  # "what curl exit code": a name
             continue
         if t.pos_ == "VERB" and t.lemma_.lower() in LIGHT_VERBS:
             continue

@@ -23,11 +23,12 @@ def before_auxiliary(tokens: list, start: int):  # type: ignore[no-untyped-def]
     return None
 
 
-def noun_tagged_verb(tokens: list, i: int) -> bool:  # type: ignore[type-arg]
-    """A word right after "which" tagged as a verb, a noun after it: a name ("which curl option", "which zip tool").
+def mistagged_name(tokens: list, i: int) -> bool:  # type: ignore[type-arg]
+    """A name the tagger mis-tagged right after "which" or "what", a noun after it ("which curl option").
 
-    After "what" too when the tagger calls it an auxiliary or a preposition that is no such word ("what curl exit
-    code", "what frob exit code": a program's name the tagger does not know).
+    After "which" a word tagged as a verb ("which zip tool"; not "what causes cancer"); after either, a
+    word tagged as an auxiliary or a preposition that is no such word ("what curl exit code", "what frob
+    exit code": a program's name the tagger does not know).
     """
     word, before = tokens[i], tokens[i - 1] if i else None
     if before is None or word.lower_ in AUXILIARIES or i + 1 >= len(tokens) or tokens[i + 1].pos_ not in ("NOUN", "PROPN"):
@@ -52,7 +53,7 @@ def head_of_run(tokens: list, start: int):  # type: ignore[no-untyped-def]
     head = tokens[start]
     i = start
     while i < len(tokens) and (tokens[i].pos_ in ("NOUN", "PROPN", "ADJ", "NUM") or tokens[i].text == "-"
-                               or tokens[i].dep_ == "compound" or i == start and noun_tagged_verb(tokens, i)):
+                               or tokens[i].dep_ == "compound" or i == start and mistagged_name(tokens, i)):
         if i > start and _verb_in_disguise(tokens, i):  # "which option prints the output": "prints" is the verb
             return tokens[i - 1] if tokens[i - 1].is_alpha else head  # the run's last word is its head, noun or not
         if tokens[i].pos_ in ("NOUN", "PROPN"):
