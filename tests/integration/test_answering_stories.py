@@ -192,6 +192,7 @@ MEMOIR = (
     "Chapter 1. The Forge",
     "From my uncle Berrin I learned patience and the care of tools.",
     "From Odile, the keeper of the lighthouse, I learned to read the weather.",
+    "From Vell I learned the names of the stars.",
     "Tomas learned nothing from anyone.",
     "For what he forged did not sell in the town.",
     "Chapter 2. The Bell Tower",
@@ -208,6 +209,15 @@ def test_a_question_s_he_may_be_the_narrator_s_i(memoir):
     """A reader speaks of a first-person narrator in the third person: "he" is the "I" of the memoir."""
     assert grounded(memoir, "What did he learn from his uncle Berrin?") == ["patience and the care of tools"]
     assert "Odile" in grounded(memoir, "From whom did he learn to read the weather?")[0]
+
+
+def test_a_name_after_the_preposition_of_its_role_answers_who(memoir):
+    """"From Vell": the role's span opens with its preposition, and the name after it is the one asked for."""
+    assert "Vell" in grounded(memoir, "From whom did he learn the names of the stars?")[0]
+
+
+def test_what_someone_learned_to_do_is_what_they_learned(memoir):
+    assert grounded(memoir, "What did he learn from Odile?") == ["to read the weather"]
 
 
 def test_a_relative_or_question_word_in_a_role_is_no_answer(memoir):
@@ -272,6 +282,9 @@ CHRONICLE = (
     "6 And the men of the city slew Jethan with the sword, because he had stolen a lamb.",
     "7 And Hobab lived after this an hundred and forty years, and died in Amon.",
     "8 Hobab sold his old cart unto a merchant of the river towns.",
+    "9 And Kedar took Ilsa his wife, and went down into the valley of Sor.",
+    "10 And Ilsa bare him a daughter.",
+    "11 And the herdsmen of Sor strove with the herdsmen of Amon over the well.",
 )
 
 
@@ -298,6 +311,12 @@ def test_older_english_verse_numbers_irregular_pasts_and_unto(chronicle):
     assert grounded(chronicle, "Who stole a lamb?") == ["he (Jethan)"]
     assert grounded(chronicle, "Who did Hobab sell his cart to?") == ["a merchant of the river towns"]
     assert grounded(chronicle, "Who came out of the camp of the raiders?")[0].startswith("a champion named Golan")
+
+
+def test_older_pasts_the_tagger_misreads_and_a_name_set_beside_what_the_person_is(chronicle):
+    assert grounded(chronicle, "Who strove over the well?") == ["the herdsmen of Sor"]  # "strove": no verb parsed
+    assert grounded(chronicle, "What did Ilsa bear?") == ["a daughter"]  # "bare", and "him a daughter"
+    assert grounded(chronicle, "Who was Kedar's wife?") == ["Ilsa"]  # "took Ilsa his wife": no comma between
 
 
 def test_what_someone_took_is_every_thing_the_line_joins_not_one_of_them(chronicle):

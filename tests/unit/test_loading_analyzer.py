@@ -102,6 +102,31 @@ def test_a_span_keeps_apart_words_that_a_left_out_part_separated():
     assert "Noneafter" not in names and "None after" in names
 
 
+def test_an_older_or_misread_past_is_parsed_as_a_verb_and_keeps_the_sentence_s_words():
+    from karaka.nlp import parse
+
+    begat = analyze("And Orrel begat Hoban.")  # the tagger reads "begat" as a noun: no verb at all
+    assert [(k["verb"], k["karakas"]) for k in begat] == [("beget", {"KARTA": "Orrel", "KARMA": "Hoban"})]
+    assert parse("And Orrel begat Hoban.").text == "And Orrel begat Hoban."
+    strove = analyze("And the men of Pell strove with the men of Sarn over the well.")
+    assert strove[0]["verb"] == "strive" and strove[0]["karakas"]["KARTA"] == "the men of Pell"
+    bare = analyze("And Melda bare him a son.")[0]  # an older past, and the thing given after a dative
+    assert bare["verb"] == "bear" and bare["karakas"] == {"KARTA": "Melda", "SAMPRADANA": "him", "KARMA": "a son"}
+    assert analyze("Then Dov spake unto Ewin.")[0]["verb"] == "speak"
+    assert analyze("Bare feet on the stone.") == [] and analyze("The Left Bank") == []  # no subject before them
+
+
+def test_a_to_infinitive_a_verb_takes_as_its_object_is_what_it_acts_on_and_a_purpose_is_not():
+    learn = next(k for k in analyze("From Orsa I learned to mend nets.") if k["verb"] == "learn")
+    assert learn["karakas"]["KARMA"] == "to mend nets" and learn["karakas"]["APADANA"] == "From Orsa"
+    refuse = next(k for k in analyze("Tam refused to sell the mill.") if k["verb"] == "refuse")
+    assert refuse["karakas"]["KARMA"] == "to sell the mill"
+    go = next(k for k in analyze("Ivo went to buy bread.") if k["verb"] == "go")
+    assert "KARMA" not in go["karakas"]  # a purpose: the parse calls it an adverbial clause
+    asked = next(k for k in analyze("Ivo asked Tam to leave.") if k["verb"] == "ask")
+    assert asked["karakas"]["KARMA"] == "Tam"  # the verb has an object: the infinitive is not it
+
+
 @pytest.mark.parametrize(("sentence", "verb", "agent"), [
     ("It is clear that he left.", "be", None),
     ("It seems that they won.", "seem", None),

@@ -188,6 +188,7 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
     if head.dep_ == "appos" and _apposed(doc, head.head, head):
         linked |= _named(head.head)
     linked |= {i for c in head.children if c.dep_ == "appos" and _apposed(doc, head, c) for i in _named(c)}
+    linked |= {i for c in _side_by_side(head) for i in _named(c)}
     linked |= {t.i for c in head.children if c.dep_ == "acl" and c.lemma_ in ("name", "call")
                for t in c.subtree if t.i != c.i}  # "a miller named Ilse Marr"
     if head.head.dep_ == "acl" and head.head.lemma_ in ("name", "call") and head.head.i != head.i:
@@ -195,6 +196,18 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
     if head.dep_ in ("oprd", "attr", "xcomp") and head.head.lemma_ in ("name", "call"):
         linked |= {i for c in head.head.children if c.dep_ == "nsubjpass" for i in _named(c)}  # "his wife was named Ilsa"
     return bool(terms & linked)
+
+
+def _side_by_side(head: Any) -> list[Any]:
+    """Objects of one verb written next to each other with no comma, one owned: "took Melda his wife".
+
+    The parse makes them two objects; older prose sets a name and what the person is side by side so.
+    """
+    if head.dep_ not in ("dobj", "pobj"):
+        return []
+    return [c for c in head.head.children if c.dep_ == head.dep_ and c.i != head.i
+            and (c.left_edge.i == head.right_edge.i + 1 or head.left_edge.i == c.right_edge.i + 1)
+            and any(g.dep_ == "poss" for g in (c, head)[c.i < head.i].children)]
 
 
 def _named(phrase: Any) -> set[int]:

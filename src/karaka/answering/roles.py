@@ -297,14 +297,16 @@ def _role_fits(asked: Asked, name: str, text: str, entity: str | None, store: St
     if text.strip().lower() in k.WH_WORDS or text.strip().lower() == "that":
         return False  # "for what he ate": a relative or question word stands for something it does not name
     if kind == k.NAME:
+        words = words[1:] if len(words) > 1 and words[0].lower() in k.TEMPORAL | k.SPATIAL | {"with", "for", "of"} \
+            else words  # "from Apollonius": the name after the preposition
         head = words[-1].lower() if words else ""
         singular = head[:-1] if head.endswith("s") and not head.endswith("ss") else head  # "reporters"
         if name in _DOERS and head.isalpha() and head.islower() and text.lower() not in PRONOUNS:
             return True  # "who walked to the mill?": "the old smith", "only administrators", the doer the action names
         return etype in ("Person", "Organisation") or names_people(head) in ("person", "group") \
             or names_people(singular) in ("person", "group") \
-            or bool(words) and text[:1].isupper() and words[0].lower() not in FUNCTION_WORDS \
-            or text.lower() in ("he", "she", "they", "him", "her", "them")
+            or bool(words) and words[0][:1].isupper() and words[0].lower() not in FUNCTION_WORDS \
+            or " ".join(words).lower() in ("he", "she", "they", "him", "her", "them")
     if kind == k.PLACE:  # a place, or a phrase the parse left unnamed that a spatial preposition opens
         return name in ("ADHIKARANA_SPATIAL", "PLACE", "APADANA") or etype == "Location" or (
             name == "OTHER" and bool(words) and words[0].lower() in k.SPATIAL

@@ -47,6 +47,8 @@ _import_spacy_lean()
 from spacy.language import Language  # noqa: E402
 from spacy.tokens import Doc  # noqa: E402
 
+from karaka.nlp.older import OLDER_PASTS, read_again  # noqa: E402
+
 _lock = threading.RLock()
 BATCH = 256
 
@@ -83,7 +85,7 @@ def parse(text: str) -> Doc:
     with _lock:
         doc = _docs.get(text)
         if doc is None:
-            doc = nlp()(text)
+            doc = read_again(nlp()(text), nlp(), irregular_verb)
         keep_parse(text, doc)
         return doc
 
@@ -105,7 +107,8 @@ def verb_lemma(word: str) -> str:
 def _irregular_verbs() -> dict[str, str]:
     lemmatizer: Any = nlp().get_pipe("lemmatizer")
     table = lemmatizer.lookups.get_table("lemma_exc")
-    return {form: lemmas[0] for form, lemmas in table.get("verb", {}).items() if lemmas and lemmas[0] != form}
+    exceptions = {form: lemmas[0] for form, lemmas in table.get("verb", {}).items() if lemmas and lemmas[0] != form}
+    return exceptions | {form: verb for form, (verb, _) in OLDER_PASTS.items()}
 
 
 def irregular_verb(word: str) -> str:
@@ -136,7 +139,7 @@ def parse_many(texts: Iterable[str], *, remember: bool = False) -> list[Doc]:
             mean = max(1, sum(len(t) for t in missing) // len(missing))
             for text, doc in zip(missing, nlp().pipe(missing, batch_size=max(4, min(BATCH, BATCH_CHARS // mean))),
                                  strict=True):
-                known[text] = doc
+                known[text] = doc = read_again(doc, nlp(), irregular_verb)
                 if remember:
                     keep_parse(text, doc)
         return [known[t] for t in items]

@@ -20,7 +20,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from karaka.nlp import keep_parse, nlp, parse_many
+from karaka.nlp import irregular_verb, keep_parse, nlp, parse_many
+from karaka.nlp.older import read_again
 
 log = logging.getLogger("karaka.nlp")
 
@@ -53,7 +54,7 @@ def serve() -> None:
     while (request := _unframe(source)) is not None:
         binary = DocBin(store_user_data=False)
         for doc in model.pipe(json.loads(request), batch_size=BLOCK):
-            binary.add(doc)
+            binary.add(read_again(doc, model, irregular_verb))
         _frame(sink, binary.to_bytes())
 
 

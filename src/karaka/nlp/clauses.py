@@ -274,3 +274,17 @@ def so_result(roles: Roles, verb: Token) -> None:
             continue
         if can_link(cause, effect):
             roles.links.append({"from": undone(cause).i, "to": effect.i, "kind": "result"})
+
+
+def infinitive_object(roles: Roles, verb: Token) -> None:
+    """What a verb with no object takes as one in a to-infinitive: "learned to observe …", "refused to sell the mill".
+
+    The parse calls such a complement ``xcomp``; a purpose ("went to buy bread") it calls ``advcl``.
+    """
+    if "KARMA" in roles.karakas:
+        return
+    for child in verb.children:
+        if child.dep_ == "xcomp" and child.i > verb.i and child.tag_ == "VB" and any(
+                c.dep_ == "aux" and c.tag_ == "TO" for c in child.children):
+            roles.put("KARMA", clause(child), is_clause=True)
+            return

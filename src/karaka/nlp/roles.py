@@ -18,7 +18,15 @@ from typing import Any
 from spacy.tokens import Doc, Token
 
 from karaka.nlp import irregular_verb, parse, parse_many
-from karaka.nlp.clauses import brought_about, clause_adjunct, expletive_subject, said_before, so_result, wanted
+from karaka.nlp.clauses import (
+    brought_about,
+    clause_adjunct,
+    expletive_subject,
+    infinitive_object,
+    said_before,
+    so_result,
+    wanted,
+)
 from karaka.nlp.lexicon import (
     ASIDE_NOUNS,
     CAUSAL_PREPS,
@@ -146,6 +154,13 @@ def _prep_phrase(roles: Roles, prep: Token) -> None:
         roles.adjunct("OTHER", clause(prep))
 
 
+def _second_object(verb: Token, noun: Token) -> bool:
+    """Whether a noun the parse hangs on the verb as an adverbial is the thing given: it follows a dative, with no object."""
+    children = list(verb.children)
+    return any(c.dep_ == "dative" and c.i < noun.i for c in children) and not any(
+        c.dep_ in ("dobj", "obj") for c in children)
+
+
 def _there_subject(verb: Token, noun: Token) -> bool:
     """Whether ``noun`` is the subject an existential "there" stands in for: "There came a champion"."""
     return verb.lemma_.lower() != "be" and noun.dep_ == "dobj" and any(
@@ -190,6 +205,8 @@ def _roles_of(verb: Token) -> Roles:
         elif dep in ("npadvmod", "advmod", "obl") and is_temporal(child):
             if child.lower_ in TEMPORAL_WORDS or child.ent_type_ in ("DATE", "TIME") or child.pos_ in ("NOUN", "PROPN"):
                 roles.put("ADHIKARANA_TEMPORAL", span(child))
+        elif dep == "npadvmod" and child.pos_ in ("NOUN", "PROPN") and _second_object(verb, child):
+            roles.add("KARMA", child)  # "bore him a son": the parse calls the thing given an adverbial noun
         elif dep == "advmod" and child.lower_ in TIME_ADVERBS:
             roles.adjunct("TIME", span(child))
         elif dep == "advmod" and child.pos_ == "ADV" and child.lower_ not in NOT_MANNER and child.lower_ not in TEMPORAL_WORDS:
@@ -206,6 +223,7 @@ def _roles_of(verb: Token) -> Roles:
             roles.adjunct("MANNER", words_text([*child.subtree, *(list(tail[0].subtree) if tail else [])]))
         elif dep == "acomp":
             roles.adjunct("MANNER", span(child, skip=SPAN_SKIP | {"prep"}))
+    infinitive_object(roles, verb)
     _quoted_speech(roles, verb)
     so_result(roles, verb)
     brought_about(roles, verb)
