@@ -321,3 +321,34 @@ def test_older_pasts_the_tagger_misreads_and_a_name_set_beside_what_the_person_i
 
 def test_what_someone_took_is_every_thing_the_line_joins_not_one_of_them(chronicle):
     assert grounded(chronicle, "What did Tamsin take?") == ["a sling and a smooth stone"]
+
+
+SAGA = (
+    "Oswin married a widow named Cora who came from the coast.",
+    "Cora disliked the boy and sent him to the abbey.",
+    "There the abbot taught him letters.",
+    "Bram the son of Oswin was born in the village of Hale.",
+    "His mother kept bees.",
+)
+
+
+@pytest.fixture(scope="module")
+def saga(tmp_path_factory):
+    return parsed_workspace(tmp_path_factory.mktemp("saga"), {"saga.txt": SAGA})
+
+
+def test_what_a_description_given_a_name_did_the_name_did(saga):
+    """"a widow named Cora who came …": the relative clause's doer is the widow, and the widow is Cora."""
+    assert grounded(saga, "Where did Cora come from?") == ["from the coast"]
+    assert grounded(saga, "Whom did Oswin marry?") == ["a widow named Cora"]  # a widow: a person, named
+
+
+def test_he_never_stands_for_someone_a_noun_of_the_other_gender_names(saga):
+    """Cora is "a widow": the abbot's "him" is the boy, not the nearest doer Cora."""
+    assert _linked(saga, "him@saga_L3") == ["boy"]
+
+
+def test_a_possessive_stands_for_the_subject_before_it_when_no_other_person_competes(saga):
+    """Oswin is part of the subject's own phrase and Hale a place: "his mother" is Bram's."""
+    assert grounded(saga, "What did Bram's mother keep?") == ["bees"]
+

@@ -29,7 +29,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from karaka.answering import kinds as k
-from karaka.answering.identity import all_focus, asks_identity, focus_near, identity, owned, possessor, said_default
+from karaka.answering.identity import (
+    all_focus,
+    asks_identity,
+    focus_near,
+    identity,
+    owned,
+    owner_before,
+    possessor,
+    said_default,
+)
 from karaka.answering.line import LineWords, joined
 from karaka.answering.question import CODE_TOKEN, Asked, Term, code_tokens, key, same
 from karaka.answering.span import Span
@@ -157,7 +166,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
             elif span.first < 0:
                 distances.append(min(abs(i - span.start) for i in where) // 12)
         elif referred and any(same(term.key, key(w)) for w in WORD.findall(referred)) \
-                or _owner_before(asked, term, words, doc):
+                or owner_before(asked, term, words, doc):
             got += weight
             own += weight if term in hard else 0.0
         elif words.in_intro(term):
@@ -255,24 +264,6 @@ def _names(text: str) -> bool:
     """Whether a span names something: a capitalised word besides function words, a number, a quote or code."""
     return any(w[:1].isupper() and w.lower() not in FUNCTION_WORDS for w in WORD.findall(text)) or any(
         c.isdigit() or c in "\"“”'`«»" for c in text) or bool(CODE_TOKEN.search(text))
-
-
-def _owner_before(asked: Asked, term: Term, words: LineWords, doc: Any | None) -> bool:
-    """Whether the line's possessive pronoun on the thing asked about can stand for the owner the question names.
-
-    The owner must be the one name in the sentence before: "Maeve painted it. Her brother Tomas arrived"
-    (Maeve's brother); after "Ilsa met Maeve" the line does not say whose brother he is.
-    """
-    if doc is None or term.role != "name" or not any(same(w, term.key) for w in map(key, WORD.findall(
-            words.previous_text))):
-        return False
-    others = [w for w in re.findall(r"\b[A-Z][a-z]+", words.previous_text)
-              if w.lower() not in FUNCTION_WORDS and not same(key(w), term.key)]
-    if others:
-        return False  # "Ilsa met Maeve. Her brother …": whose brother the line does not say
-    things = [thing for thing, owner in asked.owners if same(owner, term.key)]
-    return any(same(key(t.lemma_), thing) and any(c.dep_ == "poss" and c.lower_ in ("his", "her", "their")
-                                                  for c in t.children) for t in doc for thing in things)
 
 
 def _counts(asked: Asked, span: Span, doc: Any | None) -> str:

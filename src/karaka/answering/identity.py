@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from karaka.answering import kinds as k
-from karaka.answering.question import Asked, key, same
+from karaka.answering.question import Asked, Term, key, same
 from karaka.answering.span import Span
 from karaka.words import FUNCTION_WORDS, WORD
 
@@ -266,3 +266,38 @@ def called_default(span: Span, text: str) -> bool:
     """
     found = _DEFAULT_IS.search(text[:span.start]) if span.start >= 0 else None
     return found is not None and all(w.lower() in FUNCTION_WORDS for w in WORD.findall(found.group(1)))
+
+
+def owner_before(asked: Asked, term: Term, words: LineWords, doc: Any | None) -> bool:
+    """Whether the line's possessive pronoun on the thing asked about can stand for the owner the question names.
+
+    The owner must be the one name in the sentence before: "Maeve painted it. Her brother Tomas arrived"
+    (Maeve's brother); after "Ilsa met Maeve" the line does not say whose brother he is.
+    """
+    if doc is None or term.role != "name" or not any(same(w, term.key) for w in map(key, WORD.findall(
+            words.previous_text))):
+        return False
+    others = [w for w in re.findall(r"\b[A-Z][a-z]+", words.previous_text)
+              if w.lower() not in FUNCTION_WORDS and not same(key(w), term.key)]
+    if others and not _sole_subject(words.previous_text, term):
+        return False  # "Ilsa met Maeve. Her brother …": whose brother the line does not say
+    things = [thing for thing, owner in asked.owners if same(owner, term.key)]
+    return any(same(key(t.lemma_), thing) and any(c.dep_ == "poss" and c.lower_ in ("his", "her", "their")
+                                                  for c in t.children) for t in doc for thing in things)
+
+
+def _sole_subject(sentence: str, term: Term) -> bool:
+    """Whether ``term`` names the subject of ``sentence`` and no other name stands outside that subject but in a place.
+
+    "Bram the son of Oswin was born in Hale. His mother …": Bram's mother (Oswin is part of the subject's
+    phrase, Hale a place); after "Ilsa met Maeve" the possessive may be either's.
+    """
+    from karaka.nlp import parse
+
+    doc = parse(sentence)
+    subject = next((t for t in doc if t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ == "ROOT"), None)
+    if subject is None or not same(key(subject.text), term.key):
+        return False
+    inside = {t.i for t in subject.subtree}
+    return not any(t.pos_ == "PROPN" and t.i not in inside and not any(
+        a.pos_ == "ADP" and a.lower_ in k.SPATIAL for a in t.ancestors) for t in doc)

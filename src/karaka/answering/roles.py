@@ -100,7 +100,7 @@ def _contradicted(role: str, value: str, ids: set[str], spans: list[Any], text: 
     action with nothing in that role does not say otherwise (the line's words still have to
     hold the value, as for any span).
     """
-    if any(entity in ids or coverage(value, span) >= 0.5 or _apposed(text, span, value)
+    if any(entity in ids or coverage(value, span) >= 0.5 or _apposed(text, span, value) or _given(text, span, value)
            or _may_stand_for(span, value, text, previous) or _narrator(span, value) for _, _, span, entity in spans):
         return False
     return any(kind == "role" and name == role for kind, name, _, _ in spans)
@@ -127,6 +127,11 @@ def _narrator(span: str, value: str) -> bool:
     ("What did he learn from his mother?" of "From my mother I learned piety.")
     """
     return value.strip().lower() in HUMAN_PRONOUNS and span.strip().lower() in ("i", "me", "myself")
+
+
+def _given(text: str, span: str, value: str) -> bool:
+    """Whether the line gives ``span`` the name ``value``: "a widow named Cora who came …" came as Cora."""
+    return re.search(rf"{re.escape(span)},?\s+(?:named|called)\s+{re.escape(value)}\b", text, re.IGNORECASE) is not None
 
 
 def _apposed(text: str, span: str, value: str) -> bool:
@@ -299,7 +304,8 @@ def _role_fits(asked: Asked, name: str, text: str, entity: str | None, store: St
     if kind == k.NAME:
         words = words[1:] if len(words) > 1 and words[0].lower() in k.TEMPORAL | k.SPATIAL | {"with", "for", "of"} \
             else words  # "from Apollonius": the name after the preposition
-        head = words[-1].lower() if words else ""
+        before = re.split(r"\s+(?:of|named|called|who|whom|whose|that|which)\s+|,", " ".join(words))[0].split()
+        head = before[-1].lower() if before else ""  # "a widow named Cora": a widow
         singular = head[:-1] if head.endswith("s") and not head.endswith("ss") else head  # "reporters"
         if name in _DOERS and head.isalpha() and head.islower() and text.lower() not in PRONOUNS:
             return True  # "who walked to the mill?": "the old smith", "only administrators", the doer the action names

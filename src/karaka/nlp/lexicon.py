@@ -9,6 +9,8 @@ of one sentence. The words every part splits and filters text by are in ``karaka
 
 from __future__ import annotations
 
+import re
+
 PREP_ROLES = {
     **dict.fromkeys(["with", "using", "via"], "KARANA"),
     **dict.fromkeys(["from", "out"], "APADANA"),
@@ -245,6 +247,27 @@ PERSON_ENDINGS = ("ist", "ian", "man", "woman", "person", "eer")
 NOT_PEOPLE = frozenset("""playlist checklist wishlist blacklist whitelist shortlist tracklist waitlist median career
 veneer talisman ottoman caiman german roman""".split())
 """Words with a person-making ending that name things."""
+
+
+FEMALE = frozenset("""
+woman girl lady mother mom mum daughter sister wife aunt niece grandmother granddaughter stepmother
+stepdaughter widow heiress bride fiancée girlfriend queen princess duchess countess empress nun abbess
+priestess goddess actress waitress hostess maid maiden mistress madam sorceress witch chairwoman spokeswoman
+congresswoman
+""".split())
+MALE = frozenset("""
+man boy gentleman father dad son brother husband uncle nephew grandfather grandson stepfather stepson
+widower groom fiancé boyfriend king prince duke earl emperor monk abbot lord baron nobleman chairman
+spokesman congressman sultan pharaoh tsar czar wizard
+""".split())
+"""Nouns that name a woman or a man: "she" never stands for "a widow's husband", nor "he" for "a widow named Cora"."""
+
+
+def gender_of(name: str) -> str:
+    """"female", "male" or "" for a name or description by its head noun ("a widow named Cora", "the king's son")."""
+    head = re.split(r"\s+(?:of|named|called|who|whom|whose|that|which)\s+|,", name.lower())[0].split()
+    word = head[-1].strip(".'’\"") if head else ""
+    return "female" if word in FEMALE else "male" if word in MALE else ""
 
 
 def names_people(noun: str) -> str:

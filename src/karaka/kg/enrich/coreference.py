@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from karaka.gsv.run import Loop
 from karaka.nlp import parse_many
+from karaka.nlp.lexicon import gender_of
 from karaka.nlp.phrases import CLAUSE, GROUP, NOT_A_PERSON, PLURAL, has_subject, shape_of
 from karaka.services import Services
 from karaka.store.resolver import is_pronoun
@@ -107,7 +108,8 @@ def _antecedents(services: Services, before: list[str], pronoun: str, shapes: di
     subordinate ones ("There he worked for a miller named Ilse Marr": the next "he" is still the
     worker). A pronoun linked already is a mention of what it stands for ("Tomas left. He worked
     there. He bought a boat": the second "he" is Tomas, through the first), and an entity a
-    pronoun of one gender stood for is not what a pronoun of the other stands for.
+    pronoun of one gender stood for, or one named by a noun of that gender ("a widow named Cora"), is
+    not what a pronoun of the other stands for.
 
     ``before`` ends with the pronoun's own Kriyā, whose other participants it never stands for
     ("It surprised the crew": "It" is not the crew; "he paid him": not the payer); a clause is
@@ -138,7 +140,8 @@ def _antecedents(services: Services, before: list[str], pronoun: str, shapes: di
                     entity, node = linked[0], graph.node(linked[0]) or {}
                 name = str(node.get("canonical_name", ""))
                 if node.get("pronoun") or is_pronoun(name) or name.lower() in _NO_ANTECEDENT or entity in seen \
-                        or entity in own or other_gender and _called(graph, entity, other_gender):
+                        or entity in own or other_gender and (_called(graph, entity, other_gender)
+                                                              or _named_as(graph, entity, other_gender)):
                     continue
                 shape = str(node["shape"]) if "shape" in node else shapes.get(name, "")
                 if shape == CLAUSE or singular and shape == PLURAL or personal and shape == NOT_A_PERSON or human and (
@@ -165,6 +168,13 @@ def _by_salience(graph: Any, kriyas: list[str]) -> list[str]:
         main = [k for k in lines[seq] if (graph.node(k) or {}).get("dep", "ROOT") in _MAIN]
         out += main + [k for k in reversed(lines[seq]) if k not in main]
     return out
+
+
+def _named_as(graph: Any, entity: str, pronouns: frozenset[str]) -> bool:
+    """Whether the entity, or a name the same one goes by, is a noun of the other gender ("a widow named Cora")."""
+    other = "female" if pronouns == FEMININE_PRONOUNS else "male"
+    names = [entity, *graph.neighbors(entity, "IS_SAME_AS"), *graph.neighbors(entity, "IS_SAME_AS", "in")]
+    return any(gender_of(str((graph.node(e) or {}).get("canonical_name", ""))) == other for e in names)
 
 
 def _called(graph: Any, entity: str, pronouns: frozenset[str]) -> bool:
