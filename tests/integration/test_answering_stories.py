@@ -352,3 +352,31 @@ def test_a_possessive_stands_for_the_subject_before_it_when_no_other_person_comp
     """Oswin is part of the subject's own phrase and Hale a place: "his mother" is Bram's."""
     assert grounded(saga, "What did Bram's mother keep?") == ["bees"]
 
+
+
+RAIL = (
+    "Captain Dorn stood at the rail and lit his pipe.",
+    "“This smoke no longer soothes me,” he said.",
+    "“What use is a pipe to a man like me?",
+    "The wind takes the smoke, and the sea takes the rest.",
+    "I will smoke no more.”",
+    "He tossed the pipe into the sea.",
+    "The mate, a quiet man named Ulric, watched him from the wheel.",
+)
+
+
+@pytest.fixture(scope="module")
+def rail(tmp_path_factory):
+    return parsed_workspace(tmp_path_factory.mktemp("rail"), {"rail.txt": RAIL})
+
+
+def test_the_narrator_s_he_after_a_speech_stands_for_the_speaker_not_for_what_the_speech_names(rail):
+    """Three lines of speech lie between "he said" and "He tossed": the chain passes over them, and
+    "a man like me" or "no more" inside the speech are no antecedents of the narrator's "He"."""
+    assert _linked(rail, "He@rail_L6") == ["Captain Dorn"]
+    assert grounded(rail, "Who tossed the pipe into the sea?") == ["He (Captain Dorn)"]
+    assert grounded(rail, "What did Dorn toss into the sea?") == ["the pipe"]  # "Dorn" parsed as a compound
+
+
+def test_an_object_pronoun_never_stands_for_its_own_clause_s_subject_or_the_name_set_beside_it(rail):
+    assert _linked(rail, "him@rail_L7") == ["Captain Dorn"]  # not Ulric, the mate who watched

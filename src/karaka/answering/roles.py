@@ -187,7 +187,8 @@ def _antecedent(store: Store, entity: str | None, node: str) -> str:
 
     Nearby is its own line or the line before ("Mara came in. … and she sold it": she is Mara), or
     a line a chain of mentions reaches, each a line after the last ("Tomas left. He worked there.
-    He bought a boat": the second "he" is Tomas, named two lines back), at most ``CHAIN`` lines.
+    He bought a boat": the second "he" is Tomas, named two lines back), at most ``CHAIN`` steps, over
+    headings and quoted speeches (``_passed_over``).
 
     Only he, she, him and her: "it", "they" and "this" are linked less surely, and a wrong
     antecedent would be a wrong answer stated as proved.
@@ -206,30 +207,37 @@ def _antecedent(store: Store, entity: str | None, node: str) -> str:
         for kriya, _ in store.graph.uses(alias):
             line = store.graph.node(kriya) or {}
             at = int(line.get("seq", -9))
-            if line.get("doc_id") != attrs.get("doc_id") or not 0 <= seq - at <= CHAIN:
+            if line.get("doc_id") != attrs.get("doc_id") or not 0 <= seq - at <= REACH:
                 continue
             mentioned.add(at)
             if not alias_attrs.get("pronoun"):
                 shown = str(alias_attrs.get("canonical_name", alias))
                 named.setdefault(at, name_given(shown) or shown)  # "he (Golan)", not the whole "champion named Golan …"
-    at = seq
-    while seq - at <= CHAIN:
+    at, steps = seq, 0
+    while steps <= CHAIN:
         back = at - 1
-        while back > 0 and seq - back < CHAIN and _actionless(store, str(attrs.get("doc_id")), back):
-            back -= 1  # a heading between two chapters' sentences
+        while back > 0 and seq - back < REACH and _passed_over(store, str(attrs.get("doc_id")), back):
+            back -= 1  # a heading between two chapters' sentences, a speech between two of the narrator's
         for near in (at, back):
             if near in named:
                 return named[near]
         if back not in mentioned:
             return ""
-        at = back
+        at, steps = back, steps + 1
     return ""
 
 
-def _actionless(store: Store, doc_id: str, seq: int) -> bool:
-    """Whether a document's line states no action (a heading, a title): a chain of mentions passes over it."""
+REACH = 12
+"""The most lines back a chain may reach, counting the headings and speeches it passes over."""
+
+
+def _passed_over(store: Store, doc_id: str, seq: int) -> bool:
+    """Whether a chain of mentions passes over a line: it states no action (a heading), or only a speech's."""
     node = store.graph.document_at(doc_id, seq)
-    return node is not None and not store.graph.neighbors(node, "CITED_IN", "in")
+    if node is None:
+        return False
+    kriyas = store.graph.neighbors(node, "CITED_IN", "in")
+    return all((store.graph.node(k) or {}).get("speech") for k in kriyas)
 
 
 _DOERS = ("KARTA", "SAMPRADANA")

@@ -19,7 +19,7 @@ from typing import Any
 from spacy.tokens import Doc, Token
 
 from karaka.nlp import parse, verb_lemma
-from karaka.nlp.phrases import clause, span
+from karaka.nlp.phrases import clause, slipped_subject, span
 from karaka.nlp.roles import pobj_of, prep_role
 from karaka.words import AUXILIARIES, LIGHT_VERBS
 
@@ -170,8 +170,8 @@ def question_step(question: str, known_verb: KnownVerb | None = None) -> dict[st
                 if role:
                     known.setdefault(role, _clean(clause(child) if role.startswith("ADHIKARANA") else span(obj)))
                 continue
-            role = SUBJECT_DEPS.get(dep) or OBJECT_DEPS.get(dep)
-            if role is None:
+            role = SUBJECT_DEPS.get(dep) or OBJECT_DEPS.get(dep) or ("KARTA" if child == slipped_subject(verb) else None)
+            if role is None:  # "What did Dorn toss …?": the tagger made Dorn part of a noun
                 continue
             if passive and dep == "nsubj":
                 role = "KARMA"

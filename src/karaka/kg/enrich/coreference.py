@@ -38,6 +38,9 @@ def resolve_coreferences(services: Services, doc_id: str, run_id: str, loop: Loo
     graph = services.workspace.graph
     linked = 0
     order = graph.kriyas_of(doc_id)
+    speech = _in_speech(graph, doc_id, order)
+    for kriya in [k for k in order if speech[k] and not (graph.node(k) or {}).get("speech")]:
+        graph.update_node(kriya, speech=True)  # a chain of mentions passes over it when an answer is read
     shapes: dict[str, str] | None = None
     for index, kriya in enumerate(order):
         seq = (graph.node(kriya) or {})["seq"]
@@ -53,7 +56,8 @@ def resolve_coreferences(services: Services, doc_id: str, run_id: str, loop: Loo
                                 for found in roles_of(services, k).values() for e in found
                                 if "shape" not in (graph.node(e) or {})}
                     shapes = _shapes({str((graph.node(e) or {}).get("canonical_name", "")) for e in unmarked})
-                options = _antecedents(services, order[: index + 1], pronoun, shapes)
+                before = [k for k in order[:index] if speech[k] <= speech[kriya]] + [kriya]  # the narrator's "he"
+                options = _antecedents(services, before, pronoun, shapes)  # stands for no one a speech names
                 if not options:
                     continue
                 if services.llm is None or not services.ctx.coreference_llm:
@@ -72,6 +76,35 @@ def resolve_coreferences(services: Services, doc_id: str, run_id: str, loop: Loo
                         target, method = options[0], "heuristic"
                 linked += link(services, pronoun, target, "IS_SAME_AS", method=method, step="coreference")
     return linked
+
+
+def _in_speech(graph: Any, doc_id: str, kriyas: list[str]) -> dict[str, bool]:
+    """Whether each Kriyā stands inside quoted speech, following the document's quotation marks line by line.
+
+    A speech may run over several lines ("“What use is a pipe? … I will smoke no more.”"); curly
+    marks open and close it, a straight one turns it on or off.
+    """
+    opened: dict[int, bool] = {}
+    inside = False
+    lines = sorted((graph.node(n) or {} for n in graph.document_nodes(doc_id)), key=lambda a: a.get("seq", 0))
+    texts = {}
+    for attrs in lines:
+        seq = int(attrs.get("seq", 0))
+        opened[seq], texts[seq] = inside, str(attrs.get("text", ""))
+        inside = _quoted_after(texts[seq], inside)
+    out = {}
+    for kriya in kriyas:
+        attrs = graph.node(kriya) or {}
+        seq = int(attrs.get("seq", 0))
+        out[kriya] = _quoted_after(texts.get(seq, "")[:int(attrs.get("char", 0))], opened.get(seq, False))
+    return out
+
+
+def _quoted_after(text: str, inside: bool) -> bool:
+    """Whether a speech is open after ``text``, given whether one was open before it."""
+    for ch in text:
+        inside = True if ch == "“" else False if ch == "”" else (not inside) if ch == '"' else inside
+    return inside
 
 
 def _generic(pronoun: str, text: str) -> bool:
@@ -125,6 +158,7 @@ def _antecedents(services: Services, before: list[str], pronoun: str, shapes: di
     order = ["HAS_KARTĀ", "TARGETS_SAMPRADĀNA", "HAS_KARMA"] if personal else ["HAS_KARMA", "USES_KARANA", "HAS_KARTĀ"]
     own = {e for entities in roles_of(services, before[-1]).values() for e in entities} if before else set()
     own |= {target for e in own for target in graph.neighbors(e, "IS_SAME_AS")}
+    subject = _own_subject(services, before[-1]).lower() if before else ""
     seen: list[str] = []
     for kriya in _by_salience(graph, before[:-1][-(ANTECEDENT_WINDOW - 1):]):
         roles = roles_of(services, kriya)
@@ -140,7 +174,7 @@ def _antecedents(services: Services, before: list[str], pronoun: str, shapes: di
                     entity, node = linked[0], graph.node(linked[0]) or {}
                 name = str(node.get("canonical_name", ""))
                 if node.get("pronoun") or is_pronoun(name) or name.lower() in _NO_ANTECEDENT or entity in seen \
-                        or entity in own or other_gender and (_called(graph, entity, other_gender)
+                        or entity in own or _within(name, subject) or other_gender and (_called(graph, entity, other_gender)
                                                               or _named_as(graph, entity, other_gender)):
                     continue
                 shape = str(node["shape"]) if "shape" in node else shapes.get(name, "")
@@ -168,6 +202,23 @@ def _by_salience(graph: Any, kriyas: list[str]) -> list[str]:
         main = [k for k in lines[seq] if (graph.node(k) or {}).get("dep", "ROOT") in _MAIN]
         out += main + [k for k in reversed(lines[seq]) if k not in main]
     return out
+
+
+def _own_subject(services: Services, kriya: str) -> str:
+    """The whole subject phrase of a Kriyā's verb, appositions and all: its object never stands for anyone in it.
+
+    "The mate, a quiet man named Ulric, watched him": "him" is not Ulric.
+    """
+    attrs = services.workspace.graph.node(kriya) or {}
+    doc = parse_many([text_of(services, kriya)])[0]
+    verb = next((t for t in doc if t.idx == attrs.get("char")), None)
+    subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None) if verb is not None else None
+    return "" if subject is None else " ".join(t.text for t in subject.subtree)
+
+
+def _within(name: str, phrase: str) -> bool:
+    """Whether ``name`` stands whole in ``phrase`` (lower-cased)."""
+    return bool(name) and re.search(rf"(?<!\w){re.escape(name.lower())}(?!\w)", phrase) is not None
 
 
 def _named_as(graph: Any, entity: str, pronouns: frozenset[str]) -> bool:

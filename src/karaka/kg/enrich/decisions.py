@@ -51,7 +51,7 @@ def answer_of(decision: dict[str, Any]) -> str:
 
 
 def roles_of(services: Services, kriya: str) -> dict[str, list[str]]:
-    """A decision's key in the records: a hash of what it depends on."""
+    """A Kriyā's roles: relation → the entities that fill it."""
     out: dict[str, list[str]] = {}
     for edge in services.workspace.graph.edges_out(kriya):
         out.setdefault(edge.relation, []).append(edge.target)
@@ -59,14 +59,14 @@ def roles_of(services: Services, kriya: str) -> dict[str, list[str]]:
 
 
 def text_of(services: Services, kriya: str) -> str:
-    """A Kriyā's roles: relation → the entities that fill it."""
+    """The text of the line a Kriyā is cited in."""
     documents = services.workspace.graph.neighbors(kriya, "CITED_IN")
     node = services.workspace.graph.node(documents[0]) if documents else None
     return str(node["text"]) if node else ""
 
 
 def link(services: Services, source: str, target: str, relation: str, **attrs: Any) -> bool:
-    """The text of the line a Kriyā is cited in."""
+    """Add a post-processing edge; CAUSES never closes a cycle; a schema violation is logged, not raised."""
     if relation == "CAUSES" and (source == target or causes_path(services.workspace.graph, target, source)):
         log.info("CAUSES %s -> %s left out: it would close a cycle", source, target)
         return False  # cause is asymmetric and acyclic
@@ -79,14 +79,13 @@ def link(services: Services, source: str, target: str, relation: str, **attrs: A
 
 
 def name_of(services: Services, node: str) -> str:
-    """Add a post-processing edge; CAUSES never closes a cycle; a schema violation is logged, not raised."""
+    """An entity's canonical name (its id when it has none)."""
     attrs = services.workspace.graph.node(node) or {}
     return str(attrs.get("canonical_name", node))
 
 
 def doc_entities(services: Services, doc_id: str, untyped: bool = False) -> list[str]:
     """A document's named entities (no pronouns), or only those without a type."""
-    """An entity's canonical name (its id when it has none)."""
     graph = services.workspace.graph
     found = set()
     for kriya in graph.kriyas_of(doc_id):
