@@ -380,3 +380,7 @@ def test_the_narrator_s_he_after_a_speech_stands_for_the_speaker_not_for_what_th
 
 def test_an_object_pronoun_never_stands_for_its_own_clause_s_subject_or_the_name_set_beside_it(rail):
     assert _linked(rail, "him@rail_L7") == ["Captain Dorn"]  # not Ulric, the mate who watched
+
+
+def test_who_was_a_name_the_tagger_reads_as_an_adjective_asks_what_they_are(rail):
+    assert grounded(rail, "Who was Ulric?") == ["a quiet man"]  # "Ulric" tagged an adjective in the question

@@ -330,9 +330,9 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
     excluded = {w.i for t in tokens if t.lower_ in k.EXCLUDING and t.dep_ == "prep" for w in t.subtree}
     defining = kind in (k.NAME, k.TERM) and bool(_IDENTITY.match(text)) and not any(
         t.pos_ == "VERB" and t.lemma_.lower() not in LIGHT_VERBS for t in tokens)  # "what is X?", no action in it
-    if kind == k.NAME and defining and all(t.pos_ == "PROPN" for t in tokens if t.is_alpha and t.i not in skip
-                                           and t.lower_ not in FUNCTION_WORDS and t.lower_ not in k.WH_WORDS):
-        kind = k.TERM  # "Who was Ilse Marr?" asks what the text says she is ("a miller"), not for a name
+    if kind == k.NAME and defining and all(t.pos_ == "PROPN" or t.i and t.is_title for t in tokens if t.is_alpha
+                                           and t.i not in skip and t.lower_ not in FUNCTION_WORDS | k.WH_WORDS.keys()):
+        kind = k.TERM  # "Who was Ilse Marr?" asks what the text says she is, not for a name ("Ulric", tagged ADJ)
     for t in tokens:
         if t.i in skip or t.is_punct or t.lower_ in FUNCTION_WORDS or t.lower_ in k.WH_WORDS:
             continue
