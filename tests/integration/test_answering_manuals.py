@@ -145,3 +145,76 @@ def test_a_date_heading_dates_an_entry_only_for_the_action_the_entry_says(handbo
     assert grounded(handbook, "When was the --quiet flag added?") == ["2022-05-04"]
     # "now prints" (a verb the tagger read as a plural noun) is no adding
     assert run_query(handbook, "When was the --verbose flag added?")["status"] != "GROUNDED"
+
+
+QUILL_PAGE = (
+    "QUILL(1)                    User Commands                    QUILL(1)", "",
+    "NAME", "       quill - index and search plain-text notes", "",
+    "DESCRIPTION", "       quill builds a search index of the notes in DIRECTORY.",
+    "       The index is stored in .quill/index.db and is updated incrementally.",
+    "       The cache lives in /var/cache/quill and is rebuilt by /usr/sbin/quill-cache.",
+    "       After an upgrade the cache «/var/cache/quill» should be rebuilt.", "",
+    "OPTIONS", "       -r, --rebuild", "              Rebuild the index from scratch.", "",
+    "       -q, --quiet", "              Print nothing but errors.", "",
+    "ENVIRONMENT", "       QUILL_HOME", "              Where quill keeps its configuration; ~/.config/quill if unset.", "",
+    "EXIT STATUS", "       0      Success.", "       2      The directory does not exist.",
+    "       3      The index is locked by another process.", "",
+    "AUTHORS", "       Written by Rhea Tolland and Marek Osti.", "",
+    "quill 1.0                   2023-01-01                       QUILL(1)",
+)
+
+
+@pytest.fixture(scope="module")
+def quill(tmp_path_factory):
+    return parsed_workspace(tmp_path_factory.mktemp("quill"), {
+        "quill.1.txt": QUILL_PAGE,
+        "README.md": ("# Inkpot", "", "Inkpot converts Markdown notes to PDF.", ""),
+        "LICENSE": ("Copyright 2021 Orla Venn", "", "Licensed under the Apache License, Version 2.0.", ""),
+        "CHANGES.md": ("# Changes", "", "## 1.4.0 (2023-02-11)", "", "- Added the `--toc` option.", "",
+                       "## 1.3.2 (2022-10-30)", "", "- Fixed a crash on empty notes.", ""),
+    })
+
+
+def test_a_manual_page_s_running_header_and_footer_are_no_content(quill, tmp_path):
+    """"QUILL(1)   User Commands   QUILL(1)" once answered "Who wrote quill?" as a line of names alone."""
+    from karaka.loading import load_file
+
+    (tmp_path / "quill.1.txt").write_text("\n".join(QUILL_PAGE) + "\n")
+    texts = [line.text for line in load_file(tmp_path / "quill.1.txt", 1000, [])]
+    assert texts[0] == "NAME" and not any("QUILL(1)" in t for t in texts)
+    assert "User Commands" not in run_query(quill, "Who wrote quill?")["answers"]
+
+
+def test_a_path_is_one_token_and_a_data_path_is_no_program(quill):
+    assert grounded(quill, "Where is the index stored?") == ["in .quill/index.db"]  # not "in quill"
+    assert grounded(quill, "Which program rebuilds the cache?") == ["/usr/sbin/quill-cache"]  # not /var/cache/quill
+
+
+def test_what_an_option_does_is_the_description_under_its_entry(quill):
+    assert grounded(quill, "What does the -q option do?") == ["Print nothing but errors"]
+    assert grounded(quill, "What does --rebuild do?") == ["Rebuild the index from scratch"]
+
+
+def test_an_entry_s_key_under_its_heading_answers_what_the_heading_s_key_means(quill):
+    assert grounded(quill, "What does exit status 3 mean?") == ["The index is locked by another process"]
+    assert run_query(quill, "What does exit status 7 mean?")["status"] != "GROUNDED"
+
+
+def test_a_file_with_no_suffix_is_read_and_a_present_tense_the_tagger_misreads_is_a_verb(quill):
+    assert grounded(quill, "Who holds the copyright?") == ["Orla Venn"]  # LICENSE, no suffix
+    assert grounded(quill, "What does Inkpot convert?") == ["Markdown notes to PDF"]  # "converts" tagged a noun
+    result = run_query(quill, "What does Inkpot convert notes to?")
+    assert result["status"] != "GROUNDED" or result["answers"] != ["Markdown"]
+
+
+def test_the_noun_a_question_sets_before_a_name_is_said_by_the_name(quill):
+    """"version 1.4.0": a heading "1.4.0 (2023-02-11)" need not say "version"."""
+    assert grounded(quill, "When was version 1.4.0 released?") == ["2023-02-11"]
+    assert run_query(quill, "When was version 1.5.0 released?")["status"] != "GROUNDED"
+
+
+
+def test_what_a_program_does_is_its_manual_s_name_line_whatever_the_tagger_calls_its_name(quill):
+    """"quill" is tagged an auxiliary in "What does quill do?"; "Where quill keeps …" says where, not what."""
+    assert grounded(quill, "What does quill do?") in (["index and search plain-text notes"],
+                                                      ["builds a search index of the notes in DIRECTORY"])

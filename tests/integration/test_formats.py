@@ -7,10 +7,11 @@ import json
 from pathlib import Path
 
 import httpx
+import pytest
 
 from karaka.app.runner import run_ingest, run_query
 from karaka.config import Context
-from karaka.loading import load_file
+from karaka.loading import DocumentError, load_file
 from karaka.services import get_services
 from tests.fakes import scanned, text_pdf
 from tests.server_util import serve_in_thread
@@ -273,3 +274,13 @@ def test_the_page_endpoints_give_the_page_and_serve_the_pdf(tmp_path):
         assert "file_url" not in view and "outside the ingest root" in view["file_note"]  # no link that answers 403
     out = json.loads(json.dumps(run_query(ctx, "Who tested the library?")))
     assert out["citations"][0]["page"] == 2
+
+
+def test_a_file_with_no_suffix_is_read_as_plain_text_and_a_binary_one_is_refused_by_name(tmp_path):
+    """"LICENSE", "README", "COPYING": plain text with no suffix; an executable with none is no text."""
+    (tmp_path / "LICENSE").write_text("Copyright 2021 Orla Venn\n\nLicensed under the Apache License.\n")
+    assert [line.text for line in load_file(tmp_path / "LICENSE", 1000, [])] == [
+        "Copyright 2021 Orla Venn", "Licensed under the Apache License."]
+    (tmp_path / "tool").write_bytes(b"\x7fELF\x02\x01\x01\x00\x00\x00" * 50)
+    with pytest.raises(DocumentError, match=r"tool: binary file"):
+        load_file(tmp_path / "tool", 1000, [])

@@ -177,6 +177,9 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
             headed += weight if term in hard else 0.0
         elif words.in_around(term) and not asked.possessed(term.key) and not _other_code(term, words.text):
             got += AROUND_WEIGHT * weight  # not a possessive's thing or owner: the line must say whose it is
+        elif term in hard and _classifies(term, asked, words):
+            got += weight  # "version 1.4.0": the name the line holds says what it is
+            own += weight
         elif term in hard:
             missing.append(term.text)
     near = sum(1.0 / (1.0 + d / 3.0) for d in distances) / len(distances) if distances else 0.0
@@ -200,7 +203,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         evidence.why_not = f"the line lacks {', '.join(missing[:3])}"
     elif asked.lang != "en" and asked.kind in (k.TERM, k.REASON, k.MANNER, k.PLACE) and span.kind not in SHAPED:
         evidence.why_not = "in a language the parser does not read, only a number, a date, a name or code is proved"
-    elif hard and (own < OWN_SHARE * len(hard) or own == 0):
+    elif hard and (own + (headed if _entry_of(hard, words) else 0.0) < OWN_SHARE * len(hard) or own == 0):
         evidence.why_not = "most of the question's words are in " + (
             "its heading or document name" if own + headed >= OWN_SHARE * len(hard) else
             "the sentences around the line") + ", not in the line"
@@ -214,6 +217,22 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
             asked.focus and focus_near(asked, span, words, doc) and not all_focus(asked, span)):
         evidence.why_not = "the line does not say it is what was asked about"
     return evidence
+
+
+def _classifies(term: Term, asked: Asked, words: LineWords) -> bool:
+    """Whether ``term`` is the noun the question sets before a name the line holds: "version" of "version 1.4.0"."""
+    return term.role == "noun" and any(
+        t.role == "name" and words.find(t) and re.search(rf"\b{re.escape(term.text)}\s+{re.escape(t.text)}(?!\w)",
+                                                         asked.text, re.IGNORECASE) for t in asked.terms)
+
+
+def _entry_of(hard: list[Term], words: LineWords) -> bool:
+    """Whether the line opens with a name or number the question asks about: an entry of its heading's list.
+
+    "2      The directory does not exist." under EXIT STATUS answers "What does exit status 2 mean?":
+    the heading says what the entry's key is a key of.
+    """
+    return any(t.role == "name" and 0 in words.find(t) for t in hard)
 
 
 def _other_owner(asked: Asked, words: LineWords, doc: Any | None) -> str:

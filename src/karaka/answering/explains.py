@@ -81,8 +81,9 @@ def definitions(asked: Asked, text: str, doc: Any | None) -> list[Span]:
             head = doc[first] if first >= 0 else None
             while head is not None and head.dep_ not in ("nsubj", "nsubjpass") and head.head.i != head.i:
                 head = head.head
-            if head is not None and head.dep_ in ("nsubj", "nsubjpass"):
-                verb = head.head
+            if head is not None and head.dep_ in ("nsubj", "nsubjpass") and not any(
+                    c.tag_ in ("WRB", "WDT", "WP") or c.dep_ == "mark" for c in head.head.children):
+                verb = head.head  # a main clause's: "Where quill keeps its configuration" says where, not what it does
                 apart = {t.i for c in verb.children if c.dep_ == "conj" and (any(
                     g.dep_ in ("nsubj", "nsubjpass") for g in c.children) or slipped_subject(c) is not None)
                     for t in c.subtree}
@@ -93,3 +94,21 @@ def definitions(asked: Asked, text: str, doc: Any | None) -> list[Span]:
                     a, b = words[0], words[-1]
                     out.append(Span(doc[a.i:b.i + 1].text, k.TERM, a.idx, b.idx + len(b.text), a.i, b.i))
     return out
+
+
+def described(asked: Asked, text: str, intro: str, doc: Any | None) -> list[Span]:
+    """The description under an entry that names what the question asks about ("What does the -q option do?").
+
+    A manual's "-q, --quiet" over "Print nothing but errors.": the whole description is what -q does.
+    """
+    from karaka.answering.question import CODE_TOKEN as code
+
+    names = [m.group(1) or m.group(2) for m in code.finditer(asked.defines)]
+    if not names or not intro or any(n in text for n in names) or not any(
+            re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", intro) for n in names):
+        return []
+    body = text.strip().rstrip(".")
+    start = text.find(body)
+    return [Span(body, k.TERM, start, start + len(body), *span_tokens(doc, start, start + len(body)))] \
+        if len(body.split()) >= 2 else []
+

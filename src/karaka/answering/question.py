@@ -184,8 +184,7 @@ def analyse(question: str) -> Asked:
 
 def _question_sentence(doc: Any) -> Any:
     """The sentence that asks: the last one with a question word ("The manual warns of X. Which format …?")."""
-    sentences = list(doc.sents)
-    return next((s for s in reversed(sentences) if any(t.lower_ in k.WH_WORDS for t in s)), sentences[-1])
+    return next((s for s in reversed(list(doc.sents)) if any(t.lower_ in k.WH_WORDS for t in s)), list(doc.sents)[-1])
 
 
 def _wh_token(sentence: Any) -> Any | None:
@@ -328,6 +327,8 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
         focus_words.add(counted.i)  # "the number of tables": a number of tables answers it, the word itself may be left out
     code_spans = [(m.start(), m.end()) for m in CODE_TOKEN.finditer(text)]
     excluded = {w.i for t in tokens if t.lower_ in k.EXCLUDING and t.dep_ == "prep" for w in t.subtree}
+    described = _DEFINES.search(text)  # "what does quill do?": quill is the thing asked about, whatever its tag
+    defined = {t.i for t in tokens if described and described.group(1) and described.span(1)[0] <= t.idx < described.end(1)}
     defining = kind in (k.NAME, k.TERM) and bool(_IDENTITY.match(text)) and not any(
         t.pos_ == "VERB" and t.lemma_.lower() not in LIGHT_VERBS for t in tokens)  # "what is X?", no action in it
     if kind == k.NAME and defining and all(t.pos_ == "PROPN" or t.i and t.is_title for t in tokens if t.is_alpha
@@ -353,7 +354,7 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
                 t.dep_ in ("csubj", "csubjpass") and not any(  # a subject or object is a noun
                     c.dep_ in ("dobj", "prep", "attr", "acomp", "xcomp", "ccomp", "advmod") for c in t.children)):
             role, hard = "noun", t.i not in focus_words  # whatever the tagger called it
-        elif defining:  # "what is wobble?": whatever the tagger made of it, it is the thing asked about
+        elif defining or t.i in defined:  # "what is wobble?", "what does quill do?": the thing asked about
             role, hard = "noun", True
         elif t.pos_ == "VERB":  # only the question's own action is required; "recommend calling": calling may differ
             role, hard = "word", False
@@ -367,12 +368,11 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
         token = (m.group(1) or m.group(2)).lower()
         terms.append(Term(token, hard=True, text=token, role="name"))
     focus = key(focus_token.lemma_) if focus_token is not None else ""
-    described = _DEFINES.search(text)
     if described:  # "what does the -q option of foo do?": -q must be there; "option", "foo" are its frame
         inside = (described.group(1) or described.group(2)).lower()
         named = [t for t in terms if t.text.lower() in inside and CODE_TOKEN.fullmatch(t.text)]
         terms = [t for t in terms if t.text.lower() not in inside or t in named or not named]
-        if verb is not None and verb.lemma_.lower() == "happen":  # "what happened to the boat?": any action of it
+        if verb is not None and verb.lemma_.lower() in ("happen", "mean", "stand", "represent"):  # form, not content
             terms, verb = [t for t in terms if t.role != "verb"], None
     unique = tuple(dict.fromkeys(t for t in terms if t.key and t.key != focus))
     if not unique and focus_token is not None:  # "what is the default timeout?": the timeout is all that ties a line to it

@@ -7,12 +7,11 @@ sentence that gives the line's reason ("This is because …"). Each line gives:
 - *roles*: where an action of the line has the question's verb, the span in the role asked for
   (a who-question's doer, a where-question's place), proved when every argument the question
   names stands in a role of the same action and the line proves it as it proves any span;
-- *typed spans*: numbers, dates, names, code… of the kind asked for, weighed by what the line
-  says for them (``evidence.weigh``).
+- *typed spans*: numbers, dates, names, code… of the kind asked for, or the description under the
+  entry asked about ("-q, --quiet" over "Print nothing but errors."), weighed by ``evidence.weigh``.
 A time proves "when", and a reason "why", only where it hangs from the question's action in the
 parse (``_hangs_elsewhere``): "said on Monday that she left in March" dates the saying by Monday.
-Two proved spans of one line that the question's words do not tell apart (the line gives two
-delays, and the question's words stand as near the one as the other) prove neither (``pointed``).
+Two proved spans of one line the question's words do not tell apart prove neither (``pointed``).
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ from typing import Any
 from karaka.answering import kinds as k
 from karaka.answering.candidate import GRAPH, LINES, Candidate
 from karaka.answering.evidence import ASKS, OWN_WORDS, SHAPED, weigh
+from karaka.answering.explains import described
 from karaka.answering.identity import called_default, focus_near, given_name, span_head
 from karaka.answering.line import Line, line_words
 from karaka.answering.pointed import one_per_line
@@ -143,7 +143,8 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
         if asked.kind not in TYPED:
             found += roles
         found_spans = [s for s in spans(asked, line.text, line.doc) + numbered(asked, line.text) + _code_line(asked, line)
-                       + _heading_values(asked, line) if line.kind != "code" or s.kind in SHAPED]  # code names no one
+                       + _heading_values(asked, line) + described(asked, line.text, line.words.intro_text, line.doc)
+                       if line.kind != "code" or s.kind in SHAPED]  # code names no one
         named_as = [asked.kind == k.TERM and bool(asked.focus) and (focus_near(asked, span, line.words, line.doc)
                                                                      or given_name(asked, span, line.words, line.doc))
                     for span in found_spans]

@@ -11,11 +11,12 @@ from karaka.answering.candidate import GRAPH, Candidate
 from karaka.answering.evidence import OWN_WORDS, weigh
 from karaka.answering.identity import focus_near
 from karaka.answering.line import DETERMINERS, Line
-from karaka.answering.question import Asked, key, same
+from karaka.answering.question import CODE_TOKEN, Asked, key, same
 from karaka.answering.span import REASON_OPENERS, Span
 from karaka.kg.traverse import PREFERENCES, coverage, entities_named, spans_of
 from karaka.nlp import irregular_verb
 from karaka.nlp.lexicon import PREPOSITION_NOUNS, names_people
+from karaka.nlp.paths import PATH
 from karaka.store.base import Store
 from karaka.store.ids import document_node
 from karaka.store.resolver import name_given
@@ -45,7 +46,8 @@ def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, lin
         stranded = [s for s in all_spans if prep and s[2].lower().startswith(prep + " ")]  # "what did it lead to?"
         for _, name, text, entity in list(dict.fromkeys(stranded + [s for pref in order for s in all_spans
                                                                      if (s[0], s[1]) == pref])):
-            if any(coverage(n, text) >= 0.5 or coverage(text, n) >= 0.8 or entity in who[n] for _, n in named):
+            plain = PATH.sub(" ", CODE_TOKEN.sub(" ", text))  # "index" of ".quill/index.db" is no "the index"
+            if any(coverage(n, plain) >= 0.5 or coverage(plain, n) >= 0.8 or entity in who[n] for _, n in named):
                 continue
             text = _with_conjuncts(line, text) if asked.kind in (k.NAME, k.TERM) else text
             at = line.text.find(text)

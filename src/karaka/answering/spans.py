@@ -73,8 +73,9 @@ def code_shape(token: str) -> str:
 def _fits_shape(asked: str, shape: str, token: str = "") -> bool:
     if not asked or asked == "name":
         return True
-    if asked == "command":  # a program's name or where it lies ("/usr/bin/gzip"), not a folder nor an option
-        return shape == "name" or shape == "path" and not token.endswith("/")
+    if asked == "command":  # a program's name, or where programs lie ("/usr/bin/gzip", "./configure"): not a data
+        # path ("/usr/share/omf"), a folder nor an option
+        return shape == "name" or shape == "path" and bool(re.search(r"(?:^|/)(?:s?bin|libexec)/[^/]+$|^\./\S", token))
     if asked == "call":
         return shape in ("call", "name")
     dotted = shape in ("call", "path") and "/" not in token and not token.endswith("()")
@@ -108,6 +109,7 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
             token = m.group(1) or m.group(2)
             if token.lower().rstrip(".") in ("e.g", "i.e", "etc", "cf", "vs"):
                 continue
+            token = token[:-1] if token.endswith(".") and not m.group(1) else token  # the sentence's full stop
             if kind == k.CODE and not _fits_shape(asked.shape, code_shape(token), token):
                 continue
             if kind == k.NAME and code_shape(token) != "name":

@@ -115,8 +115,9 @@ def load_file(path: Path, max_line_chars: int, warnings: list[str], ocr_langs: s
               progress: Progress | None = None, budget: Budget | None = None) -> list[SourceLine]:
     """One file's sentences; a file of more than ``budget.max_lines`` sentences is refused."""
     suffix = path.suffix.lower()
-    if suffix not in SUFFIXES:
-        raise DocumentError(f"{path}: unsupported file type {suffix or '(none)'}; use {' '.join(SUFFIXES)}")
+    if suffix not in SUFFIXES and suffix:  # no suffix: plain text ("LICENSE", "README"), if it decodes as text
+        raise DocumentError(f"{path}: unsupported file type {suffix}; use {' '.join(SUFFIXES)}, or plain text with "
+                            "no suffix")
     mode = os.stat(path).st_mode
     if not stat.S_ISREG(mode):
         raise DocumentError(f"{path}: not a regular file ({kind_of(mode)}); skipped")

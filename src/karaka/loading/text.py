@@ -4,7 +4,7 @@ A manual page's headings (a short line over a body indented further: "AUTHORS", 
 inside them an option "-m, --max-time <seconds>") become sections, as Markdown's do, so "Erik
 Troan, Preston Brown, Jan Kaluza." is read as the authors it lists and "Since 7.32.0, this option
 accepts decimal values" as said of --max-time. A heading's section ends where the text comes back
-to its column (the next entry, the page's footer).
+to its column (the next entry, the page's footer). The page's running header and footer are left out.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ def text_lines(text: str) -> list[Raw]:
         if raw.strip():
             while stack and indent <= stack[-1][0]:  # back at (or left of) a heading's column: its body has ended
                 stack.pop()
+        if RUNNING.match(raw):
+            continue  # "LS(1)   User Commands   LS(1)": the page's running header or footer, no content
         if _heading(lines, number - 1):
             stack.append((indent, clean(raw)))
             if indent == 0:
@@ -31,6 +33,10 @@ def text_lines(text: str) -> list[Raw]:
                 continue  # an entry ("-c, --create") stays text, joined with a description that goes on from it
         out.append(Raw(number, clean(raw), section=_section(stack)))
     return out
+
+
+RUNNING = re.compile(r"\s*(?:([\w.+-]+\(\w+\))\s{2,}.*\S\s{2,}\1|\S.*\s{2,}[\w.+-]+\(\d\w*\))\s*$")
+"""A manual page's running header ("QUILL(1)   User Commands   QUILL(1)") or footer ("Linux   3.21.0   LOGROTATE(8)")."""
 
 
 def _section(stack: list[tuple[int, str]]) -> str:

@@ -48,6 +48,7 @@ from spacy.language import Language  # noqa: E402
 from spacy.tokens import Doc  # noqa: E402
 
 from karaka.nlp.older import OLDER_PASTS, read_again  # noqa: E402
+from karaka.nlp.paths import join_paths  # noqa: E402
 
 _lock = threading.RLock()
 BATCH = 256
@@ -85,7 +86,7 @@ def parse(text: str) -> Doc:
     with _lock:
         doc = _docs.get(text)
         if doc is None:
-            doc = read_again(nlp()(text), nlp(), irregular_verb)
+            doc = read_again(join_paths(nlp()(text)), nlp(), irregular_verb)
         keep_parse(text, doc)
         return doc
 
@@ -139,7 +140,7 @@ def parse_many(texts: Iterable[str], *, remember: bool = False) -> list[Doc]:
             mean = max(1, sum(len(t) for t in missing) // len(missing))
             for text, doc in zip(missing, nlp().pipe(missing, batch_size=max(4, min(BATCH, BATCH_CHARS // mean))),
                                  strict=True):
-                known[text] = doc = read_again(doc, nlp(), irregular_verb)
+                known[text] = doc = read_again(join_paths(doc), nlp(), irregular_verb)
                 if remember:
                     keep_parse(text, doc)
         return [known[t] for t in items]

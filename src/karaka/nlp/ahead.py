@@ -22,6 +22,7 @@ from typing import Any
 
 from karaka.nlp import irregular_verb, keep_parse, nlp, parse_many
 from karaka.nlp.older import read_again
+from karaka.nlp.paths import join_paths
 
 log = logging.getLogger("karaka.nlp")
 
@@ -54,7 +55,7 @@ def serve() -> None:
     while (request := _unframe(source)) is not None:
         binary = DocBin(store_user_data=False)
         for doc in model.pipe(json.loads(request), batch_size=BLOCK):
-            binary.add(read_again(doc, model, irregular_verb))
+            binary.add(read_again(join_paths(doc), model, irregular_verb))
         _frame(sink, binary.to_bytes())
 
 

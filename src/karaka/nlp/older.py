@@ -36,7 +36,8 @@ def read_again(doc: Any, model: Any, irregular: Any) -> Any:
     An older past right after its subject is parsed as its modern past ("bare" as "bore"). In a
     sentence the tagger left with no verb at all, a past it knows (``irregular`` maps a word to its
     verb's lemma, "" for none) right after its subject is parsed as a common verb of the same place
-    ("met" before an object, "went" before anything else). The parse keeps the sentence's own words,
+    ("met" before an object, "went" before anything else), and a plural noun right after a name
+    opening it as a present tense ("Inkpot converts …": "makes"). The parse keeps the sentence's own words,
     with the verb's own lemma. A past the tagger calls a verb but leaves unlemmatised gets its lemma.
     """
     for token in doc:  # "strove" tagged a verb but left unlemmatised
@@ -50,9 +51,14 @@ def read_again(doc: Any, model: Any, irregular: Any) -> Any:
         past, (lemma, stand_in) = older, OLDER_PASTS[older.lower_]
     elif doc[-1].text in (".", "!", "?", ";", ":") and not any(t.pos_ in ("VERB", "AUX") for t in doc):
         past = next((t for t in after_subject if irregular(t.text)), None)  # not a heading ("The Left Bank")
-        if past is None:
-            return doc
-        lemma, stand_in = irregular(past.text), "met" if doc[past.i + 1].pos_ in _OBJECT_STARTS else "went"
+        if past is not None:
+            lemma, stand_in = irregular(past.text), "met" if doc[past.i + 1].pos_ in _OBJECT_STARTS else "went"
+        else:  # "Inkpot converts Markdown notes to PDF.": a present tense read as a plural noun after a name
+            past = next((t for t in doc[1:4] if t.tag_ == "NNS" and doc[t.i - 1].text[:1].isupper()
+                         and doc[t.i + 1].pos_ in _OBJECT_STARTS), None)  # an object after it: "Red apples on …" is none
+            if past is None:
+                return doc
+            lemma, stand_in = past.lemma_, "makes"
     else:
         return doc
     other = model(doc.text[:past.idx] + stand_in + doc.text[past.idx + len(past.text):])

@@ -11,7 +11,8 @@ from spacy.tokens import Token
 from karaka.nlp import irregular_verb
 from karaka.nlp.lexicon import ANIMATE_PRONOUNS, QUANTITIES, RELATIVE, TEMPORAL_WORDS, TIME_ADVERBS, names_people
 
-_SPAN_EDGE = re.compile(r"^[\s,;:.!?]+|[\s,;:]+$")
+_SPAN_EDGE = re.compile(r"^(?:[\s,;:!?]|\.{2,}|\.(?![\w~/]))+|[\s,;:]+$")
+"""Punctuation at a span's edges; not the dot a hidden file's name opens with (".quill/index.db")."""
 
 
 def is_temporal(token: Token) -> bool:
