@@ -156,6 +156,7 @@ QUILL_PAGE = (
     "       After an upgrade the cache «/var/cache/quill» should be rebuilt.", "",
     "OPTIONS", "       -r, --rebuild", "              Rebuild the index from scratch.", "",
     "       -q, --quiet", "              Print nothing but errors.", "",
+    "       --max-size=BYTES", "              Skip files larger than BYTES. Defaults to 10485760 (10 MiB).", "",
     "ENVIRONMENT", "       QUILL_HOME", "              Where quill keeps its configuration; ~/.config/quill if unset.", "",
     "EXIT STATUS", "       0      Success.", "       2      The directory does not exist.",
     "       3      The index is locked by another process.", "",
@@ -218,3 +219,11 @@ def test_what_a_program_does_is_its_manual_s_name_line_whatever_the_tagger_calls
     """"quill" is tagged an auxiliary in "What does quill do?"; "Where quill keeps …" says where, not what."""
     assert grounded(quill, "What does quill do?") in (["index and search plain-text notes"],
                                                       ["builds a search index of the notes in DIRECTORY"])
+
+
+def test_every_sentence_under_an_option_s_entry_is_said_of_it_and_a_value_restated_in_brackets_is_one(quill):
+    """"Defaults to 10485760 (10 MiB)." is the second sentence under "--max-size=BYTES": said of --max-size,
+    and "10 MiB" in brackets is the same value again, no second answer that leaves the first unproved."""
+    assert grounded(quill, "What does --max-size default to?") == ["10485760"]
+    assert grounded(quill, "What is the default value of --max-size?") == ["10485760"]
+

@@ -84,6 +84,15 @@ def _keys(text: str) -> set[str]:
     return {key(w) for w in WORD.findall(text) if w.lower() not in FUNCTION_WORDS}
 
 
+def entry_of(section: str) -> str:
+    """The innermost heading when it is an entry that names code ("-j N, --jobs=N", "QUILL_HOME"), else "".
+
+    Every sentence of the description under it is said of that entry, as the line that introduces it is.
+    """
+    inner = section.split(" › ")[-1].strip()
+    return inner if inner and CODE_TOKEN.match(inner) else ""
+
+
 def line_words(text: str, doc: Any | None, context: str, previous: str = "", following: str = "",
                intro: str = "") -> LineWords:
     """The keys of a line's words (by token when parsed), its context, its introducing line and neighbours.

@@ -28,8 +28,11 @@ def one_per_line(asked: Asked, line: Line, proved: list[tuple[Span, Candidate]])
     outer = []
     for text, (span, c) in by_text.items():
         container = next((o for o in by_text if o != text and text in o), None)
+        restated = next((o for o, (s, _) in by_text.items() if o != text and _restates(line.text, s, span)), None)
         if container is not None:
             c.evidence.why_not = f"part of {by_text[container][1].text!r}"
+        elif restated is not None:  # "10485760 (10 MiB)": the same value said again in brackets
+            c.evidence.why_not = f"{by_text[restated][1].text!r} said again"
         else:
             outer.append((span, c))
     if len(outer) < 2:
@@ -48,6 +51,12 @@ def one_per_line(asked: Asked, line: Line, proved: list[tuple[Span, Candidate]])
             c.evidence.why_not = f"the line gives {ranked[0][1].text!r} and {ranked[1][1].text!r} alike"
         elif c is not ranked[0][1]:
             c.evidence.why_not = f"the question's words point to {ranked[0][1].text!r}"
+
+
+def _restates(text: str, first: Span, second: Span) -> bool:
+    """Whether ``second`` stands in brackets right after ``first``: the same value in another unit or form."""
+    return first.end >= 0 and second.start >= first.end and re.fullmatch(
+        r"\s*\(\s*", text[first.end:second.start]) is not None and text[second.end:second.end + 1] == ")"
 
 
 def _segments(line: Line) -> list[int]:

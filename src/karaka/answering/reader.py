@@ -25,7 +25,7 @@ from karaka.answering.candidate import GRAPH, LINES, Candidate
 from karaka.answering.evidence import ASKS, OWN_WORDS, SHAPED, weigh
 from karaka.answering.explains import described
 from karaka.answering.identity import called_default, focus_near, given_name, span_head
-from karaka.answering.line import Line, line_words
+from karaka.answering.line import Line, entry_of, line_words
 from karaka.answering.pointed import one_per_line
 from karaka.answering.polar import polar_candidates
 from karaka.answering.question import Asked, key, same
@@ -123,7 +123,7 @@ def read_lines(store: Store, entries: list[tuple[str, int, str]]) -> list[Line]:
         doc_id = str(a.get("doc_id", ""))
         name = re.sub(r"[_\W]+", " ", doc_id)
         context = f"{a.get('section', '')} {title_of.get(doc_id, '')} {name}"  # "Git 2.28 Release Notes" holds 2.28
-        before = texts[by_node[intro]] if intro and intro in by_node else ""
+        before = texts[by_node[intro]] if intro and intro in by_node else entry_of(str(a.get("section") or ""))
         doc = docs[i] if readable[i] else None
         previous, following = _around(store, a)
         lines.append(Line(node, text, doc, line_words(text, doc, context, previous, following, before), rank, intro,
