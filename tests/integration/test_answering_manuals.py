@@ -227,3 +227,22 @@ def test_every_sentence_under_an_option_s_entry_is_said_of_it_and_a_value_restat
     assert grounded(quill, "What does --max-size default to?") == ["10485760"]
     assert grounded(quill, "What is the default value of --max-size?") == ["10485760"]
 
+
+
+@pytest.fixture(scope="module")
+def tallow(tmp_path_factory):
+    return parsed_workspace(tmp_path_factory.mktemp("tallow"), {"README.md": (
+        "# Tallow", "", "Tallow is a static site generator written in Rust.", "",
+        "## Quick start", "", "Create a site with `tallow new mysite`, then run `tallow serve` to preview it.", "",
+        "## Configuration", "", "| Key | Default | Meaning |", "|---|---|---|",
+        "| `base_url` | `/` | The URL the site is served from |", "| `theme` | `plain` | The theme to use |", "")})
+
+
+def test_the_question_s_action_tells_two_commands_of_one_line_apart(tallow):
+    assert grounded(tallow, "Which command previews the site?") == ["tallow serve"]
+
+
+def test_a_table_row_that_names_a_key_is_no_entry_over_the_next_row(tallow):
+    """The `base_url` row brings the `theme` row with it; the theme's row says nothing of what base_url means."""
+    result = run_query(tallow, "What does base_url mean?")
+    assert result["status"] != "GROUNDED" or "theme" not in result["answers"][0]

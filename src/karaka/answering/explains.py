@@ -100,11 +100,12 @@ def described(asked: Asked, text: str, intro: str, doc: Any | None) -> list[Span
     """The description under an entry that names what the question asks about ("What does the -q option do?").
 
     A manual's "-q, --quiet" over "Print nothing but errors.": the whole description is what -q does.
+    The entry is a short line that opens with code; a longer line that mentions it (a table's row) is none.
     """
     from karaka.answering.question import CODE_TOKEN as code
 
     names = [m.group(1) or m.group(2) for m in code.finditer(asked.defines)]
-    if not names or not intro or any(n in text for n in names) or not any(
+    if not names or not code.match(intro.strip()) or len(intro.split()) > 6 or any(n in text for n in names) or not any(
             re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", intro) for n in names):
         return []
     body = text.strip().rstrip(".")

@@ -18,7 +18,9 @@ def one_per_line(asked: Asked, line: Line, proved: list[tuple[Span, Candidate]])
     question's words in the line votes for the span it speaks of (``_owner``); the span with most
     votes stays proved, the others are not, and a tie proves none: "in the first mode (8 bits), the
     size is 30 ms, while in the second (16 bits), the size is 34 ms" answers a question about the
-    second mode with 34 ms, because "second" and "16" speak of it.
+    second mode with 34 ms, because "second" and "16" speak of it. The question's action votes more
+    than its nouns: "Create a site with `new`, then run `serve` to preview it" answers "Which command
+    previews the site?" with `serve`.
     """
     by_text: dict[str, tuple[Span, Candidate]] = {}
     for span, c in proved:
@@ -43,7 +45,7 @@ def one_per_line(asked: Asked, line: Line, proved: list[tuple[Span, Candidate]])
         for place in line.words.find(term):
             chosen = _owner(line, cuts, [span for span, _ in outer], place)
             if chosen is not None:
-                votes[id(outer[chosen][1])] += 1.0 if term.hard else 0.4
+                votes[id(outer[chosen][1])] += 1.5 if term.role == "verb" else 1.0 if term.hard else 0.4
     ranked = sorted(outer, key=lambda pair: -votes[id(pair[1])])
     top, second = votes[id(ranked[0][1])], votes[id(ranked[1][1])]
     for _, c in ranked:
