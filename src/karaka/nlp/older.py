@@ -5,7 +5,8 @@ The model learned from modern news and web text. An older book's strong past ten
 it may tag as a noun, so that "And Reuel begat Hobab." parses as one noun phrase with no action at
 all. Such a sentence is parsed once more with the past replaced by a common verb of the same
 place ("met" before an object, "went" before anything else), and that parse is given back with
-the sentence's own words and the verb's own lemma.
+the sentence's own words and the verb's own lemma. The same holds for a present tense the tagger
+reads as a plural noun after a name it does not know ("Inkpot converts Markdown notes to PDF.").
 """
 
 from __future__ import annotations
