@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from karaka.answering import kinds as k
-from karaka.answering.question import Asked
+from karaka.answering.question import CODE_TOKEN, Asked
 from karaka.answering.span import REASON_OPENERS, Span, span_tokens
 from karaka.nlp.phrases import slipped_subject
 
@@ -60,9 +60,7 @@ def definitions(asked: Asked, text: str, doc: Any | None) -> list[Span]:
     The rest of a line that starts with it (a table row, a definition list: "-q  Suppress all
     output."), or what follows it as its verb's subject ("The -q option suppresses all output").
     """
-    from karaka.answering.question import CODE_TOKEN as code
-
-    names = [m.group(1) or m.group(2) for m in code.finditer(asked.defines)] or [asked.defines.split()[-1]]
+    names = [m.group(1) or m.group(2) for m in CODE_TOKEN.finditer(asked.defines)] or [asked.defines.split()[-1]]
     out = []
     for name in names:
         at = text.find(name)
@@ -102,10 +100,8 @@ def described(asked: Asked, text: str, intro: str, doc: Any | None) -> list[Span
     A manual's "-q, --quiet" over "Print nothing but errors.": the whole description is what -q does.
     The entry is a short line that opens with code; a longer line that mentions it (a table's row) is none.
     """
-    from karaka.answering.question import CODE_TOKEN as code
-
-    names = [m.group(1) or m.group(2) for m in code.finditer(asked.defines)]
-    if not names or not code.match(intro.strip()) or len(intro.split()) > 6 or any(n in text for n in names) or not any(
+    names = [m.group(1) or m.group(2) for m in CODE_TOKEN.finditer(asked.defines)]
+    if not names or not CODE_TOKEN.match(intro.strip()) or len(intro.split()) > 6 or any(n in text for n in names) or not any(
             re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", intro) for n in names):
         return []
     body = text.strip().rstrip(".")

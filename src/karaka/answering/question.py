@@ -184,7 +184,7 @@ def analyse(question: str) -> Asked:
 
 def _question_sentence(doc: Any) -> Any:
     """The sentence that asks: the last one with a question word ("The manual warns of X. Which format …?")."""
-    return next((s for s in reversed(list(doc.sents)) if any(t.lower_ in k.WH_WORDS for t in s)), list(doc.sents)[-1])
+    return next((s for s in reversed(list(doc.sents)) if any(t.lower_ in k.WH_WORDS for t in s)), doc[-1].sent)
 
 
 def _wh_token(sentence: Any) -> Any | None:

@@ -15,7 +15,7 @@ from karaka.answering.question import CODE_TOKEN, Asked, key, same
 from karaka.answering.span import REASON_OPENERS, Span
 from karaka.kg.traverse import PREFERENCES, coverage, entities_named, spans_of
 from karaka.nlp import irregular_verb
-from karaka.nlp.lexicon import PREPOSITION_NOUNS, names_people
+from karaka.nlp.lexicon import PREPOSITION_NOUNS, head_word, names_people
 from karaka.nlp.paths import PATH
 from karaka.store.base import Store
 from karaka.store.ids import document_node
@@ -314,8 +314,7 @@ def _role_fits(asked: Asked, name: str, text: str, entity: str | None, store: St
     if kind == k.NAME:
         words = words[1:] if len(words) > 1 and words[0].lower() in k.TEMPORAL | k.SPATIAL | {"with", "for", "of"} \
             else words  # "from Apollonius": the name after the preposition
-        before = re.split(r"\s+(?:of|named|called|who|whom|whose|that|which)\s+|,", " ".join(words))[0].split()
-        head = before[-1].lower() if before else ""  # "a widow named Cora": a widow
+        head = head_word(" ".join(words)).lower()  # "a widow named Cora": a widow
         singular = head[:-1] if head.endswith("s") and not head.endswith("ss") else head  # "reporters"
         if name in _DOERS and head.isalpha() and head.islower() and text.lower() not in PRONOUNS:
             return True  # "who walked to the mill?": "the old smith", "only administrators", the doer the action names

@@ -86,9 +86,17 @@ def parse(text: str) -> Doc:
     with _lock:
         doc = _docs.get(text)
         if doc is None:
-            doc = read_again(join_paths(nlp()(text)), nlp(), irregular_verb)
+            doc = mended(nlp()(text))
         keep_parse(text, doc)
         return doc
+
+
+def mended(doc: Doc) -> Doc:
+    """A fresh parse with what the small model misreads put right: paths as one token, misread pasts as verbs.
+
+    Every parse goes through it: one at a time, in batches, and in the parse-ahead process.
+    """
+    return read_again(join_paths(doc), nlp(), irregular_verb)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -140,7 +148,7 @@ def parse_many(texts: Iterable[str], *, remember: bool = False) -> list[Doc]:
             mean = max(1, sum(len(t) for t in missing) // len(missing))
             for text, doc in zip(missing, nlp().pipe(missing, batch_size=max(4, min(BATCH, BATCH_CHARS // mean))),
                                  strict=True):
-                known[text] = doc = read_again(join_paths(doc), nlp(), irregular_verb)
+                known[text] = doc = mended(doc)
                 if remember:
                     keep_parse(text, doc)
         return [known[t] for t in items]

@@ -20,9 +20,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from karaka.nlp import irregular_verb, keep_parse, nlp, parse_many
-from karaka.nlp.older import read_again
-from karaka.nlp.paths import join_paths
+from karaka.nlp import keep_parse, mended, nlp, parse_many
 
 log = logging.getLogger("karaka.nlp")
 
@@ -55,7 +53,7 @@ def serve() -> None:
     while (request := _unframe(source)) is not None:
         binary = DocBin(store_user_data=False)
         for doc in model.pipe(json.loads(request), batch_size=BLOCK):
-            binary.add(read_again(join_paths(doc), model, irregular_verb))
+            binary.add(mended(doc))
         _frame(sink, binary.to_bytes())
 
 

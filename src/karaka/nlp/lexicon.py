@@ -263,10 +263,15 @@ spokesman congressman sultan pharaoh tsar czar wizard
 """Nouns that name a woman or a man: "she" never stands for "a widow's husband", nor "he" for "a widow named Cora"."""
 
 
+def head_word(phrase: str) -> str:
+    """A noun phrase's last word before what hangs on it: "widow" of "a widow named Cora", "grave" of "the grave of Tam"."""
+    words = re.split(r"\s+(?:of|named|called|who|whom|whose|that|which)\s+|,", phrase)[0].split()
+    return words[-1] if words else ""
+
+
 def gender_of(name: str) -> str:
     """"female", "male" or "" for a name or description by its head noun ("a widow named Cora", "the king's son")."""
-    head = re.split(r"\s+(?:of|named|called|who|whom|whose|that|which)\s+|,", name.lower())[0].split()
-    word = head[-1].strip(".'’\"") if head else ""
+    word = head_word(name.lower()).strip(".'’\"")
     return "female" if word in FEMALE else "male" if word in MALE else ""
 
 

@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from karaka.gsv.run import Loop
-from karaka.nlp import parse_many
+from karaka.nlp import parse, parse_many
 from karaka.nlp.lexicon import gender_of
 from karaka.nlp.phrases import CLAUSE, GROUP, NOT_A_PERSON, PLURAL, has_subject, shape_of
 from karaka.services import Services
@@ -210,7 +210,7 @@ def _own_subject(services: Services, kriya: str) -> str:
     "The mate, a quiet man named Ulric, watched him": "him" is not Ulric.
     """
     attrs = services.workspace.graph.node(kriya) or {}
-    doc = parse_many([text_of(services, kriya)])[0]
+    doc = parse(text_of(services, kriya))  # the line's cached parse
     verb = next((t for t in doc if t.idx == attrs.get("char")), None)
     subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None) if verb is not None else None
     return "" if subject is None else " ".join(t.text for t in subject.subtree)
