@@ -86,9 +86,16 @@ GERMAN = (
     "       -l, --level=STUFE",
     "              Die Kompressionsstufe festlegen; die Voreinstellung ist 6.",
     "",
+    "       -k, --kompakt",
+    "              Leere Zeilen entfernen.",
+    "",
     "UMGEBUNGSVARIABLEN",
     "       FROB_OPTS",
     "              Standardoptionen, die vor den Befehlszeilenoptionen gelesen werden.",
+    "",
+    "RÜCKGABEWERT",
+    "       0      Erfolg.",
+    "       2      Ungültige Option.",
 )
 
 
@@ -108,11 +115,19 @@ def test_a_german_compound_with_standard_that_is_not_the_thing_asked_for_asks_no
 
 
 def test_a_question_word_inside_a_german_question_says_its_language_and_a_shaped_name_after_the_noun_answers(german):
-    from karaka.answering.question import language
+    from karaka.answering.languages import language
 
     assert language("Mit welchem Verfahren verdichtet frob Dateien?") == "de"
     result = run_query(german, "Mit welchem Verfahren verdichtet frob Dateien?")
     assert result["status"] == "GROUNDED" and result["answers"] == ["LZ77"]
+
+
+def test_a_german_question_what_an_entry_does_or_means_is_answered_by_its_description(german):
+    """"Was macht die Option -k?" asks what "What does the -k option do?" asks: the entry's own line says it."""
+    result = run_query(german, "Was macht die Option -k?")
+    assert result["status"] == "GROUNDED" and result["answers"] == ["Leere Zeilen entfernen"]
+    result = run_query(german, "Was bedeutet der Rückgabewert 2?")
+    assert result["status"] == "GROUNDED" and result["answers"] == ["Ungültige Option"]
 
 
 @pytest.fixture(scope="module")

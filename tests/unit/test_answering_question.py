@@ -120,6 +120,16 @@ def test_french_and_german_questions_are_read_by_their_words():
     assert asked.lang == "fr" and asked.kind == k.QUANTITY
 
 
+def test_what_a_thing_does_or_means_is_asked_in_german_french_and_spanish_too():
+    asked = analyse("Was macht die Option -k?")  # "was" then a German verb: not English "Was the …?"
+    assert asked.lang == "de" and asked.defines == "Option -k"
+    assert {t.text for t in asked.terms if t.hard} == {"-k"}  # the code must be there; "Option" is its frame
+    assert analyse("Was bedeutet der Rückgabewert 2?").defines == "Rückgabewert 2"  # an umlaut is German
+    assert analyse("Que fait l'option --force ?").defines == "option --force"
+    assert analyse("Qué significa el código 3?").defines == "código 3"
+    assert analyse("Was the file read?").lang == "en"
+
+
 def test_a_program_s_name_the_tagger_reads_as_a_preposition_is_a_word_of_the_question():
     asked = analyse("What frob exit code means that the disk is full?")  # "frob" tagged a preposition
     assert asked.focus_text == "code" and "frob" in {t.text for t in asked.terms}

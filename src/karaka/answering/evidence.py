@@ -201,7 +201,8 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     elif missing and (words.verbless or asked.kind == k.NAME or not _spared(missing, hard, rarity, asked,
                                                                             headed=span.start < 0)):
         evidence.why_not = f"the line lacks {', '.join(missing[:3])}"
-    elif asked.lang != "en" and asked.kind in (k.TERM, k.REASON, k.MANNER, k.PLACE) and span.kind not in SHAPED:
+    elif asked.lang != "en" and asked.kind in (k.TERM, k.REASON, k.MANNER, k.PLACE) and span.kind not in SHAPED \
+            and not asked.defines:  # what an entry does is what its line says after it, in any language
         evidence.why_not = "in a language the parser does not read, only a number, a date, a name or code is proved"
     elif hard and (own + (headed if _entry_of(hard, words) else 0.0) < OWN_SHARE * len(hard) or own == 0):
         evidence.why_not = "most of the question's words are in " + (

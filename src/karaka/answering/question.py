@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from karaka.answering import kinds as k
+from karaka.answering.languages import DEFINES_ELSEWHERE, language
 from karaka.answering.verbs import (
     before_auxiliary,
     head_of_run,
@@ -134,36 +135,6 @@ def same(a: str, b: str) -> bool:
     return common >= max(5, int(0.75 * len(short))) and len(long_) - common <= 5
 
 
-def language(question: str) -> str:
-    """The question's language: ``en`` unless its words are mostly those of French, German or Spanish."""
-    words = re.findall(r"[^\W\d_]+", question.lower())
-    counts = {"fr": 0, "de": 0, "es": 0, "en": 0}
-    marks = {
-        "fr": "le la les de des du est que qui quel quelle quels quelles dans pour une sur où pourquoi comment combien "
-              "quand il elle lequel laquelle au aux avec par sont peut doit ce cette ces",
-        "de": "der die das den dem des ist sind wird werden wurde wurden wer wie welche welcher welches wann wo "
-              "warum und mit von eine einen nicht im auf für sich zu bei aus nach über oder auch als soll sollen "
-              "kann können muss müssen man es",
-        "es": "el los las es qué cuál cuándo dónde cómo quién por para una del con",
-        "en": "the is are was were what which who when where why how does do did of in on to a an for with by",
-    }
-    for lang, text in marks.items():
-        counts[lang] = sum(w in text.split() or _FIRST_WORDS.get(w) == lang for w in words)  # "mit welchem …"
-    if words and words[0] in _FIRST_WORDS:  # a question that opens with its language's question word
-        counts[_FIRST_WORDS[words[0]]] += 2
-    best = max(counts, key=lambda lang: counts[lang])
-    return best if best != "en" and counts[best] >= 2 and counts[best] > counts["en"] else "en"
-
-
-_FIRST_WORDS = {**dict.fromkeys("qui quoi quel quelle quels quelles lequel laquelle quand où pourquoi comment combien "
-                                 "est-ce".split(), "fr"),
-                **dict.fromkeys("wer wen wem wessen welcher welche welches welchen welchem wann wo wohin woher warum "
-                                "weshalb wieso wie wofür wozu womit worauf woran".split(), "de"),
-                **dict.fromkeys("quién quiénes cuál cuáles cuándo dónde cómo cuánto cuántos cuánta cuántas "
-                                "qué".split(), "es")}
-"""Question words that open a question in French, German or Spanish (and nowhere in an English one)."""
-
-
 def required_words(question: str) -> tuple[str, ...]:
     """What a line must hold to answer: the question's versions, identifiers, long numbers and quoted phrases."""
     found = [m.group(0).lower().lstrip("v") for m in VERSION_TOKEN.finditer(question)]
@@ -245,9 +216,17 @@ def _analyse_words(text: str, lang: str) -> Asked:
         # question the parser cannot read only weigh, and the line must hold most of their weight
         hard = name or w in capitals
         terms.append(Term(key(w), hard=hard, text=w, role="name" if name else "word"))
+    for token in code_tokens(text):  # "-k", which the word pattern cuts to "k"
+        if not any(t.text == token.lower() for t in terms):
+            terms.append(Term(token.lower(), hard=True, text=token.lower(), role="name"))
+    described = DEFINES_ELSEWHERE.search(text)
+    inside = described.group(1).lower() if described else ""
+    if code_tokens(inside):  # "die Option -k": -k must be there; "Option" is its frame
+        terms = [t for t in terms if t.text not in inside or t.role == "name"]
     return Asked(text=text, kind=kind, wh=wh, focus=key(focus) if focus else "", shape=shape, default=default,
                  terms=tuple(dict.fromkeys(terms)), required=required_words(text), lang=lang, named=_named(text),
-                 counted=key(focus) if wh == "how many" and focus else "", focus_text=focus)
+                 counted=key(focus) if wh == "how many" and focus else "", focus_text=focus,
+                 defines=described.group(1).strip() if described else "")
 
 
 def _wh_kind(wh: str) -> tuple[str, str]:
@@ -396,5 +375,3 @@ _DEFINES = re.compile(r"(?:^|[,;]\s*)\s*what\s+(?:(?:does|do|did)\s+(?:the\s+|a\
                       r"control|specify)|happen(?:s|ed)?\s+to\s+(?:the\s+|your\s+|a\s+)?(.+?)(?:\s+(?:if|when|after)\b.*)?)"
                       r"\s*\?*\s*$", re.IGNORECASE)
 """A question that asks what something is for: "What does the -q option do?"."""
-
-

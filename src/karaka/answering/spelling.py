@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from karaka.answering.corpus import corpus_text
-from karaka.answering.question import key, language
+from karaka.answering.languages import language
+from karaka.answering.question import key
 from karaka.kg.retrieval import index_key
 from karaka.store.base import Store
 from karaka.words import FUNCTION_WORDS
