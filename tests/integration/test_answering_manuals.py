@@ -261,3 +261,16 @@ def test_a_table_row_that_names_a_key_is_no_entry_over_the_next_row(tallow):
     """The `base_url` row brings the `theme` row with it; the theme's row says nothing of what base_url means."""
     result = run_query(tallow, "What does base_url mean?")
     assert result["status"] != "GROUNDED" or "theme" not in result["answers"][0]
+
+
+@pytest.fixture(scope="module")
+def kestrel(tmp_path_factory):
+    return parsed_workspace(tmp_path_factory.mktemp("kestrel"), {"notes.md": (
+        "# Kestrel", "", "The `purge` command deletes every cached page.", "")})
+
+
+def test_code_that_does_another_action_than_the_question_s_is_no_answer_and_the_action_is_no_name(kestrel):
+    """The question's verb may be missing from a line that only names the code; not from one that says what it does."""
+    assert grounded(kestrel, "Which command deletes cached pages?") == ["purge"]
+    result = run_query(kestrel, "Which command adds cached pages?")
+    assert result["status"] != "GROUNDED" and "deletes" not in result["answers"]  # "command deletes" names no command

@@ -42,8 +42,9 @@ from karaka.answering.identity import (
 from karaka.answering.line import LineWords, joined
 from karaka.answering.question import CODE_TOKEN, Asked, Term, code_tokens, key, same
 from karaka.answering.span import Span
-from karaka.answering.spans import NUMBER_WORDS, UNIT, code_shape
-from karaka.words import DEICTIC_PRONOUNS, FUNCTION_WORDS, PRONOUNS, WORD
+from karaka.answering.spans import UNIT, code_shape
+from karaka.answering.typed import typed
+from karaka.words import DEICTIC_PRONOUNS, FUNCTION_WORDS, WORD
 
 SOFT_WEIGHT = 0.4
 CONTEXT_WEIGHT = 0.9
@@ -60,10 +61,9 @@ SHAPED = (k.CODE, k.VERSION, k.QUANTITY, k.VALUE)
 """Kinds whose answer's shape says what it is: read as spans; an action's role only supports them."""
 VERB_FREE = (k.CODE, k.VERSION)
 """Kinds whose shape is rare enough that the question's verb need not be the line's ("prints" or "dumps"
-the output); a number is too common a shape for that ("how many coins did he pay" is not "sold … for nine")."""
-_ANY_PRONOUN = PRONOUNS | DEICTIC_PRONOUNS
-"""Every pronoun, pointing back or at the speaker: alone, it names nothing."""
-_NOT_TIME_UNIT = re.compile(r"(?:[kKMGTP]i?)?(?:B|b|bit|bits|byte|bytes|bps|Hz|hz)$|%|percent", re.IGNORECASE)
+the output) unless the line says the code does another action (``_does_another``); a number is too common a
+shape for that ("how many coins did he pay" is not "sold … for nine")."""
+
 
 
 @dataclass
@@ -97,46 +97,6 @@ def _tree_distance(doc: Any, a: int, b: int) -> int:
     return len(doc)
 
 
-def typed(asked: Asked, span: Span, after: str = "") -> tuple[bool, str]:
-    """Whether a span is of the kind asked for, and why not (``after``: the line's text right after it)."""
-    kind = asked.kind
-    if kind in (k.TERM, k.NAME) and span.text.strip().lower() in _ANY_PRONOUN:
-        return False, "a pronoun, which names nothing by itself"  # an action's role says what it stands for
-    if kind == k.TERM and any(same(asked.focus, key(w)) for w in k.CALLED_NOUNS) and not _names(span.text):
-        return False, f"says of what kind the {asked.focus_text} is, not what it is"  # "a wicked name"
-    if kind == k.TERM:
-        return True, ""
-    if kind == k.VALUE:  # a number, a literal, a string, a name; not a call or a flag ("load(x=1)", "--quiet")
-        shaped = span.kind != k.CODE or code_shape(span.text) in ("name", "variable", "path")
-        return span.kind in (k.VALUE, k.QUANTITY, k.CODE, k.VERSION) and shaped and "(" not in span.text, \
-            "not a value"
-    if kind == k.MANNER and span.kind == k.CODE:  # "how do you install only the library?": by the command
-        return code_shape(span.text) != "path", "a path, not a way"
-    if kind == k.PLACE and span.kind == k.CODE:  # "where are the programs installed?": in a directory
-        return code_shape(span.text) == "path", "not a path"
-    if span.kind != kind:
-        return False, f"a {span.kind}, not a {kind}"
-    if kind == k.QUANTITY:
-        unit = re.sub(r"^[<>≤≥~]?\s?[\d.,\u202f\s–-]+(?:[kKMGT](?=\s|$))?", "", span.text).strip()  # "256K bytes"
-        unit = re.sub(rf"^(?:(?:{NUMBER_WORDS})\b[\s-]*(?:and\s+)?)+", "", unit, flags=re.IGNORECASE).strip()  # "forty"
-        if re.search(r"\bhow (long|old|often|soon)\b", asked.text, re.IGNORECASE) and unit and \
-                _NOT_TIME_UNIT.search(unit):
-            return False, f"{span.text!r} measures no time"
-        counted = asked.counted or (asked.focus if asked.wh == "how many" else "")
-        measured = re.match(r"\s+of\s+(?:the\s+|his\s+|her\s+|its\s+|their\s+)?([^\W\d_]+)", after)
-        if measured and counted and same(key(measured.group(1)), counted):
-            return True, ""  # "three cups of flour" measures flour
-        if counted and unit and not same(key(unit.split()[-1]), counted) and (
-                not UNIT.fullmatch(unit) or UNIT.fullmatch(counted) or UNIT.fullmatch(counted + "s")):
-            return False, f"{span.text!r} counts {unit}, not what was asked"  # "how many meters": not "1 foot"
-        if not counted and unit and not UNIT.fullmatch(unit) and any(same(key(d), asked.focus) for d in k.DIMENSIONS) \
-                and not any(same(key(unit.split()[-1]), key(w)) for w in WORD.findall(asked.text)):
-            return False, f"{span.text!r} counts {unit}, not a {asked.focus_text}"  # "14 passengers" is no speed
-    if kind == k.NAME and span.text.split() and span.text.split()[0].lower() in FUNCTION_WORDS:
-        return False, "a role, not a name"
-    return True, ""
-
-
 def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft: bool = False,
           rarity: Callable[[str], float] | None = None, referred: str = "") -> Evidence:
     """The evidence of one line for one span (``verb_soft``: the question's verb need not be in it).
@@ -148,7 +108,8 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     frequency): a line may lack one common word of a long question ("begin", "ones"), never a
     name, a number, a piece of code or a rare word.
     """
-    soft_verb = verb_soft or words.verbless and not _names_alone(asked, doc) or asked.kind in VERB_FREE or (
+    soft_verb = verb_soft or words.verbless and not _names_alone(asked, doc) or (
+        asked.kind in VERB_FREE and not _does_another(asked, span, doc)) or (
         asked.kind == k.PLACE and span.kind == k.CODE)  # "where are the files put?" answered by a path
     hard = [t for t in asked.terms if t.hard and not (t.role == "verb" and soft_verb)]
     soft = [t for t in asked.terms if t not in hard]
@@ -256,6 +217,22 @@ def _other_owner(asked: Asked, words: LineWords, doc: Any | None) -> str:
     return ""
 
 
+def _does_another(asked: Asked, span: Span, doc: Any | None) -> bool:
+    """Whether the span is the doer or the object of another verb than the question's in its line.
+
+    "The `purge` command deletes every cached page." says what purge does: it answers "which command
+    deletes cached pages?", not "which command adds them?". Code the line only mentions ("see
+    --raw for the output") is not bound to a verb, and the question's verb need not be there.
+    """
+    if doc is None or span.first < 0 or not asked.verb:
+        return False
+    head = doc[span.first]
+    while head.dep_ in ("compound", "amod", "nmod", "appos", "punct") and head.head.i != head.i:
+        head = head.head  # "the `purge` command": the command is the doer
+    return head.dep_ in ("nsubj", "nsubjpass", "dobj") and head.head.pos_ == "VERB" and not same(
+        key(head.head.lemma_), asked.verb)
+
+
 def _names_alone(asked: Asked, doc: Any | None) -> bool:
     """A line of names and nothing else, where a who-question asks who did an action it does not say.
 
@@ -278,12 +255,6 @@ def _other_code(term: Term, text: str) -> bool:
         return False
     shape = code_shape(term.text)
     return any(code_shape(token) == shape and token.lower() != term.key for token in code_tokens(text))
-
-
-def _names(text: str) -> bool:
-    """Whether a span names something: a capitalised word besides function words, a number, a quote or code."""
-    return any(w[:1].isupper() and w.lower() not in FUNCTION_WORDS for w in WORD.findall(text)) or any(
-        c.isdigit() or c in "\"“”'`«»" for c in text) or bool(CODE_TOKEN.search(text))
 
 
 def _counts(asked: Asked, span: Span, doc: Any | None) -> str:

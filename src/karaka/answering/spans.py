@@ -190,7 +190,9 @@ def _named_programs(asked: Asked, text: str, doc: Any | None) -> list[tuple[str,
                 "NOUN", "PROPN", "X", "VERB", "ADJ"):
             continue
         after, before = (doc[t.i + 1] if t.i + 1 < len(doc) else None), (doc[t.i - 1] if t.i else None)
-        beside = any(n is not None and same(key(n.lemma_), asked.focus) for n in (after, before))
+        beside = any(n is not None and same(key(n.lemma_), asked.focus) for n in (after, before)) and not any(
+            c.dep_ in ("nsubj", "nsubjpass") and same(key(c.lemma_), asked.focus) for c in t.children)
+        # "the purge command deletes …": what the command does, not its name
         ran = t.dep_ in ("dobj", "obj") and t.head.lemma_.lower() in RUN_VERBS or any(
             c.dep_ == "amod" and c.lemma_.lower() in RUN_VERBS for c in t.children)  # "by running mkbundle"
         if (beside and not same(key(t.lemma_), asked.focus)) or ran:

@@ -1,0 +1,61 @@
+"""Whether a span is of the kind a question asks for: a number of the counted thing, a name, a way or a path."""
+
+from __future__ import annotations
+
+import re
+
+from karaka.answering import kinds as k
+from karaka.answering.question import CODE_TOKEN, Asked, key, same
+from karaka.answering.span import Span
+from karaka.answering.spans import NUMBER_WORDS, UNIT, code_shape
+from karaka.words import DEICTIC_PRONOUNS, FUNCTION_WORDS, PRONOUNS, WORD
+
+_ANY_PRONOUN = PRONOUNS | DEICTIC_PRONOUNS
+"""Every pronoun, pointing back or at the speaker: alone, it names nothing."""
+_NOT_TIME_UNIT = re.compile(r"(?:[kKMGTP]i?)?(?:B|b|bit|bits|byte|bytes|bps|Hz|hz)$|%|percent", re.IGNORECASE)
+
+
+def typed(asked: Asked, span: Span, after: str = "") -> tuple[bool, str]:
+    """Whether a span is of the kind asked for, and why not (``after``: the line's text right after it)."""
+    kind = asked.kind
+    if kind in (k.TERM, k.NAME) and span.text.strip().lower() in _ANY_PRONOUN:
+        return False, "a pronoun, which names nothing by itself"  # an action's role says what it stands for
+    if kind == k.TERM and any(same(asked.focus, key(w)) for w in k.CALLED_NOUNS) and not _names(span.text):
+        return False, f"says of what kind the {asked.focus_text} is, not what it is"  # "a wicked name"
+    if kind == k.TERM:
+        return True, ""
+    if kind == k.VALUE:  # a number, a literal, a string, a name; not a call or a flag ("load(x=1)", "--quiet")
+        shaped = span.kind != k.CODE or code_shape(span.text) in ("name", "variable", "path")
+        return span.kind in (k.VALUE, k.QUANTITY, k.CODE, k.VERSION) and shaped and "(" not in span.text, \
+            "not a value"
+    if kind == k.MANNER and span.kind == k.CODE:  # "how do you install only the library?": by the command
+        return code_shape(span.text) != "path", "a path, not a way"
+    if kind == k.PLACE and span.kind == k.CODE:  # "where are the programs installed?": in a directory
+        return code_shape(span.text) == "path", "not a path"
+    if span.kind != kind:
+        return False, f"a {span.kind}, not a {kind}"
+    if kind == k.QUANTITY:
+        unit = re.sub(r"^[<>≤≥~]?\s?[\d.,\u202f\s–-]+(?:[kKMGT](?=\s|$))?", "", span.text).strip()  # "256K bytes"
+        unit = re.sub(rf"^(?:(?:{NUMBER_WORDS})\b[\s-]*(?:and\s+)?)+", "", unit, flags=re.IGNORECASE).strip()  # "forty"
+        if re.search(r"\bhow (long|old|often|soon)\b", asked.text, re.IGNORECASE) and unit and \
+                _NOT_TIME_UNIT.search(unit):
+            return False, f"{span.text!r} measures no time"
+        counted = asked.counted or (asked.focus if asked.wh == "how many" else "")
+        measured = re.match(r"\s+of\s+(?:the\s+|his\s+|her\s+|its\s+|their\s+)?([^\W\d_]+)", after)
+        if measured and counted and same(key(measured.group(1)), counted):
+            return True, ""  # "three cups of flour" measures flour
+        if counted and unit and not same(key(unit.split()[-1]), counted) and (
+                not UNIT.fullmatch(unit) or UNIT.fullmatch(counted) or UNIT.fullmatch(counted + "s")):
+            return False, f"{span.text!r} counts {unit}, not what was asked"  # "how many meters": not "1 foot"
+        if not counted and unit and not UNIT.fullmatch(unit) and any(same(key(d), asked.focus) for d in k.DIMENSIONS) \
+                and not any(same(key(unit.split()[-1]), key(w)) for w in WORD.findall(asked.text)):
+            return False, f"{span.text!r} counts {unit}, not a {asked.focus_text}"  # "14 passengers" is no speed
+    if kind == k.NAME and span.text.split() and span.text.split()[0].lower() in FUNCTION_WORDS:
+        return False, "a role, not a name"
+    return True, ""
+
+
+def _names(text: str) -> bool:
+    """Whether a span names something: a capitalised word besides function words, a number, a quote or code."""
+    return any(w[:1].isupper() and w.lower() not in FUNCTION_WORDS for w in WORD.findall(text)) or any(
+        c.isdigit() or c in "\"“”'`«»" for c in text) or bool(CODE_TOKEN.search(text))
