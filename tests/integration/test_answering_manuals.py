@@ -274,3 +274,27 @@ def test_code_that_does_another_action_than_the_question_s_is_no_answer_and_the_
     assert grounded(kestrel, "Which command deletes cached pages?") == ["purge"]
     result = run_query(kestrel, "Which command adds cached pages?")
     assert result["status"] != "GROUNDED" and "deletes" not in result["answers"]  # "command deletes" names no command
+
+
+@pytest.fixture(scope="module")
+def spec(tmp_path_factory):
+    return parsed_workspace(tmp_path_factory.mktemp("spec"), {"wren-protocol.md": (
+        "# The Wren Transfer Protocol", "", "Edited by Sunniva Dahl. Published 14 March 2022.", "",
+        "## Frame Format", "", "Every frame starts with a 12-byte header followed by the payload.", "",
+        "## Flags", "", "The `FIN` flag ends a session.", "")})
+
+
+def test_code_the_line_calls_by_the_noun_asked_about_is_one_whatever_its_shape(spec):
+    """"Which flag …?" wants a dash-led flag, but "the `FIN` flag" is called a flag by its line."""
+    assert grounded(spec, "Which flag ends a session?") == ["FIN"]
+
+
+def test_a_number_joined_to_its_unit_is_an_amount_and_how_long_a_thing_is_may_be_a_size(spec):
+    """"a 12-byte header": "How long is the header?" asks its size; "how long does it wait?" a time."""
+    assert grounded(spec, "How long is the frame header?") == ["12-byte"]
+
+
+def test_a_line_under_the_title_before_any_part_speaks_of_the_document(spec):
+    """"Published 14 March 2022." under "The Wren Transfer Protocol" says when the protocol was published."""
+    assert grounded(spec, "When was the Wren protocol published?") == ["14 March 2022"]
+    assert run_query(spec, "When was the Wren protocol revised?")["status"] != "GROUNDED"

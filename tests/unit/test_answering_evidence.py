@@ -50,6 +50,13 @@ def test_a_number_of_another_thing_or_unit_is_no_answer():
     assert why["9 hours"] == ""
 
 
+def test_how_long_an_action_lasts_is_a_time_and_how_long_a_thing_is_may_be_a_size():
+    why = proved("How long does the upload take?", "The upload takes 4 seconds and sends 512 bytes.")
+    assert why["4 seconds"] == "" and "measures no time" in why["512 bytes"]
+    why = proved("How long is the upload header?", "The upload header is 64 bytes.")
+    assert why["64 bytes"] == ""
+
+
 def test_a_count_of_things_is_no_physical_measure_but_may_be_a_limit():
     why = proved("What was the top speed of the ferry Maren?", "The ferry Maren carried 14 passengers at 9 knots.")
     assert "counts passengers" in why["14 passengers"]  # 14 passengers is no speed

@@ -10,7 +10,7 @@ sentence that gives the line's reason ("This is because …"). Each line gives:
 - *typed spans*: numbers, dates, names, code… of the kind asked for, or the description under the
   entry asked about ("-q, --quiet" over "Print nothing but errors."), weighed by ``evidence.weigh``.
 A time proves "when", and a reason "why", only where it hangs from the question's action in the
-parse (``_hangs_elsewhere``): "said on Monday that she left in March" dates the saying by Monday.
+parse (``occasion.hangs_elsewhere``): "said on Monday that she left in March" dates the saying by Monday.
 Two proved spans of one line the question's words do not tell apart prove neither (``pointed``).
 """
 
@@ -24,8 +24,9 @@ from karaka.answering import kinds as k
 from karaka.answering.candidate import GRAPH, LINES, Candidate
 from karaka.answering.evidence import ASKS, OWN_WORDS, SHAPED, weigh
 from karaka.answering.explains import described
-from karaka.answering.identity import called_default, focus_near, given_name, span_head
+from karaka.answering.identity import called_default, focus_near, given_name
 from karaka.answering.line import Line, entry_of, line_words
+from karaka.answering.occasion import action_around, hangs_elsewhere, holds_action
 from karaka.answering.pointed import one_per_line
 from karaka.answering.polar import polar_candidates
 from karaka.answering.question import Asked, key, same
@@ -124,6 +125,8 @@ def read_lines(store: Store, entries: list[tuple[str, int, str]]) -> list[Line]:
         name = re.sub(r"[_\W]+", " ", doc_id)
         context = f"{a.get('section', '')} {title_of.get(doc_id, '')} {name}"  # "Git 2.28 Release Notes" holds 2.28
         before = texts[by_node[intro]] if intro and intro in by_node else entry_of(str(a.get("section") or ""))
+        if not before and title_of.get(doc_id) and str(a.get("section") or "").strip() == title_of[doc_id].strip():
+            before = title_of[doc_id]  # under the title, before any part: "Published 14 March 2022." is the document's
         doc = docs[i] if readable[i] else None
         previous, following = _around(store, a)
         lines.append(Line(node, text, doc, line_words(text, doc, context, previous, following, before), rank, intro,
@@ -171,11 +174,11 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
                 c.evidence.notes.append(f"in the {in_role[0].evidence.notes[0]}")
             elif said:
                 c.evidence.notes.append(f"called a {asked.focus_text}")  # the line says what it is: no action needed
-            elif asked.kind in (k.DATE, k.REASON) and _action_around(asked, line):
+            elif asked.kind in (k.DATE, k.REASON) and action_around(asked, line):
                 c.evidence.why_not = "the sentences around the line say the question's action, the line does not"
-            elif asked.kind in (k.DATE, k.REASON) and _holds_action(span, line, asked):
+            elif asked.kind in (k.DATE, k.REASON) and holds_action(span, line, asked):
                 c.evidence.why_not = "it holds the question's action, so it is not that action's time or reason"
-            elif asked.kind in (k.DATE, k.REASON) and (elsewhere := _hangs_elsewhere(asked, span, line)):
+            elif asked.kind in (k.DATE, k.REASON) and (elsewhere := hangs_elsewhere(asked, span, line)):
                 c.evidence.why_not = f"it tells {'when' if asked.kind == k.DATE else 'why'} {elsewhere!r} was, " \
                                      "not the question's action"
             elif _needs_action(asked) and line.kind == "heading":
@@ -296,87 +299,6 @@ def _named_by_focus(asked: Asked, span: Span) -> bool:
     """
     own = WORD.findall(span.text)
     return bool(own) and same(key(own[-1]), asked.focus)
-
-
-def _hangs_elsewhere(asked: Asked, span: Span, line: Line) -> str:
-    """The word a time or a reason hangs from when it is not the question's action, though the line says it ("").
-
-    The parse is followed up from the span through prepositions, conjunctions and time words ("the
-    spring of 1990") to the first other word. The span is the action's when that word is the action;
-    a verb joined to it by "and" ("arrested and released yesterday"), unless the span stands between
-    the two and the later one opens with a frame of its own ("came in 1983 and at his peak was
-    publishing": 1983 is the coming's); or a verb above the action, unless a clause describing a noun
-    lies between ("In 1377 he wrote of mistakes historians made" dates the writing). A span under the
-    action ("arrested yesterday for a theft ten years ago") or on another branch ("the Act of 1990,
-    which bans …") is something else's.
-    """
-    doc = line.doc
-    verb = asked.verb_term
-    if doc is None or verb is None or span.first < 0:
-        return ""
-    actions = [doc[i] for i in line.words.find(verb)]
-    if not actions:
-        return ""  # the line says the action otherwise: the question's words decide
-    at = {a.i for a in actions}
-    token = span_head(span, doc)
-    while token.head.i != token.i:
-        token = token.head
-        passed = token.pos_ in ("ADP", "SCONJ", "CCONJ", "PART", "PUNCT", "DET") \
-            or token.ent_type_ in ("DATE", "TIME") or _same_occasion(token)
-        if passed and token.i not in at:
-            continue
-        return "" if any(_times(token, action, span) for action in actions) else token.text
-    return ""
-
-
-def _times(anchor: Any, action: Any, span: Span) -> bool:
-    """Whether a time hanging from ``anchor`` is also the time of ``action`` (see ``_hangs_elsewhere``)."""
-    if anchor.i == action.i:
-        return True
-    if _joined(anchor, action) or _joined(action, anchor):
-        later = max(anchor, action, key=lambda t: t.i)
-        framed = any(c.dep_ in ("prep", "advmod", "npadvmod") and c.i < later.i and c.i > span.last
-                     for c in later.children)
-        return not (min(anchor.i, action.i) < span.first < later.i and framed)
-    token = action
-    while token.head.i != token.i:
-        if token.dep_ in ("relcl", "acl", "appos"):
-            return False
-        token = token.head
-        if token.i == anchor.i:
-            return True
-    return False
-
-
-def _joined(later: Any, earlier: Any) -> bool:
-    """Whether ``later`` is joined to ``earlier`` by "and" (a chain of conjuncts)."""
-    token = later
-    while token.dep_ == "conj":
-        token = token.head
-        if token.i == earlier.i:
-            return True
-    return False
-
-
-def _action_around(asked: Asked, line: Line) -> bool:
-    """Whether only the sentences around a line say the question's action: a time or a reason in it is another's."""
-    verb = asked.verb_term
-    return verb is not None and not line.words.verbless and not line.words.find(verb) and line.words.in_around(verb)
-
-
-def _holds_action(span: Span, line: Line, asked: Asked) -> bool:
-    """Whether a span holds the question's action itself: a time or a reason of that action is outside it."""
-    verb = asked.verb_term
-    return verb is not None and span.first >= 0 and any(span.first <= i <= span.last for i in line.words.find(verb))
-
-
-def _same_occasion(token: Any) -> bool:
-    """A present participle that says how its head's action went ("she defended it, telling the press on Monday").
-
-    With no subject or marker of its own, it happens when its head does.
-    """
-    return token.dep_ == "advcl" and token.tag_ == "VBG" and not any(
-        c.dep_ in ("nsubj", "nsubjpass", "mark") for c in token.children)
 
 
 def _needs_action(asked: Asked) -> bool:

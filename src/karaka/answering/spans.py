@@ -86,6 +86,16 @@ def _fits_shape(asked: str, shape: str, token: str = "") -> bool:
     return shape == asked
 
 
+def _called(asked: Asked, text: str, start: int, end: int) -> bool:
+    """Whether the line calls the code at ``start:end`` by the noun asked about: "the `FIN` flag", "option `x`".
+
+    Then it is one, whatever its shape: a flag need not start with a dash when the text says it is a flag.
+    """
+    noun = re.escape(asked.focus_text)
+    return bool(noun) and bool(re.match(rf"\s+{noun}s?\b", text[end:], re.IGNORECASE)
+                               or re.search(rf"\b{noun}\s+$", text[:start], re.IGNORECASE))
+
+
 def _strip(text: str, start: int) -> tuple[str, int]:
     lead = len(text) - len(text.lstrip(" ,;:()[]\"'"))
     return text.strip(" ,;:()[]\"'"), start + lead
@@ -110,7 +120,8 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
             if token.lower().rstrip(".") in ("e.g", "i.e", "etc", "cf", "vs"):
                 continue
             token = token[:-1] if token.endswith(".") and not m.group(1) else token  # the sentence's full stop
-            if kind == k.CODE and not _fits_shape(asked.shape, code_shape(token), token):
+            if kind == k.CODE and not _fits_shape(asked.shape, code_shape(token), token) and not _called(
+                    asked, text, m.start(), m.end()):
                 continue
             if kind == k.NAME and code_shape(token) != "name":
                 continue
@@ -246,6 +257,9 @@ def quantities(text: str, doc: Any | None) -> list[Span]:
         value = text[m.start():end]
         first, last = span_tokens(doc, m.start(), end)
         out.append(Span(value.strip(), k.QUANTITY, m.start(), end, first, last))
+    for m in re.finditer(rf"(?<![\w.-])\d+(?:\.\d+)?-(?:{UNIT.pattern})(?![\w-])", text):  # "a 12-byte header"
+        if not any(a <= m.start() < b for a, b in taken):
+            out.append(Span(m.group(0), k.QUANTITY, m.start(), m.end(), *span_tokens(doc, m.start(), m.end())))
     return out
 
 

@@ -38,7 +38,8 @@ def typed(asked: Asked, span: Span, after: str = "") -> tuple[bool, str]:
         unit = re.sub(r"^[<>≤≥~]?\s?[\d.,\u202f\s–-]+(?:[kKMGT](?=\s|$))?", "", span.text).strip()  # "256K bytes"
         unit = re.sub(rf"^(?:(?:{NUMBER_WORDS})\b[\s-]*(?:and\s+)?)+", "", unit, flags=re.IGNORECASE).strip()  # "forty"
         if re.search(r"\bhow (long|old|often|soon)\b", asked.text, re.IGNORECASE) and unit and \
-                _NOT_TIME_UNIT.search(unit):
+                _NOT_TIME_UNIT.search(unit) and not re.search(r"\bhow long (?:is|are|was|were)\b", asked.text,
+                                                              re.IGNORECASE):  # "how long is the header?": a size
             return False, f"{span.text!r} measures no time"
         counted = asked.counted or (asked.focus if asked.wh == "how many" else "")
         measured = re.match(r"\s+of\s+(?:the\s+|his\s+|her\s+|its\s+|their\s+)?([^\W\d_]+)", after)
