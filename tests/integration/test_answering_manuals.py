@@ -298,3 +298,26 @@ def test_a_line_under_the_title_before_any_part_speaks_of_the_document(spec):
     """"Published 14 March 2022." under "The Wren Transfer Protocol" says when the protocol was published."""
     assert grounded(spec, "When was the Wren protocol published?") == ["14 March 2022"]
     assert run_query(spec, "When was the Wren protocol revised?")["status"] != "GROUNDED"
+
+
+@pytest.fixture(scope="module")
+def brindle(tmp_path_factory):
+    page = ("<html><body><h1>Brindle Manual</h1>", "<p>This manual covers version 3.2.</p>",
+            "<h2>Limits</h2>", "<table><tr><th>Limit</th><th>Value</th></tr>",
+            "<tr><td>Maximum file size</td><td>64 GB</td></tr>",
+            "<tr><td>Maximum number of hosts</td><td>50</td></tr></table>", "</body></html>")
+    licence = ("The Quillon Public License", "", "4. Disclaimer. The Work is provided as is, without warranty of any kind.")
+    return parsed_workspace(tmp_path_factory.mktemp("brindle"), {"brindle.html": page, "LICENSE": licence})
+
+
+def test_a_table_row_s_number_is_the_value_of_what_its_cells_name_and_a_size_counts_no_hosts(brindle):
+    assert grounded(brindle, "What is the maximum number of hosts?") == ["50"]  # was "64 GB", the row above
+
+
+def test_a_version_that_ends_its_sentence_is_found_and_read(brindle):
+    assert grounded(brindle, "Which version does the manual cover?") == ["3.2"]
+
+
+def test_a_line_that_says_the_thing_asked_about_is_absent_answers_no(brindle):
+    assert grounded(brindle, "Is the Work provided with a warranty?") == ["No"]
+    assert grounded(brindle, "Is the Work provided without warranty?") == ["Yes"]

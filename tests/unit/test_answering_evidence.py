@@ -151,6 +151,22 @@ def test_a_bare_number_must_be_said_to_be_what_was_asked():
     assert why  # 8 is a quality, not a bit rate
 
 
+def test_a_bare_number_written_in_words_must_be_said_to_be_what_was_asked_too():
+    found, why = best("How many cannons did the brig carry?", "The brig carried its cannons; the crew numbered eight.")
+    assert found == "eight" and why  # eight is the crew, not the cannons
+
+
+def test_a_measure_counts_no_things_but_a_multiplier_and_a_mass_may_take_units():
+    why = proved("What is the maximum number of hosts?", "The maximum number of hosts is 50 and the maximum file size 64 GB.")
+    assert why["50"] == "" and "counts" in why["64 GB"]
+    assert proved("How many people live in Harnby?", "About 2 million people live in Harnby.")["2 million"] == ""
+    assert proved("How much memory does the cache use?", "The cache uses 256K bytes of memory.")["256K bytes"] == ""
+
+
+def test_a_version_may_end_its_sentence():
+    assert best("Which version does the guide cover?", "This guide covers version 3.2.") == ("3.2", "")
+
+
 def test_spans_of_one_list_are_one_answer():
     assert best("When was the mill rebuilt?", "The mill was rebuilt in 1820 and in 1902.") == ("in 1820 and in 1902", "")
 

@@ -9,6 +9,7 @@ answers "No".
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -46,10 +47,29 @@ def polar_candidates(store: Store | None, asked: Asked, step: dict[str, Any] | N
     if elsewhere and evidence.proved:  # a "yes" needs the line to say it all, not its neighbours
         evidence.why_not = f"the line itself does not hold {', '.join(elsewhere[:3])}"
     evidence.why_not = evidence.why_not or why
-    answer = "No" if action is not None and action.get("negated") else "Yes"
+    answer = "No" if action is not None and action.get("negated") or _denied(asked, line) else "Yes"
     evidence.typed = evidence.proved  # an unproved "yes" is no candidate worth showing
     return [Candidate(answer, k.POLAR, line.node, GRAPH if action is not None else LINES, evidence, rank=line.rank,
                       also=[line.intro] if line.intro else [])]
+
+
+def _denied(asked: Asked, line: Line) -> bool:
+    """Whether the line says the question's thing is absent: "without warranty", "no key" (the question saying neither).
+
+    "Is the Work provided with a warranty?" is answered "No" by "The Work is provided without warranty".
+    """
+    if line.doc is None:
+        return False
+    for term in asked.terms:
+        if not term.hard or term.role == "verb" or re.search(rf"\b(?:without|no)\s+(?:\w+\s+)?{re.escape(term.text)}",
+                                                               asked.text, re.IGNORECASE):
+            continue
+        for i in line.words.find(term):
+            token = line.doc[i]
+            if token.dep_ == "pobj" and token.head.lower_ == "without" or any(
+                    c.dep_ == "det" and c.lower_ == "no" for c in token.children):
+                return True
+    return False
 
 
 def _actions(store: Store, node: str) -> list[tuple[str, dict[str, Any]]]:

@@ -32,7 +32,7 @@ CODE_TOKEN = re.compile(r"`([^`]{1,80})`|(?<![\w/])(--?[A-Za-z][\w-]*(?:=[^\s,;)
                         r"\$?[A-Z][A-Z0-9]*_[A-Z0-9_]+|(?:/[\w.+-]+){2,}/?|~?/[\w.+-]+/[\w.+/-]*|(?<![\w/])/[a-z][\w.+-]*|"
                         r"[A-Za-z_][\w.]*\(\)|[a-z]+[A-Z]\w+|[A-Za-z][A-Za-z0-9]*(?:[._][A-Za-z0-9]+)+)(?![\w/])")
 """Tokens shaped like code: backquoted text, flags, key=value, CONSTANT_NAMES, paths, calls, camelCase, dotted.names."""
-VERSION_TOKEN = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)*(?![\w.])")
+VERSION_TOKEN = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)*(?!\w|\.\w)")  # a full stop may end the sentence
 _QUOTED = re.compile(r"[\"“«]([^\"”»]{2,60})[\"”»]")
 
 

@@ -32,7 +32,7 @@ from karaka.answering.polar import polar_candidates
 from karaka.answering.question import Asked, key, same
 from karaka.answering.roles import role_candidates
 from karaka.answering.span import Span, span_tokens
-from karaka.answering.spans import numbered, spans
+from karaka.answering.spans import NUMBER_WORDS, numbered, spans
 from karaka.kg.fact_text import titles
 from karaka.kg.units import parser_reads
 from karaka.store.base import Store
@@ -241,14 +241,16 @@ def _bare_number(asked: Asked, span: Span, line: Line) -> bool:
     "What bit rate …?" is not answered by the "10" of "a scale (0-10)"; "How many beds …?" is by
     "24 beds", or by "24" right after "beds".
     """
-    if asked.kind != k.QUANTITY or span.kind != k.QUANTITY or re.search(r"[^\d\s.,–<>~≤≥-]",
-                                                                        re.sub(r"\b(?:or|to)\b", " ", span.text)):
+    bare = re.sub(rf"\b(?:or|to|and|{NUMBER_WORDS})\b", " ", span.text, flags=re.IGNORECASE)  # "eight" is bare too
+    if asked.kind != k.QUANTITY or span.kind != k.QUANTITY or re.search(r"[^\d\s.,–<>~≤≥-]", bare):
         return False
     noun = asked.counted or asked.focus
     if not noun:
         return False
     if asked.default and called_default(span, line.text) and any(same(noun, w) for w in line.words.at):
         return False  # "the --depth option …; the default is 3": the line's default, of the thing it names
+    if line.kind == "table" and any(same(noun, w) for w in line.words.at):
+        return False  # a row is one record: "Maximum number of hosts | 50" gives the hosts' number
     from dataclasses import replace
 
     return not focus_near(replace(asked, focus=noun), span, line.words, line.doc)

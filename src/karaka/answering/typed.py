@@ -12,6 +12,8 @@ from karaka.words import DEICTIC_PRONOUNS, FUNCTION_WORDS, PRONOUNS, WORD
 
 _ANY_PRONOUN = PRONOUNS | DEICTIC_PRONOUNS
 """Every pronoun, pointing back or at the speaker: alone, it names nothing."""
+_MULTIPLIER = re.compile(r"thousand|million|billion|trillion|hundred|dozen", re.IGNORECASE)
+"""Words after a number that scale it and count whatever the question counts."""
 _NOT_TIME_UNIT = re.compile(r"(?:[kKMGTP]i?)?(?:B|b|bit|bits|byte|bytes|bps|Hz|hz)$|%|percent", re.IGNORECASE)
 
 
@@ -46,7 +48,9 @@ def typed(asked: Asked, span: Span, after: str = "") -> tuple[bool, str]:
         if measured and counted and same(key(measured.group(1)), counted):
             return True, ""  # "three cups of flour" measures flour
         if counted and unit and not same(key(unit.split()[-1]), counted) and (
-                not UNIT.fullmatch(unit) or UNIT.fullmatch(counted) or UNIT.fullmatch(counted + "s")):
+                not UNIT.fullmatch(unit) or UNIT.fullmatch(counted) or UNIT.fullmatch(counted + "s")
+                or not _MULTIPLIER.fullmatch(unit.split()[-1]) and not re.search(r"\bhow much\b", asked.text, re.I)):
+            # "64 GB" counts no hosts ("2 million" may); "how much memory" is measured in bytes
             return False, f"{span.text!r} counts {unit}, not what was asked"  # "how many meters": not "1 foot"
         if not counted and unit and not UNIT.fullmatch(unit) and any(same(key(d), asked.focus) for d in k.DIMENSIONS) \
                 and not any(same(key(unit.split()[-1]), key(w)) for w in WORD.findall(asked.text)):

@@ -43,7 +43,7 @@ _cache: weakref.WeakKeyDictionary[Any, tuple[tuple[int, int], Lexical | None]] =
 _lock = threading.Lock()
 
 
-_VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+(?![\w.])")
+_VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+(?!\w|\.\w)")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
 
 
