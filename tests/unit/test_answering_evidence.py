@@ -167,6 +167,22 @@ def test_a_version_may_end_its_sentence():
     assert best("Which version does the guide cover?", "This guide covers version 3.2.") == ("3.2", "")
 
 
+def test_a_version_without_a_dot_and_a_version_of_another_product():
+    text = "Tern requires Python 3 and SQLite 3.35 or newer."
+    assert best("Which Python version does Tern require?", text) == ("3", "")
+    assert best("Which SQLite version does Tern require?", text) == ("3.35", "")
+    assert best("Which version of the licence applies?", "The licence applies in version 2 only.") == ("2", "")
+
+
+def test_where_may_be_answered_by_an_address():
+    assert best("Where should bugs be reported?", "Report bugs to bugs@tern.example.org.") == ("bugs@tern.example.org", "")
+
+
+def test_a_question_s_acronym_is_said_by_the_words_it_stands_for():
+    assert best("Which version of the GPL covers Tern?",
+                "Tern is covered by the GNU General Public License version 3.") == ("3", "")
+
+
 def test_spans_of_one_list_are_one_answer():
     assert best("When was the mill rebuilt?", "The mill was rebuilt in 1820 and in 1902.") == ("in 1820 and in 1902", "")
 

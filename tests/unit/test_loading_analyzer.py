@@ -53,6 +53,16 @@ def test_an_option_entry_of_a_manual_page_is_the_section_of_its_description():
     assert [x.text for x in lines if x.kind == "heading"] == ["OPTIONS", "ENVIRONMENT"]
 
 
+def test_a_short_line_over_a_list_in_plain_text_is_the_section_of_its_items():
+    notes = "Version 4\n\n* Dropped the ink.\n* Fixed the nib.\n\nVersion 3\n\n* Added the quill.\n\nSee the manual.\n"
+    sections = {x.text: x.section for x in refine(notes)}
+    assert sections["* Dropped the ink."] == sections["* Fixed the nib."] == "Version 4"
+    assert sections["* Added the quill."] == "Version 3"
+    assert sections["See the manual."] == ""  # a paragraph after the list is no item of it
+    prose = refine("A short line\n\nAnd a paragraph after it.\n")  # no list under it: no heading
+    assert {x.section for x in prose} == {""}
+
+
 def test_split_long_respects_limit():
     parts = split_long("word " * 500, 100)
     assert all(len(p) <= 100 for p in parts) and " ".join(parts).split() == ["word"] * 500

@@ -159,6 +159,8 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         evidence.why_not = f"the line speaks of the {other}"
     elif (owner := _other_owner(asked, words, doc)):
         evidence.why_not = f"the line speaks of {owner}"
+    elif (product := _version_of(asked, span, doc)):
+        evidence.why_not = f"{span.text!r} is the version of {product}"
     elif missing and (words.verbless or asked.kind == k.NAME or not _spared(missing, hard, rarity, asked,
                                                                             headed=span.start < 0)):
         evidence.why_not = f"the line lacks {', '.join(missing[:3])}"
@@ -215,6 +217,21 @@ def _other_owner(asked: Asked, words: LineWords, doc: Any | None) -> str:
             first = owners[0][0]
             return f"{first.text} {first.head.text}"
     return ""
+
+
+def _version_of(asked: Asked, span: Span, doc: Any | None) -> str:
+    """The name right before a version, where the question names another ("SQLite 3.35" for "which Python version?").
+
+    The name is a proper noun by the parse ("Since 7.32.0, …" names no product) and none of the question's words.
+    """
+    if doc is None or span.kind != k.VERSION or span.first <= 0 or not any(t.role == "name" for t in asked.terms):
+        return ""
+    before = doc[span.first - 1]
+    if before.lower_ == "v" and span.first > 1:
+        before = doc[span.first - 2]
+    if before.pos_ != "PROPN" or before.lower_ in ("version", "release"):
+        return ""
+    return "" if any(same(key(before.text), t.key) for t in asked.terms) else before.text
 
 
 def _does_another(asked: Asked, span: Span, doc: Any | None) -> bool:

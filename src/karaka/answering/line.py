@@ -140,7 +140,8 @@ def line_words(text: str, doc: Any | None, context: str, previous: str = "", fol
 def joined(asked: Asked, words: LineWords) -> dict[str, list[int]]:
     """Question words a line writes joined or shortened, with where the line has them.
 
-    "time out" written "timeout", "network file system" written "NFS".
+    "time out" written "timeout", "network file system" written "NFS", and "GPL" written "General
+    Public License".
     """
     seq = [w for w in re.findall(r"[^\W\d_]+", asked.text) if w.lower() not in FUNCTION_WORDS]
     out: dict[str, list[int]] = {}
@@ -156,4 +157,11 @@ def joined(asked: Asked, words: LineWords) -> dict[str, list[int]]:
                     places = [bisect_right(words.starts, p) - 1 for p in places]
             for w in run if places else []:
                 out.setdefault(key(w), []).extend(places)
+    for acronym in re.findall(r"\b[A-Z]{2,5}\b", asked.text):  # "GPL" written "General Public License"
+        spelled = r"\s+".join(rf"{c}[a-z]+" for c in acronym)
+        places = [m.start() for m in re.finditer(rf"\b{spelled}\b", words.text)]
+        if places and words.starts:
+            places = [bisect_right(words.starts, p) - 1 for p in places]
+        if places:
+            out.setdefault(key(acronym), []).extend(places)
     return out

@@ -16,6 +16,7 @@ from typing import Any
 
 from karaka.answering import kinds as k
 from karaka.answering.explains import definitions, manners, reasons
+from karaka.answering.programs import named_programs
 from karaka.answering.question import CODE_TOKEN, VERSION_TOKEN, Asked, key, same
 from karaka.answering.span import Span, span_tokens
 
@@ -126,14 +127,16 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
             if kind == k.NAME and code_shape(token) != "name":
                 continue
             add(token, m.start(1) if m.group(1) else m.start(2), k.CODE)
-    if kind == k.PLACE:  # "where are the logs written?": to a path
+    if kind == k.PLACE:  # "where are the logs written?": to a path; "where are bugs reported?": to an address
+        for m in ADDRESS.finditer(text):
+            add(m.group(0).rstrip(".,;:"), m.start(), k.CODE)
         for m in CODE_TOKEN.finditer(text):
             token = m.group(1) or m.group(2)
             token = token[:-1] if token.endswith(".") else token  # the sentence's full stop
             if "/" in token and code_shape(token) == "path":
                 add(token, m.start(1) if m.group(1) else m.start(2), k.CODE)
     if kind == k.CODE and asked.shape == "command":
-        for value, start in _named_programs(asked, text, doc):
+        for value, start in named_programs(asked, text, doc):
             add(value, start, k.CODE)
     if kind == k.CODE and asked.shape == "address":
         for m in ADDRESS.finditer(text):
@@ -146,6 +149,11 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
             if kind == k.VERSION and _OPTION_BEFORE.search(text[:m.start()]):
                 continue  # "--max-time 2.92": an option's argument, not a release
             add(m.group(0), m.start(), k.VERSION)
+    if kind == k.VERSION:  # "version 3", "Python 3" for "which Python version?": a version without a dot
+        products = [re.escape(t.text) for t in asked.terms if t.role == "name" and t.text[:1].isalpha()]
+        for m in re.finditer(rf"\b(?:version|release|{'|'.join(products) or 'version'})\s+v?(\d+)\b(?![.,]\d)", text,
+                             re.IGNORECASE):
+            add(m.group(1), m.start(1), k.VERSION)
     if kind in (k.VALUE, k.TERM) or kind == k.CODE and asked.shape in ("name", ""):
         inside = [(m.start(), m.end()) for m in CODE_TOKEN.finditer(text)]
         for m in LITERAL.finditer(text):  # a quoted string is a name as well as a value: "xhtml"
@@ -184,51 +192,6 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
 
 
 _OPTION_BEFORE = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]*[=\s]\s*$")
-RUN_VERBS = frozenset("run execute invoke launch call type".split())
-"""Verbs whose object names a program: "by running dpkg-trigger", "type make"."""
-
-
-def _named_programs(asked: Asked, text: str, doc: Any | None) -> list[tuple[str, int]]:
-    """Plain words named as a program.
-
-    Next to the noun asked about ("the postinst script", "the program gzip"), or what is run ("by running mkbundle").
-    """
-    if doc is None or not len(doc):
-        return []
-    out = []
-    for t in doc:
-        if t.is_punct or t.is_stop or not re.fullmatch(r"[A-Za-z][\w.+-]*", t.text) or t.pos_ not in (
-                "NOUN", "PROPN", "X", "VERB", "ADJ"):
-            continue
-        after, before = (doc[t.i + 1] if t.i + 1 < len(doc) else None), (doc[t.i - 1] if t.i else None)
-        beside = any(n is not None and same(key(n.lemma_), asked.focus) for n in (after, before)) and not any(
-            c.dep_ in ("nsubj", "nsubjpass") and same(key(c.lemma_), asked.focus) for c in t.children)
-        # "the purge command deletes …": what the command does, not its name
-        ran = t.dep_ in ("dobj", "obj") and t.head.lemma_.lower() in RUN_VERBS or any(
-            c.dep_ == "amod" and c.lemma_.lower() in RUN_VERBS for c in t.children)  # "by running mkbundle"
-        if (beside and not same(key(t.lemma_), asked.focus)) or ran:
-            word = next((m for m in re.finditer(r"[\w.+-]*\w", text) if m.start() <= t.idx < m.end()), None)
-            found = (word.group(0), word.start()) if word else (t.text, t.idx)  # "dpkg-trigger" whole
-            out.append(_command_line(doc, t, text, found) if ran else found)
-    return out
-
-
-def _command_line(doc: Any, t: Any, text: str, found: tuple[str, int]) -> tuple[str, int]:
-    """What is run, whole: the words the parse compounds before it and the flags and paths after it.
-
-    "run quill reindex --all after an upgrade" runs "quill reindex --all".
-    """
-    first = t.i
-    while first > 0 and doc[first - 1].dep_ == "compound" and doc[first - 1].head.i == t.i:
-        first -= 1
-    last = t.i
-    while last + 1 < len(doc) and re.match(r"-|\S*[/=]", doc[last + 1].text):
-        last += 1
-    start = min(doc[first].idx, found[1])
-    end = max(doc[last].idx + len(doc[last].text), found[1] + len(found[0]))
-    return text[start:end], start
-
-
 def quantities(text: str, doc: Any | None) -> list[Span]:
     """Numbers with their unit: a unit of measure after them, or the noun the parse says they count."""
     out = []

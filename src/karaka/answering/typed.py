@@ -33,7 +33,7 @@ def typed(asked: Asked, span: Span, after: str = "") -> tuple[bool, str]:
     if kind == k.MANNER and span.kind == k.CODE:  # "how do you install only the library?": by the command
         return code_shape(span.text) != "path", "a path, not a way"
     if kind == k.PLACE and span.kind == k.CODE:  # "where are the programs installed?": in a directory
-        return code_shape(span.text) == "path", "not a path"
+        return code_shape(span.text) in ("path", "address"), "not a path"
     if span.kind != kind:
         return False, f"a {span.kind}, not a {kind}"
     if kind == k.QUANTITY:

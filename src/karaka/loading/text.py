@@ -18,16 +18,16 @@ def text_lines(text: str) -> list[Raw]:
     """A text file's lines, numbered from 1, with the headings they stand under."""
     lines = split_lines(text)
     out: list[Raw] = []
-    stack: list[tuple[int, str]] = []  # (indent, heading): the headings whose bodies the line is in
+    stack: list[tuple[int, str, bool]] = []  # (indent, heading, over a list): the headings whose bodies the line is in
     for number, raw in enumerate(lines, 1):
         indent = len(raw) - len(raw.lstrip())
         if raw.strip():
-            while stack and indent <= stack[-1][0]:  # back at (or left of) a heading's column: its body has ended
-                stack.pop()
+            while stack and indent <= stack[-1][0] and not (stack[-1][2] and _BULLET.match(raw.strip())):
+                stack.pop()  # back at (or left of) a heading's column, and no item of its list: its body has ended
         if RUNNING.match(raw):
             continue  # "LS(1)   User Commands   LS(1)": the page's running header or footer, no content
-        if _heading(lines, number - 1):
-            stack.append((indent, clean(raw)))
+        if (listed := _over_list(lines, number - 1)) or _heading(lines, number - 1):
+            stack.append((indent, clean(raw), listed))
             if indent == 0:
                 out.append(Raw(number, clean(raw), section=_section(stack), kind=HEADING, solo=True))
                 continue  # an entry ("-c, --create") stays text, joined with a description that goes on from it
@@ -39,8 +39,22 @@ RUNNING = re.compile(r"\s*(?:([\w.+-]+\(\w+\))\s{2,}.*\S\s{2,}\1|\S.*\s{2,}[\w.+
 """A manual page's running header ("QUILL(1)   User Commands   QUILL(1)") or footer ("Linux   3.21.0   LOGROTATE(8)")."""
 
 
-def _section(stack: list[tuple[int, str]]) -> str:
-    return " › ".join(title for _, title in stack)
+def _section(stack: list[tuple[int, str, bool]]) -> str:
+    return " › ".join(title for _, title, _ in stack)
+
+
+_BULLET = re.compile(r"[*+•-]\s+\S")
+"""A list item's mark ("* Added the --json flag.")."""
+
+
+def _over_list(lines: list[str], i: int) -> bool:
+    """A short line at the margin, not a sentence, over a blank line and a list: "Version 4" over its changes."""
+    line = lines[i]
+    stripped = line.strip()
+    if not stripped or line[0].isspace() or len(stripped.split()) > 8 or stripped[-1] in ".,;:!?" \
+            or _BULLET.match(stripped) or i + 2 >= len(lines) or lines[i + 1].strip():
+        return False
+    return bool(_BULLET.match(lines[i + 2].strip())) and not lines[i + 2][0].isspace()
 
 
 def _heading(lines: list[str], i: int) -> bool:
