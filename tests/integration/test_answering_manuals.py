@@ -321,3 +321,29 @@ def test_a_version_that_ends_its_sentence_is_found_and_read(brindle):
 def test_a_line_that_says_the_thing_asked_about_is_absent_answers_no(brindle):
     assert grounded(brindle, "Is the Work provided with a warranty?") == ["No"]
     assert grounded(brindle, "Is the Work provided without warranty?") == ["Yes"]
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory):
+    return parsed_workspace(tmp_path_factory.mktemp("api"), {"heron-api.md": (
+        "# Heron API reference", "", "## heron.load(path, strict=False)", "",
+        "Reads a Heron file and returns a `Document`.", "", "Raises `FileNotFoundError` if the file does not exist.", "",
+        "## heron.dump(doc, path, indent=2)", "", "Writes a `Document` to `path`.", "",
+        "## heron.Document", "", "A parsed file. Its `keys()` method returns the top-level keys in file order.", "",
+        "The `encoding` attribute holds the file's character encoding, `utf-8` unless the file says otherwise.", "")})
+
+
+def test_an_exception_is_asked_by_its_noun_and_code_called_by_the_noun_asked_may_share_the_question_s_words(api):
+    assert grounded(api, "Which exception does load raise when the file does not exist?") == ["FileNotFoundError"]
+    assert grounded(api, "Which method returns the top-level keys?") == ["keys"]  # "keys" is also the question's
+    assert grounded(api, "Which attribute holds the character encoding?") == ["encoding"]  # not the value utf-8
+
+
+def test_a_signature_s_parameters_say_nothing_of_what_it_does_and_a_dotted_name_may_be_a_function(api):
+    assert grounded(api, "What does heron.dump do?") == ["Writes a `Document` to `path`"]  # not "(doc, path, indent=2)"
+    assert grounded(api, "Which function writes a Document to a path?") == ["heron.dump"]  # not a file "x.dump"
+
+
+def test_code_another_action_of_the_line_binds_answers_nothing_of_the_question_s_action(api):
+    """"Reads a Heron file and returns a `Document`": the Document is what is returned, not what reads."""
+    assert "Document" not in run_query(api, "Which function reads a Heron file?")["answers"]

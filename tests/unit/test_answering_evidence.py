@@ -183,6 +183,13 @@ def test_a_question_s_acronym_is_said_by_the_words_it_stands_for():
                 "Tern is covered by the GNU General Public License version 3.") == ("3", "")
 
 
+def test_code_that_is_the_means_or_the_purpose_s_instrument_of_the_question_s_action_answers():
+    """Bound to another verb, code still answers when that verb is the action's means or has it as purpose."""
+    assert best("Which program activates the triggers?",
+                "The triggers are activated by running trig-run at any time.") == ("trig-run", "")
+    assert best("Which option changes the time?", "Use --at to change the time.") == ("--at", "")
+
+
 def test_spans_of_one_list_are_one_answer():
     assert best("When was the mill rebuilt?", "The mill was rebuilt in 1820 and in 1902.") == ("in 1820 and in 1902", "")
 

@@ -40,11 +40,12 @@ from karaka.answering.identity import (
     said_default,
 )
 from karaka.answering.line import LineWords, joined
+from karaka.answering.other import does_another, in_another, other_kind, other_owner, version_of
 from karaka.answering.question import CODE_TOKEN, Asked, Term, code_tokens, key, same
 from karaka.answering.span import Span
-from karaka.answering.spans import UNIT, code_shape
+from karaka.answering.spans import UNIT, called, code_shape
 from karaka.answering.typed import typed
-from karaka.words import DEICTIC_PRONOUNS, FUNCTION_WORDS, WORD
+from karaka.words import FUNCTION_WORDS, WORD
 
 SOFT_WEIGHT = 0.4
 CONTEXT_WEIGHT = 0.9
@@ -61,7 +62,7 @@ SHAPED = (k.CODE, k.VERSION, k.QUANTITY, k.VALUE)
 """Kinds whose answer's shape says what it is: read as spans; an action's role only supports them."""
 VERB_FREE = (k.CODE, k.VERSION)
 """Kinds whose shape is rare enough that the question's verb need not be the line's ("prints" or "dumps"
-the output) unless the line says the code does another action (``_does_another``); a number is too common a
+the output) unless the line says the code does another action (``does_another``); a number is too common a
 shape for that ("how many coins did he pay" is not "sold … for nine")."""
 
 
@@ -109,7 +110,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     name, a number, a piece of code or a rare word.
     """
     soft_verb = verb_soft or words.verbless and not _names_alone(asked, doc) or (
-        asked.kind in VERB_FREE and not _does_another(asked, span, doc)) or (
+        asked.kind in VERB_FREE and not does_another(asked, span, doc)) or (
         asked.kind == k.PLACE and span.kind == k.CODE)  # "where are the files put?" answered by a path
     hard = [t for t in asked.terms if t.hard and not (t.role == "verb" and soft_verb)]
     soft = [t for t in asked.terms if t not in hard]
@@ -147,19 +148,24 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     ok, why = typed(asked, span, words.text[span.end:] if span.end >= 0 else "")
     if ok and asked.kind == k.QUANTITY and (counts := _counts(asked, span, doc)):
         ok, why = False, f"{span.text!r} counts {counts}, not what was asked"  # "one round chapter" is no price
-    other = _other_kind(asked, words, doc)
+    other = other_kind(asked, words, doc)
     evidence = Evidence(cover=round(got / total, 3), near=round(near, 3), missing=missing, typed=ok)
     if not ok:
         evidence.why_not = why
     elif asks(words.text, span.end):
         evidence.why_not = ASKS
-    elif asked.kind != k.POLAR and _in_question(asked, span):
+    elif asked.kind != k.POLAR and _in_question(asked, span) and not (
+            span.kind == k.CODE and span.start >= 0 and called(asked, words.text, span.start, span.end)
+            and (span.text.islower() or not re.search(rf"\b{re.escape(span.text)}\b", asked.text))):
+        # "the `keys()` method" answers "which method returns the keys?"; FROBZ written in the question is its own
         evidence.why_not = OWN_WORDS
     elif other:
         evidence.why_not = f"the line speaks of the {other}"
-    elif (owner := _other_owner(asked, words, doc)):
+    elif asked.kind in VERB_FREE and (other_verb := in_another(asked, span, doc)):
+        evidence.why_not = f"it is in the action of {other_verb!r}, not the question's"
+    elif (owner := other_owner(asked, words, doc)):
         evidence.why_not = f"the line speaks of {owner}"
-    elif (product := _version_of(asked, span, doc)):
+    elif (product := version_of(asked, span, doc)):
         evidence.why_not = f"{span.text!r} is the version of {product}"
     elif missing and (words.verbless or asked.kind == k.NAME or not _spared(missing, hard, rarity, asked,
                                                                             headed=span.start < 0)):
@@ -171,6 +177,9 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         evidence.why_not = "most of the question's words are in " + (
             "its heading or document name" if own + headed >= OWN_SHARE * len(hard) else
             "the sentences around the line") + ", not in the line"
+    elif span.start < 0 and asked.kind == k.CODE and words.verbless and own < len(hard) and any(
+            t.role == "verb" and not words.find(t) for t in asked.terms):  # "A parsed file." under heron.Document
+        evidence.why_not = "the description under the entry says neither the question's action nor all it names"
     elif evidence.cover < MIN_COVER:
         evidence.why_not = "the line holds too few of the question's words"
     elif (thing := owned(asked)) and not possessor(span, words, doc, thing):
@@ -197,57 +206,6 @@ def _entry_of(hard: list[Term], words: LineWords) -> bool:
     the heading says what the entry's key is a key of.
     """
     return any(t.role == "name" and 0 in words.find(t) for t in hard)
-
-
-def _other_owner(asked: Asked, words: LineWords, doc: Any | None) -> str:
-    """Someone else's thing where the question asks of one's own: "my ship" or "Tom's ship" for "Ann's ship".
-
-    A first- or second-person possessive is the speaker's or the listener's, never a third person's
-    the question names; "his ship" may be Ann's, and a thing the line gives no owner may be anyone's.
-    """
-    if doc is None:
-        return ""
-    for thing, owner in asked.owners:
-        places = [i for word, at in words.at.items() if same(thing, word) for i in at]
-        owners = [[c for c in doc[i].children if c.dep_ == "poss"] for i in places]
-        if not places or any(not found for found in owners):
-            continue
-        if all(any(c.lower_ in DEICTIC_PRONOUNS or c.pos_ in ("PROPN", "NOUN") and not same(key(c.text), owner)
-                   and not same(key(c.lemma_), owner) for c in found) for found in owners):
-            first = owners[0][0]
-            return f"{first.text} {first.head.text}"
-    return ""
-
-
-def _version_of(asked: Asked, span: Span, doc: Any | None) -> str:
-    """The name right before a version, where the question names another ("SQLite 3.35" for "which Python version?").
-
-    The name is a proper noun by the parse ("Since 7.32.0, …" names no product) and none of the question's words.
-    """
-    if doc is None or span.kind != k.VERSION or span.first <= 0 or not any(t.role == "name" for t in asked.terms):
-        return ""
-    before = doc[span.first - 1]
-    if before.lower_ == "v" and span.first > 1:
-        before = doc[span.first - 2]
-    if before.pos_ != "PROPN" or before.lower_ in ("version", "release"):
-        return ""
-    return "" if any(same(key(before.text), t.key) for t in asked.terms) else before.text
-
-
-def _does_another(asked: Asked, span: Span, doc: Any | None) -> bool:
-    """Whether the span is the doer or the object of another verb than the question's in its line.
-
-    "The `purge` command deletes every cached page." says what purge does: it answers "which command
-    deletes cached pages?", not "which command adds them?". Code the line only mentions ("see
-    --raw for the output") is not bound to a verb, and the question's verb need not be there.
-    """
-    if doc is None or span.first < 0 or not asked.verb:
-        return False
-    head = doc[span.first]
-    while head.dep_ in ("compound", "amod", "nmod", "appos", "punct") and head.head.i != head.i:
-        head = head.head  # "the `purge` command": the command is the doer
-    return head.dep_ in ("nsubj", "nsubjpass", "dobj") and head.head.pos_ == "VERB" and not same(
-        key(head.head.lemma_), asked.verb)
 
 
 def _names_alone(asked: Asked, doc: Any | None) -> bool:
@@ -299,24 +257,6 @@ def asks(text: str, at: int = -1) -> bool:
         return text.rstrip().rstrip("\"'”’»)]").rstrip().endswith("?")
     end = re.search(r"[.?!;]", text[at:])
     return end is not None and end.group(0) == "?"
-
-
-def _other_kind(asked: Asked, words: LineWords, doc: Any | None) -> str:
-    """A noun of the question that the line qualifies otherwise: "north ward" for a question on the south ward.
-
-    The modifier is soft (a line may leave it out), but not contradicted.
-    """
-    if doc is None:
-        return ""
-    asked_keys = {t.key for t in asked.terms}
-    for term in asked.terms:
-        if not term.head or words.find(term):
-            continue
-        for i in [i for word, at in words.at.items() if same(term.head, word) for i in at]:
-            mods = [c for c in doc[i].children if c.dep_ in ("amod", "compound") and c.is_alpha]
-            if mods and not any(any(same(key(c.lemma_), a) for a in asked_keys) for c in mods):
-                return f"{mods[0].text} {doc[i].text}"
-    return ""
 
 
 MISSING_SHARE = 0.25

@@ -71,7 +71,7 @@ def definitions(asked: Asked, text: str, doc: Any | None) -> list[Span]:
         start = at + len(name) + (lead.end() if lead else 0)
         if not re.search(r"[^\W\d_]", text[:at]) or (lead and lead.group(0).strip()):  # no word before it: a row
             body = text[start:].strip()
-            if len(body.split()) >= 2:
+            if len(body.split()) >= 2 and not body.startswith("("):  # "(doc, path)" of a signature says nothing
                 out.append(Span(body.rstrip("."), k.TERM, start, start + len(body.rstrip(".")),
                                 *span_tokens(doc, start, start + len(body))))
         elif doc is not None and len(doc):

@@ -77,9 +77,9 @@ def _fits_shape(asked: str, shape: str, token: str = "") -> bool:
     if asked == "command":  # a program's name, or where programs lie ("/usr/bin/gzip", "./configure"): not a data
         # path ("/usr/share/omf"), a folder nor an option
         return shape == "name" or shape == "path" and bool(re.search(r"(?:^|/)(?:s?bin|libexec)/[^/]+$|^\./\S", token))
-    if asked == "call":
-        return shape in ("call", "name")
     dotted = shape in ("call", "path") and "/" not in token and not token.endswith("()")
+    if asked == "call":  # "heron.dump" may look like a file's name ("x.dump"): a dotted name may be a call;
+        return (shape in ("call", "name") or dotted) and "=" not in token  # "indent=2" is an argument
     if asked == "variable":  # a configuration variable is often dotted: "diff.relative", "user.name"
         return shape in ("variable", "name") or dotted
     if asked == "flag":  # a command-line flag, or a configuration option ("fetch.writeCommitGraph")
@@ -87,14 +87,16 @@ def _fits_shape(asked: str, shape: str, token: str = "") -> bool:
     return shape == asked
 
 
-def _called(asked: Asked, text: str, start: int, end: int) -> bool:
+def called(asked: Asked, text: str, start: int, end: int) -> bool:
     """Whether the line calls the code at ``start:end`` by the noun asked about: "the `FIN` flag", "option `x`".
 
-    Then it is one, whatever its shape: a flag need not start with a dash when the text says it is a flag.
+    Then it is one, whatever its shape (a flag need not start with a dash when the text says it is
+    a flag), and whatever words it shares with the question ("the `keys()` method" for "which
+    method returns the keys?").
     """
     noun = re.escape(asked.focus_text)
-    return bool(noun) and bool(re.match(rf"\s+{noun}s?\b", text[end:], re.IGNORECASE)
-                               or re.search(rf"\b{noun}\s+$", text[:start], re.IGNORECASE))
+    return bool(noun) and bool(re.match(rf"(?:\(\))?[`'\"]?\s+{noun}s?\b", text[end:], re.IGNORECASE)
+                               or re.search(rf"\b{noun}\s+[`'\"]?$", text[:start], re.IGNORECASE))
 
 
 def _strip(text: str, start: int) -> tuple[str, int]:
@@ -121,7 +123,7 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
             if token.lower().rstrip(".") in ("e.g", "i.e", "etc", "cf", "vs"):
                 continue
             token = token[:-1] if token.endswith(".") and not m.group(1) else token  # the sentence's full stop
-            if kind == k.CODE and not _fits_shape(asked.shape, code_shape(token), token) and not _called(
+            if kind == k.CODE and not _fits_shape(asked.shape, code_shape(token), token) and not called(
                     asked, text, m.start(), m.end()):
                 continue
             if kind == k.NAME and code_shape(token) != "name":

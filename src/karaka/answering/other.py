@@ -1,0 +1,114 @@
+"""What a line says of another thing than the question's: another action, owner, kind or product.
+
+Each rules a span out that the line's words alone would prove: "The `purge` command deletes …" for
+"which command adds …?", "Tom's ship" for "Ann's ship", "the north ward" for the south ward,
+"SQLite 3.35" for the Python version.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from karaka.answering import kinds as k
+from karaka.answering.line import LineWords
+from karaka.answering.question import Asked, key, same
+from karaka.answering.span import Span
+from karaka.words import DEICTIC_PRONOUNS
+
+
+def other_owner(asked: Asked, words: LineWords, doc: Any | None) -> str:
+    """Someone else's thing where the question asks of one's own: "my ship" or "Tom's ship" for "Ann's ship".
+
+    A first- or second-person possessive is the speaker's or the listener's, never a third person's
+    the question names; "his ship" may be Ann's, and a thing the line gives no owner may be anyone's.
+    """
+    if doc is None:
+        return ""
+    for thing, owner in asked.owners:
+        places = [i for word, at in words.at.items() if same(thing, word) for i in at]
+        owners = [[c for c in doc[i].children if c.dep_ == "poss"] for i in places]
+        if not places or any(not found for found in owners):
+            continue
+        if all(any(c.lower_ in DEICTIC_PRONOUNS or c.pos_ in ("PROPN", "NOUN") and not same(key(c.text), owner)
+                   and not same(key(c.lemma_), owner) for c in found) for found in owners):
+            first = owners[0][0]
+            return f"{first.text} {first.head.text}"
+    return ""
+
+
+def version_of(asked: Asked, span: Span, doc: Any | None) -> str:
+    """The name right before a version, where the question names another ("SQLite 3.35" for "which Python version?").
+
+    The name is a proper noun by the parse ("Since 7.32.0, …" names no product) and none of the question's words.
+    """
+    if doc is None or span.kind != k.VERSION or span.first <= 0 or not any(t.role == "name" for t in asked.terms):
+        return ""
+    before = doc[span.first - 1]
+    if before.lower_ == "v" and span.first > 1:
+        before = doc[span.first - 2]
+    if before.pos_ != "PROPN" or before.lower_ in ("version", "release"):
+        return ""
+    return "" if any(same(key(before.text), t.key) for t in asked.terms) else before.text
+
+
+def does_another(asked: Asked, span: Span, doc: Any | None) -> bool:
+    """Whether the span is the doer or the object of another verb than the question's in its line.
+
+    "The `purge` command deletes every cached page." says what purge does: it answers "which command
+    deletes cached pages?", not "which command adds them?". Code the line only mentions ("see
+    --raw for the output") is not bound to a verb, and the question's verb need not be there.
+    """
+    if doc is None or span.first < 0 or not asked.verb:
+        return False
+    head = doc[span.first]
+    while head.dep_ in ("compound", "amod", "nmod", "appos", "punct") and head.head.i != head.i:
+        head = head.head  # "the `purge` command": the command is the doer
+    return head.dep_ in ("nsubj", "nsubjpass", "dobj") and head.head.pos_ == "VERB" and not same(
+        key(head.head.lemma_), asked.verb)
+
+
+def in_another(asked: Asked, span: Span, doc: Any | None) -> str:
+    """The other verb a span is bound to, where the line says the question's action elsewhere ("").
+
+    "Reads a file and returns a `Document`" says what returns the Document, not what reads the file;
+    "Use `--at` to change the time" binds --at to "use", whose purpose is the changing, and "activated
+    by running dpkg-trigger" to "running", the activating's means: they answer.
+    """
+    if doc is None or not does_another(asked, span, doc):
+        return ""
+    head = doc[span.first]
+    while head.dep_ in ("compound", "amod", "nmod", "appos", "punct") and head.head.i != head.i:
+        head = head.head
+    verb = head.head
+    while verb.dep_ == "conj" and verb.head.i != verb.i:
+        verb = verb.head  # "Set X or pass --dir to move it": the purpose is the whole coordination's
+    actions = [t for t in doc if t.pos_ == "VERB" and same(key(t.lemma_), asked.verb)]
+    return head.head.text if actions and not any(_serves(verb, a) or _serves(a, verb) for a in actions) else ""
+
+
+def _serves(lower: Any, upper: Any) -> bool:
+    """Whether ``lower`` hangs under ``upper`` as its means or purpose, not as another action joined by "and"."""
+    token = lower
+    while token.head.i != token.i and token.i != upper.i:
+        if token.dep_ == "conj":
+            return False
+        token = token.head
+    return token.i == upper.i and lower.i != upper.i
+
+
+def other_kind(asked: Asked, words: LineWords, doc: Any | None) -> str:
+    """A noun of the question that the line qualifies otherwise: "north ward" for a question on the south ward.
+
+    The modifier is soft (a line may leave it out), but not contradicted.
+    """
+    if doc is None:
+        return ""
+    asked_keys = {t.key for t in asked.terms}
+    for term in asked.terms:
+        if not term.head or words.find(term):
+            continue
+        for i in [i for word, at in words.at.items() if same(term.head, word) for i in at]:
+            mods = [c for c in doc[i].children if c.dep_ in ("amod", "compound") and c.is_alpha]
+            if mods and not any(any(same(key(c.lemma_), a) for a in asked_keys) for c in mods):
+                return f"{mods[0].text} {doc[i].text}"
+    return ""
