@@ -347,3 +347,19 @@ def test_a_signature_s_parameters_say_nothing_of_what_it_does_and_a_dotted_name_
 def test_code_another_action_of_the_line_binds_answers_nothing_of_the_question_s_action(api):
     """"Reads a Heron file and returns a `Document`": the Document is what is returned, not what reads."""
     assert "Document" not in run_query(api, "Which function reads a Heron file?")["answers"]
+
+
+def test_the_lines_under_a_pdf_s_title_before_its_first_part_are_its_title_page(tmp_path):
+    """"Lena Varga" under "Osprey Codec Manual" wrote it; who edited it the title page does not say."""
+    from karaka.app.runner import run_ingest
+    from karaka.config import Context
+    from tests.fakes import text_pdf
+
+    lines = ["Osprey Codec Manual", "Version 1.4", "Lena Varga", "1 Introduction",
+             "Osprey is a speech codec for radio links.", "It was designed at Nordlys Labs in 2011."]
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "osprey-manual.pdf").write_bytes(text_pdf([[(72, 740 - 14 * i, t) for i, t in enumerate(lines)]]))
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
+    run_ingest(ctx, tmp_path / "docs")
+    assert grounded(ctx, "Who wrote the Osprey Codec Manual?") == ["Lena Varga"]
+    assert run_query(ctx, "Who edited the Osprey Codec Manual?")["status"] != "GROUNDED"

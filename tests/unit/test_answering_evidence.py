@@ -190,6 +190,11 @@ def test_code_that_is_the_means_or_the_purpose_s_instrument_of_the_question_s_ac
     assert best("Which option changes the time?", "Use --at to change the time.") == ("--at", "")
 
 
+def test_the_default_a_copula_names_is_a_value_whatever_its_shape():
+    assert best("What is the default mode?", "The default mode is wideband, which samples audio at 16 kHz.") == \
+        ("wideband", "")
+
+
 def test_spans_of_one_list_are_one_answer():
     assert best("When was the mill rebuilt?", "The mill was rebuilt in 1820 and in 1902.") == ("in 1820 and in 1902", "")
 

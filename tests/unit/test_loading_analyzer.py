@@ -127,6 +127,9 @@ def test_an_older_or_misread_past_is_parsed_as_a_verb_and_keeps_the_sentence_s_w
     assert analyze("Bare feet on the stone.") == [] and analyze("The Left Bank") == []  # no subject before them
     assert analyze("Red apples on the table.") == []  # a plural noun with no object after it is no present tense
     assert [k["verb"] for k in analyze("Inkpot converts Markdown notes to PDF.")] == ["convert"]
+    hides = next(k for k in analyze("Osprey hides lost packets by repeating the last good frame.") if k["verb"] == "hide")
+    assert hides["karakas"]["KARTA"] == "Osprey"  # "hides" was tagged an auxiliary of "lost"
+    assert [k["verb"] for k in analyze("Tom has left the mill.")] == ["leave"]  # a true auxiliary stays one
 
 
 def test_a_to_infinitive_a_verb_takes_as_its_object_is_what_it_acts_on_and_a_purpose_is_not():

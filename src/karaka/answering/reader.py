@@ -107,6 +107,26 @@ def _around(store: Store, attrs: dict[str, Any]) -> tuple[str, str]:
     return near.get(seq - 1, ""), near.get(seq + 1, "")
 
 
+FRONT_LINES = 8
+"""The most lines a title page holds under its title (a version, authors, a date)."""
+
+
+def _front(store: Store, attrs: dict[str, Any], title: str) -> bool:
+    """Whether a line is the document's front matter: under its title before any part.
+
+    In Markdown, its section is the title; in a PDF or plain text with no sections, it follows the
+    title with nothing but short lines that are no sentences between ("Version 1.4", "Lena Varga").
+    """
+    section = str(attrs.get("section") or "").strip()
+    if section:
+        return section == title.strip()
+    seq = int(attrs.get("seq") or 0)
+    if not 1 < seq <= FRONT_LINES:
+        return False
+    above = store.records.lines(str(attrs["doc_id"]), 1, seq)
+    return all(len(s.text.split()) <= 8 and not s.text.rstrip().endswith(".") for s in above)
+
+
 def read_lines(store: Store, entries: list[tuple[str, int, str]]) -> list[Line]:
     """Each pool line with its parse (English prose only) and its words, with its surroundings'."""
     from karaka.nlp import parse_many
@@ -125,7 +145,7 @@ def read_lines(store: Store, entries: list[tuple[str, int, str]]) -> list[Line]:
         name = re.sub(r"[_\W]+", " ", doc_id)
         context = f"{a.get('section', '')} {title_of.get(doc_id, '')} {name}"  # "Git 2.28 Release Notes" holds 2.28
         before = texts[by_node[intro]] if intro and intro in by_node else entry_of(str(a.get("section") or ""))
-        if not before and title_of.get(doc_id) and str(a.get("section") or "").strip() == title_of[doc_id].strip():
+        if not before and title_of.get(doc_id) and _front(store, a, title_of[doc_id]):
             before = title_of[doc_id]  # under the title, before any part: "Published 14 March 2022." is the document's
         doc = docs[i] if readable[i] else None
         previous, following = _around(store, a)

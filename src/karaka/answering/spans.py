@@ -164,6 +164,13 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
             add(m.group(1), m.start(1), k.CODE if kind == k.CODE else k.VALUE)
     if kind in (k.QUANTITY, k.VALUE):
         out += quantities(text, doc)
+    if kind == k.VALUE and asked.default and doc is not None:  # "The default mode is wideband": a word is a value
+        for t in doc:
+            subject = [c for c in t.head.children if c.dep_ == "nsubj"]
+            if t.dep_ in ("attr", "acomp") and t.head.lemma_ == "be" and subject and any(
+                    w.lower_ in ("default", "defaults") for w in subject[0].subtree) and t.pos_ in ("NOUN", "ADJ", "PROPN"):
+                first = t.left_edge
+                add(doc[first.i:t.i + 1].text, first.idx, k.VALUE)
     if kind == k.QUANTITY and asked.counted:  # "no retries" counts none of what was asked
         for m in re.finditer(r"\bno\s+([^\W\d_]+)", text, re.IGNORECASE):
             if same(key(m.group(1)), asked.counted):

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from karaka.words import AUXILIARIES
+
 OLDER_PASTS = {
     "spake": ("speak", "spoke"), "bare": ("bear", "bore"), "brake": ("break", "broke"), "clave": ("cleave", "clove"),
     "drave": ("drive", "drove"), "gat": ("get", "got"), "sware": ("swear", "swore"), "tare": ("tear", "tore"),
@@ -38,7 +40,8 @@ def read_again(doc: Any, model: Any, irregular: Any) -> Any:
     sentence the tagger left with no verb at all, a past it knows (``irregular`` maps a word to its
     verb's lemma, "" for none) right after its subject is parsed as a common verb of the same place
     ("met" before an object, "went" before anything else), and a plural noun right after a name
-    opening it as a present tense ("Inkpot converts …": "makes"). The parse keeps the sentence's own words,
+    opening it as a present tense ("Inkpot converts …": "makes"), as is a present tense the tagger made an
+    auxiliary ("Osprey hides lost packets": "hides" no auxiliary). The parse keeps the sentence's own words,
     with the verb's own lemma. A past the tagger calls a verb but leaves unlemmatised gets its lemma.
     """
     for token in doc:  # "strove" tagged a verb but left unlemmatised
@@ -48,8 +51,14 @@ def read_again(doc: Any, model: Any, irregular: Any) -> Any:
         return doc
     after_subject = [t for t in doc[1:-1] if doc[t.i - 1].pos_ in _SUBJECT_ENDS]
     older = next((t for t in after_subject if t.lower_ in OLDER_PASTS), None)
+    misread = next((t for t in after_subject if t.pos_ == "AUX" and t.lower_ not in AUXILIARIES
+                    and t.lower_.endswith("s") and t.lower_ != "'s"), None)  # "Osprey hides lost packets"
     if older is not None:
         past, (lemma, stand_in) = older, OLDER_PASTS[older.lower_]
+    elif misread is not None:
+        from karaka.nlp import verb_lemma
+
+        past, lemma, stand_in = misread, verb_lemma(misread.text), "makes"
     elif doc[-1].text in (".", "!", "?", ";", ":") and not any(t.pos_ in ("VERB", "AUX") for t in doc):
         past = next((t for t in after_subject if irregular(t.text)), None)  # not a heading ("The Left Bank")
         if past is not None:
