@@ -363,3 +363,9 @@ def test_the_lines_under_a_pdf_s_title_before_its_first_part_are_its_title_page(
     run_ingest(ctx, tmp_path / "docs")
     assert grounded(ctx, "Who wrote the Osprey Codec Manual?") == ["Lena Varga"]
     assert run_query(ctx, "Who edited the Osprey Codec Manual?")["status"] != "GROUNDED"
+
+
+def test_a_disclaimer_in_capitals_is_read_as_a_sentence(tmp_path):
+    ctx = parsed_workspace(tmp_path, {"LICENSE": ("Copyright 2020 Iris Vale", "",
+                                                  'THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND.')})
+    assert grounded(ctx, "Is the software provided with a warranty?") == ["No"]

@@ -132,6 +132,12 @@ def test_an_older_or_misread_past_is_parsed_as_a_verb_and_keeps_the_sentence_s_w
     assert [k["verb"] for k in analyze("Tom has left the mill.")] == ["leave"]  # a true auxiliary stays one
 
 
+def test_a_sentence_in_capitals_is_parsed_as_in_sentence_case_and_keeps_its_words():
+    shouted = analyze('THE LAMP IS SOLD "AS IS", WITHOUT WARRANTY OF ANY KIND.')  # in capitals: no verb at all
+    assert [(k["verb"], k["karakas"].get("KARMA")) for k in shouted] == [("sell", "THE LAMP")]
+    assert analyze("EXIT STATUS") == []  # a heading in capitals stays a heading
+
+
 def test_a_to_infinitive_a_verb_takes_as_its_object_is_what_it_acts_on_and_a_purpose_is_not():
     learn = next(k for k in analyze("From Orsa I learned to mend nets.") if k["verb"] == "learn")
     assert learn["karakas"]["KARMA"] == "to mend nets" and learn["karakas"]["APADANA"] == "From Orsa"

@@ -47,6 +47,7 @@ _import_spacy_lean()
 from spacy.language import Language  # noqa: E402
 from spacy.tokens import Doc  # noqa: E402
 
+from karaka.nlp.cased import read_cased  # noqa: E402
 from karaka.nlp.older import OLDER_PASTS, read_again  # noqa: E402
 from karaka.nlp.paths import join_paths  # noqa: E402
 
@@ -92,11 +93,12 @@ def parse(text: str) -> Doc:
 
 
 def mended(doc: Doc) -> Doc:
-    """A fresh parse with what the small model misreads put right: paths as one token, misread pasts as verbs.
+    """A fresh parse with what the small model misreads put right.
 
-    Every parse goes through it: one at a time, in batches, and in the parse-ahead process.
+    Paths are one token, misread pasts are verbs, a sentence in capitals is read as if in sentence
+    case. Every parse goes through it: one at a time, in batches, and in the parse-ahead process.
     """
-    return read_again(join_paths(doc), nlp(), irregular_verb)
+    return read_again(join_paths(read_cased(doc, nlp())), nlp(), irregular_verb)
 
 
 @functools.lru_cache(maxsize=8192)
