@@ -66,7 +66,6 @@ the output) unless the line says the code does another action (``does_another``)
 shape for that ("how many coins did he pay" is not "sold … for nine")."""
 
 
-
 @dataclass
 class Evidence:
     """What a line says for one span."""
@@ -154,10 +153,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         evidence.why_not = why
     elif asks(words.text, span.end):
         evidence.why_not = ASKS
-    elif asked.kind != k.POLAR and _in_question(asked, span) and not (
-            span.kind == k.CODE and span.start >= 0 and called(asked, words.text, span.start, span.end)
-            and (span.text.islower() or not re.search(rf"\b{re.escape(span.text)}\b", asked.text))):
-        # "the `keys()` method" answers "which method returns the keys?"; FROBZ written in the question is its own
+    elif asked.kind != k.POLAR and _in_question(asked, span) and not _called_code(asked, span, words):
         evidence.why_not = OWN_WORDS
     elif other:
         evidence.why_not = f"the line speaks of the {other}"
@@ -190,6 +186,16 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
             asked.focus and focus_near(asked, span, words, doc) and not all_focus(asked, span)):
         evidence.why_not = "the line does not say it is what was asked about"
     return evidence
+
+
+def _called_code(asked: Asked, span: Span, words: LineWords) -> bool:
+    """Code the line calls by the noun asked about, though it shares the question's words.
+
+    "the `keys()` method" answers "which method returns the keys?"; FROBZ, written so in the
+    question, stays the question's own.
+    """
+    return span.kind == k.CODE and span.start >= 0 and called(asked, words.text, span.start, span.end) and (
+        span.text.islower() or not re.search(rf"\b{re.escape(span.text)}\b", asked.text))
 
 
 def _classifies(term: Term, asked: Asked, words: LineWords) -> bool:

@@ -58,13 +58,7 @@ def does_another(asked: Asked, span: Span, doc: Any | None) -> bool:
     deletes cached pages?", not "which command adds them?". Code the line only mentions ("see
     --raw for the output") is not bound to a verb, and the question's verb need not be there.
     """
-    if doc is None or span.first < 0 or not asked.verb:
-        return False
-    head = doc[span.first]
-    while head.dep_ in ("compound", "amod", "nmod", "appos", "punct") and head.head.i != head.i:
-        head = head.head  # "the `purge` command": the command is the doer
-    return head.dep_ in ("nsubj", "nsubjpass", "dobj") and head.head.pos_ == "VERB" and not same(
-        key(head.head.lemma_), asked.verb)
+    return _bound_to(asked, span, doc) is not None
 
 
 def in_another(asked: Asked, span: Span, doc: Any | None) -> str:
@@ -74,16 +68,26 @@ def in_another(asked: Asked, span: Span, doc: Any | None) -> str:
     "Use `--at` to change the time" binds --at to "use", whose purpose is the changing, and "activated
     by running dpkg-trigger" to "running", the activating's means: they answer.
     """
-    if doc is None or not does_another(asked, span, doc):
+    bound = _bound_to(asked, span, doc)
+    if doc is None or bound is None:
         return ""
-    head = doc[span.first]
-    while head.dep_ in ("compound", "amod", "nmod", "appos", "punct") and head.head.i != head.i:
-        head = head.head
-    verb = head.head
+    verb = bound
     while verb.dep_ == "conj" and verb.head.i != verb.i:
         verb = verb.head  # "Set X or pass --dir to move it": the purpose is the whole coordination's
     actions = [t for t in doc if t.pos_ == "VERB" and same(key(t.lemma_), asked.verb)]
-    return head.head.text if actions and not any(_serves(verb, a) or _serves(a, verb) for a in actions) else ""
+    return bound.text if actions and not any(_serves(verb, a) or _serves(a, verb) for a in actions) else ""
+
+
+def _bound_to(asked: Asked, span: Span, doc: Any | None) -> Any | None:
+    """The verb other than the question's whose doer or object the span is, or None."""
+    if doc is None or span.first < 0 or not asked.verb:
+        return None
+    head = doc[span.first]
+    while head.dep_ in ("compound", "amod", "nmod", "appos", "punct") and head.head.i != head.i:
+        head = head.head  # "the `purge` command": the command is the doer
+    bound = head.dep_ in ("nsubj", "nsubjpass", "dobj") and head.head.pos_ == "VERB" and not same(
+        key(head.head.lemma_), asked.verb)
+    return head.head if bound else None
 
 
 def _serves(lower: Any, upper: Any) -> bool:

@@ -111,20 +111,17 @@ FRONT_LINES = 8
 """The most lines a title page holds under its title (a version, authors, a date)."""
 
 
-def _front(store: Store, attrs: dict[str, Any], title: str) -> bool:
-    """Whether a line is the document's front matter: under its title before any part.
+def _title_page(store: Store, doc_id: str) -> int:
+    """The last line of a document's title page: the short lines that are no sentences from its first on.
 
-    In Markdown, its section is the title; in a PDF or plain text with no sections, it follows the
-    title with nothing but short lines that are no sentences between ("Version 1.4", "Lena Varga").
+    In a PDF or plain text with no sections, they follow the title ("Version 1.4", "Lena Varga").
     """
-    section = str(attrs.get("section") or "").strip()
-    if section:
-        return section == title.strip()
-    seq = int(attrs.get("seq") or 0)
-    if not 1 < seq <= FRONT_LINES:
-        return False
-    above = store.records.lines(str(attrs["doc_id"]), 1, seq)
-    return all(len(s.text.split()) <= 8 and not s.text.rstrip().endswith(".") for s in above)
+    end = 0
+    for s in store.records.lines(doc_id, 1, FRONT_LINES):
+        if len(s.text.split()) > 8 or s.text.rstrip().endswith("."):
+            break
+        end = s.seq
+    return end
 
 
 def read_lines(store: Store, entries: list[tuple[str, int, str]]) -> list[Line]:
@@ -139,13 +136,18 @@ def read_lines(store: Store, entries: list[tuple[str, int, str]]) -> list[Line]:
     by_node = {node: i for i, (node, _, _) in enumerate(entries)}
     title_names, title_docs = titles(store)
     title_of = {doc: title_names[norm] for norm, ids in title_docs.items() for doc in ids}
+    pages: dict[str, int] = {}  # each document's title page, read once
     lines = []
     for i, ((node, rank, intro), a, text) in enumerate(zip(entries, attrs, texts, strict=True)):
         doc_id = str(a.get("doc_id", ""))
         name = re.sub(r"[_\W]+", " ", doc_id)
         context = f"{a.get('section', '')} {title_of.get(doc_id, '')} {name}"  # "Git 2.28 Release Notes" holds 2.28
         before = texts[by_node[intro]] if intro and intro in by_node else entry_of(str(a.get("section") or ""))
-        if not before and title_of.get(doc_id) and _front(store, a, title_of[doc_id]):
+        section, seq = str(a.get("section") or "").strip(), int(a.get("seq") or 0)
+        if not section and 1 < seq <= FRONT_LINES and doc_id not in pages:
+            pages[doc_id] = _title_page(store, doc_id)
+        if not before and title_of.get(doc_id) and (
+                section == title_of[doc_id].strip() if section else 1 < seq <= pages.get(doc_id, 0)):
             before = title_of[doc_id]  # under the title, before any part: "Published 14 March 2022." is the document's
         doc = docs[i] if readable[i] else None
         previous, following = _around(store, a)

@@ -129,9 +129,10 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
             if kind == k.NAME and code_shape(token) != "name":
                 continue
             add(token, m.start(1) if m.group(1) else m.start(2), k.CODE)
-    if kind == k.PLACE:  # "where are the logs written?": to a path; "where are bugs reported?": to an address
+    if kind == k.PLACE or kind == k.CODE and asked.shape == "address":  # "where are bugs reported?": to an address
         for m in ADDRESS.finditer(text):
             add(m.group(0).rstrip(".,;:"), m.start(), k.CODE)
+    if kind == k.PLACE:  # "where are the logs written?": to a path
         for m in CODE_TOKEN.finditer(text):
             token = m.group(1) or m.group(2)
             token = token[:-1] if token.endswith(".") else token  # the sentence's full stop
@@ -140,9 +141,6 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
     if kind == k.CODE and asked.shape == "command":
         for value, start in named_programs(asked, text, doc):
             add(value, start, k.CODE)
-    if kind == k.CODE and asked.shape == "address":
-        for m in ADDRESS.finditer(text):
-            add(m.group(0).rstrip(".,;:"), m.start(), k.CODE)
     if kind == k.CODE and asked.shape in ("name", "variable", ""):
         for m in re.finditer(r"(?<![\w$-])[A-Z][A-Z0-9]{4,}(?![\w-])", text):  # a directive: NISPORT, TIMEOUT
             add(m.group(0), m.start(), k.CODE)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from karaka.nlp.older import keep_words
+
 MIN_WORDS = 5
 """Fewer words in capitals are a heading or a name ("EXIT STATUS", "GNU GPL"), not a shouted sentence."""
 
@@ -20,11 +22,4 @@ def read_cased(doc: Any, model: Any) -> Any:
     if len(words) < MIN_WORDS or sum(c.isupper() for c in letters) < 0.9 * len(letters):
         return doc
     other = model(doc.text[:1] + doc.text[1:].lower())
-    if len(other) != len(doc):
-        return doc
-    from spacy.tokens import Doc
-
-    return Doc(doc.vocab, words=[t.text for t in doc], spaces=[bool(t.whitespace_) for t in doc],
-               tags=[t.tag_ for t in other], pos=[t.pos_ for t in other], lemmas=[t.lemma_ for t in other],
-               morphs=[str(t.morph) for t in other], heads=[t.head.i for t in other], deps=[t.dep_ for t in other],
-               ents=[f"{t.ent_iob_}-{t.ent_type_}" if t.ent_type_ else "O" for t in other])
+    return keep_words(doc, other) if len(other) == len(doc) else doc

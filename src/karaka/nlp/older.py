@@ -74,11 +74,20 @@ def read_again(doc: Any, model: Any, irregular: Any) -> Any:
     other = model(doc.text[:past.idx] + stand_in + doc.text[past.idx + len(past.text):])
     if len(other) != len(doc) or other[past.i].pos_ != "VERB":
         return doc
-    from spacy.tokens import Doc
-
     lemmas = [t.lemma_ for t in other]
     lemmas[past.i] = lemma
+    return keep_words(doc, other, lemmas, names=doc)
+
+
+def keep_words(doc: Any, other: Any, lemmas: list[str] | None = None, names: Any = None) -> Any:
+    """``other``'s parse of a sentence read otherwise, over ``doc``'s own words (and ``names``' entities, else its own).
+
+    ``other`` has as many tokens as ``doc``: the same sentence with a word put in or its case changed.
+    """
+    from spacy.tokens import Doc
+
     return Doc(doc.vocab, words=[t.text for t in doc], spaces=[bool(t.whitespace_) for t in doc],
-               tags=[t.tag_ for t in other], pos=[t.pos_ for t in other], lemmas=lemmas,
+               tags=[t.tag_ for t in other], pos=[t.pos_ for t in other],
+               lemmas=lemmas if lemmas is not None else [t.lemma_ for t in other],
                morphs=[str(t.morph) for t in other], heads=[t.head.i for t in other], deps=[t.dep_ for t in other],
-               ents=[f"{t.ent_iob_}-{t.ent_type_}" if t.ent_type_ else "O" for t in doc])
+               ents=[f"{t.ent_iob_}-{t.ent_type_}" if t.ent_type_ else "O" for t in (names if names is not None else other)])
