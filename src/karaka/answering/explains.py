@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from karaka.answering import kinds as k
-from karaka.answering.question import CODE_TOKEN, Asked
+from karaka.answering.question import CODE_TOKEN, Asked, key, same
 from karaka.answering.span import REASON_OPENERS, Span, span_tokens
 from karaka.nlp.phrases import slipped_subject
 
@@ -49,9 +49,37 @@ def manners(text: str, doc: Any | None) -> list[Span]:
                 if b.i > a.i:
                     out.append(Span(doc[a.i:b.i + 1].text, k.MANNER, a.idx, b.idx + len(b.text), a.i, b.i))
         root = next((t for t in doc if t.dep_ == "ROOT"), None)
-        if root is not None and root.tag_ == "VB" and root.i == 0:  # an instruction: "Run make install."
+        goal = purpose(root) if root is not None and root.tag_ == "VB" else None
+        if root is not None and goal is not None and not any(c.dep_ in ("nsubj", "nsubjpass") for c in root.children):
+            aside = {t.i for t in goal.subtree}  # "Use X to select Y", "To select Y, use X": the way is "use X"
+            words = [t for t in doc if t.i not in aside and not (t.is_punct and (t.i < root.i or t.i == len(doc) - 1))]
+            a, b = words[0], words[-1]
+            out.append(Span(doc[a.i:b.i + 1].text, k.MANNER, a.idx, b.idx + len(b.text), a.i, b.i))
+        elif root is not None and root.tag_ == "VB" and root.i == 0:  # an instruction: "Run make install."
             out.append(Span(text.strip().rstrip("."), k.MANNER, 0, len(text.rstrip().rstrip(".")), 0, len(doc) - 1))
     return out
+
+
+def purpose(verb: Any) -> Any | None:
+    """The purpose an instruction's verb is given for ("Use X to select Y": select), or None."""
+    return next((c for c in verb.children if c.dep_ in ("xcomp", "advcl") and c.tag_ == "VB"
+                 and any(a.dep_ == "aux" and a.lower_ == "to" for a in c.children)), None)
+
+
+def instruction_for(asked: Asked, span: Span, doc: Any | None) -> bool:
+    """Whether ``span`` is an instruction the line gives for the question's own action: its purpose.
+
+    "Use ospenc --mode nb to select narrowband mode" answers "How do I select narrowband mode?", when every
+    noun the question names is in the line itself (not only in the lines around it).
+    """
+    if doc is None or not len(doc):
+        return False
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    goal = purpose(root) if root is not None and root.tag_ == "VB" else None
+    if root is None or goal is None or span.kind != k.MANNER or not same(key(goal.lemma_), asked.verb) or span.start <= goal.idx < span.end:
+        return False
+    own = {key(t.lemma_) for t in doc} | {key(t.text) for t in doc}  # the line's own words, not its neighbours'
+    return all(any(same(term.key, w) for w in own) for term in asked.terms if term.hard and term.role != "verb")
 
 
 def definitions(asked: Asked, text: str, doc: Any | None) -> list[Span]:

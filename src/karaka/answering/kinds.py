@@ -148,6 +148,18 @@ COUNT_NOUNS = frozenset("number count amount total quantity anzahl zahl nombre".
 """Measure nouns that count what their "of" names: "the number of tables" counts tables."""
 
 
+def default_kind(kind: str, focus: str) -> str:
+    """The kind a question about a default asks for: a value, named or a number.
+
+    "The log level defaults to `info`", "the paper size defaults to a4": a level or a size may be named. A
+    default of a dimension or a count ("the default timeout", "the default number of threads") or one that
+    is counted ("how many retries by default?") is measured.
+    """
+    if kind == TERM or kind == QUANTITY and focus.lower() in MEASURE_NOUNS - DIMENSIONS - COUNT_NOUNS:
+        return VALUE
+    return kind
+
+
 def kind_of_focus(focus: str, lemma: str, lang: str = "en") -> tuple[str, str]:
     """(kind, shape) asked by a focus noun; a German compound by its last noun ("Umgebungsvariable": variable)."""
     word = lemma.lower()

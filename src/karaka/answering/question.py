@@ -203,8 +203,8 @@ def _analyse_words(text: str, lang: str) -> Asked:
         kind, shape = k.kind_of_focus(focus, focus, lang)
     default = any(w in k.DEFAULT_WORDS for w in words) or lang == "de" and bool(opening) and opening[0].startswith(
         "standard")  # "was ist die Standardstufe?" asks a default; "welche Variable enthält Standardoptionen?" does not
-    if default and kind == k.TERM:
-        kind = k.VALUE
+    if default:
+        kind = k.default_kind(kind, focus)
     terms = []
     capitals = {m.group(0).lower() for m in re.finditer(r"(?<!^)(?<![.?!]\s)\b[A-ZÄÖÜÀ-Ý][\w-]+", text)}
     for w in words:
@@ -286,8 +286,8 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
     if wh == "how" and kind == k.MANNER and focus_token is None:
         kind = k.MANNER
     default = any(t.lemma_.lower() in k.DEFAULT_WORDS for t in tokens)
-    if default and kind == k.TERM:
-        kind = k.VALUE
+    if default:
+        kind = k.default_kind(kind, focus_token.lemma_ if focus_token is not None else "")
     verb = verb_of(asking) or verb_by_position(tokens, focus_token)
     if verb is not None and wh_token is not None and verb.i < wh_token.i < wh_token.head.i \
             and wh_token.head.pos_ == "VERB":

@@ -23,7 +23,7 @@ from typing import Any
 from karaka.answering import kinds as k
 from karaka.answering.candidate import GRAPH, LINES, Candidate
 from karaka.answering.evidence import ASKS, OWN_WORDS, SHAPED, weigh
-from karaka.answering.explains import described
+from karaka.answering.explains import described, instruction_for
 from karaka.answering.identity import called_default, focus_near, given_name
 from karaka.answering.line import Line, entry_of, line_words
 from karaka.answering.occasion import action_around, hangs_elsewhere, holds_action
@@ -203,6 +203,8 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
             elif asked.kind in (k.DATE, k.REASON) and (elsewhere := hangs_elsewhere(asked, span, line)):
                 c.evidence.why_not = f"it tells {'when' if asked.kind == k.DATE else 'why'} {elsewhere!r} was, " \
                                      "not the question's action"
+            elif instruction_for(asked, span, line.doc):
+                c.evidence.notes.append("the instruction given for the question's action")
             elif _needs_action(asked) and line.kind == "heading":
                 c.evidence.why_not = "a heading names a part of the text, it tells no action"
             elif _needs_action(asked) and not line.words.verbless and span.kind != k.CODE:

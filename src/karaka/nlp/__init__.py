@@ -50,6 +50,7 @@ from spacy.tokens import Doc  # noqa: E402
 from karaka.nlp.cased import read_cased  # noqa: E402
 from karaka.nlp.older import OLDER_PASTS, read_again  # noqa: E402
 from karaka.nlp.paths import join_paths  # noqa: E402
+from karaka.nlp.ticks import read_unticked  # noqa: E402
 
 _lock = threading.RLock()
 BATCH = 256
@@ -95,10 +96,11 @@ def parse(text: str) -> Doc:
 def mended(doc: Doc) -> Doc:
     """A fresh parse with what the small model misreads put right.
 
-    Paths are one token, misread pasts are verbs, a sentence in capitals is read as if in sentence
-    case. Every parse goes through it: one at a time, in batches, and in the parse-ahead process.
+    Backticks round inline code do not break the phrase around it, paths are one token, misread pasts
+    are verbs, a sentence in capitals is read as if in sentence case. Every parse goes through it:
+    one at a time, in batches, and in the parse-ahead process.
     """
-    return read_again(join_paths(read_cased(doc, nlp())), nlp(), irregular_verb)
+    return read_again(join_paths(read_cased(read_unticked(doc, nlp()), nlp())), nlp(), irregular_verb)
 
 
 @functools.lru_cache(maxsize=8192)
