@@ -19,11 +19,19 @@ GUIDE = (
 )
 LEAFLET = ("Hold the power button for five seconds to reset the device.",
            "To pair a headset, open the Bluetooth menu and choose Pair.")
+PAGE = ("TARN(1)              User Commands              TARN(1)", "",
+        "NAME", "       tarn - mirror a folder to a remote host", "",
+        "DESCRIPTION", "       tarn runs on Linux and FreeBSD.",
+        "       Every copy is encrypted with ChaCha20 before it leaves the host.", "",
+        "EXIT STATUS", "       0      Success.", "       4      The remote host refused the key.", "",
+        "AUTHORS", "       Written by Ilka Moran and Teo Vasek.", "",
+        "HISTORY", "       An early version was written in a weekend.", "")
 
 
 @pytest.fixture(scope="module")
 def guide(tmp_path_factory):
-    return parsed_workspace(tmp_path_factory.mktemp("guide"), {"pellet.md": GUIDE, "leaflet.txt": LEAFLET})
+    return parsed_workspace(tmp_path_factory.mktemp("guide"), {"pellet.md": GUIDE, "leaflet.txt": LEAFLET,
+                                                               "tarn.1.txt": PAGE})
 
 
 def test_code_in_backticks_is_a_name_in_the_parse_and_its_words_are_one_phrase():
@@ -58,3 +66,21 @@ def test_an_instruction_given_for_the_question_s_action_says_how_it_is_done(guid
     assert grounded(guide, "How do I pair a headset?") == ["open the Bluetooth menu and choose Pair"]
     assert run_query(guide, "How do I reset the headset?")["status"] != "GROUNDED"
     assert run_query(guide, "How do I charge the device?")["status"] != "GROUNDED"
+
+
+def test_a_heading_that_labels_its_entries_says_what_the_line_under_it_names(guide):
+    """"AUTHORS" over "Written by …" says who the authors are; "EXIT STATUS" over "4  The remote host …" says
+    4 is an exit status, which the layout, not a verb, says it means."""
+    assert grounded(guide, "Who are the authors of tarn?") == ["Ilka Moran and Teo Vasek"]
+    assert grounded(guide, "Which exit status means the remote host refused the key?") == ["4"]
+    assert run_query(guide, "Which exit status means the disk is full?")["status"] != "GROUNDED"
+    assert run_query(guide, "Who are the translators of tarn?")["status"] != "GROUNDED"
+
+
+def test_the_noun_a_which_question_asks_for_is_no_constraint_and_a_name_may_be_of_its_class(guide):
+    """"Which systems does tarn run on?": the systems are what is asked, and "Linux and FreeBSD", names, carry
+    no class noun of their own; "which cipher encrypts …?" is answered by the means of a passive with no doer."""
+    assert grounded(guide, "Which systems does tarn run on?") == ["on Linux and FreeBSD"]
+    assert grounded(guide, "On which systems does tarn run?") == ["on Linux and FreeBSD"]
+    assert grounded(guide, "Which cipher encrypts every copy?") == ["with ChaCha20"]
+    assert run_query(guide, "Who encrypts every copy?")["status"] != "GROUNDED"  # a means is no person

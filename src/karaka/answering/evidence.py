@@ -110,7 +110,8 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     """
     soft_verb = verb_soft or words.verbless and not _names_alone(asked, doc) or (
         asked.kind in VERB_FREE and not does_another(asked, span, doc)) or (
-        asked.kind == k.PLACE and span.kind == k.CODE)  # "where are the files put?" answered by a path
+        asked.kind == k.PLACE and span.kind == k.CODE) or (  # "where are the files put?" answered by a path
+        keyed_entry(asked, span, words) and asked.verb in k.KEY_VERBS)  # "which exit status means …?"
     hard = [t for t in asked.terms if t.hard and not (t.role == "verb" and soft_verb)]
     soft = [t for t in asked.terms if t not in hard]
     total = len(hard) + SOFT_WEIGHT * len(soft) or 1.0
@@ -129,6 +130,10 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         elif referred and any(same(term.key, key(w)) for w in WORD.findall(referred)) \
                 or owner_before(asked, term, words, doc):
             got += weight
+            own += weight if term in hard else 0.0
+        elif (words.headed_as(asked.focus) or asked.kind == k.NAME and words.headed_as(term.key)) \
+                and _holds_word(words.heading, term):
+            got += weight  # "Authors" over "Written by Rhea Tolland.": the heading says what the line's names are
             own += weight if term in hard else 0.0
         elif words.in_intro(term):
             got += CONTEXT_WEIGHT * weight
@@ -203,6 +208,23 @@ def _classifies(term: Term, asked: Asked, words: LineWords) -> bool:
     return term.role == "noun" and any(
         t.role == "name" and words.find(t) and re.search(rf"\b{re.escape(term.text)}\s+{re.escape(t.text)}(?!\w)",
                                                          asked.text, re.IGNORECASE) for t in asked.terms)
+
+
+KEY = re.compile(r"-?\d+|[A-Z][A-Z\d_]+|-{1,2}[A-Za-z][\w-]*")
+"""The key of an entry in a list under a heading: a number, a name in capitals, an option."""
+
+
+def keyed_entry(asked: Asked, span: Span, words: LineWords) -> bool:
+    """Whether the span is the key an entry opens with, under a heading that names what the keys are.
+
+    "3      The index is locked by another process." under EXIT STATUS: 3 is an exit status.
+    """
+    return span.start >= 0 and not words.text[:span.start].strip() and bool(KEY.fullmatch(span.text)) \
+        and words.headed_as(asked.focus)
+
+
+def _holds_word(text: str, term: Term) -> bool:
+    return any(same(term.key, key(w)) for w in WORD.findall(text))
 
 
 def _entry_of(hard: list[Term], words: LineWords) -> bool:

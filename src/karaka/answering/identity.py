@@ -168,12 +168,14 @@ def possessor(span: Span, words: LineWords, doc: Any | None, thing: str) -> bool
 def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> bool:
     """Whether the line says the span is the thing asked about.
 
-    "X is S", "S is X", "X, S", "X: S", or S listed bare under a heading (or an introducing
-    line) that names X.
+    "X is S", "S is X", "X, S", "X: S", S listed bare under a heading (or an introducing
+    line) that names X, or S in any line under a heading that names what its entries are.
     """
     heading = words.text.strip().rstrip(".:") in words.context_text  # the heading itself names, it says nothing
     if words.verbless and not heading and any(words.in_context(t) or words.in_intro(t) for t in asked.terms if t.hard):
         return True
+    if not heading and any(t.hard and t.role == "noun" and words.headed_as(t.key) for t in asked.terms):
+        return True  # "Written by Rhea Tolland." under "Authors": the heading says what its names are
     if doc is None or span.first < 0:
         return bool(re.search(r":\s*$", words.text[:span.start]))
     if all(t.is_stop or not t.is_alpha for t in doc[span.first:span.last + 1]):

@@ -148,6 +148,11 @@ COUNT_NOUNS = frozenset("number count amount total quantity anzahl zahl nombre".
 """Measure nouns that count what their "of" names: "the number of tables" counts tables."""
 
 
+KEY_VERBS = frozenset("mean indicate signify denote represent stand".split())
+"""Verbs that ask what an entry's key stands for, or which key stands for a description: a list under a heading
+("EXIT STATUS", "3  The index is locked") says it by its layout, with no verb."""
+
+
 def default_kind(kind: str, focus: str) -> str:
     """The kind a question about a default asks for: a value, named or a number.
 

@@ -12,6 +12,8 @@ from karaka.answering.question import CODE_TOKEN, Asked, Term, key, same
 from karaka.words import FUNCTION_WORDS, WORD
 
 DETERMINERS = frozenset("the a an this that these those his her its their our my your some any".split())
+LABEL_WORDS = 3
+"""The most words of a heading that labels its entries ("Exit status", "Command-line options")."""
 
 
 @dataclass
@@ -52,6 +54,8 @@ class LineWords:
     """Each token's first character, for a parsed line (places are then token indices)."""
     verbless: bool = False
     """A line with no verb: a heading, a table row, a list item, a name."""
+    heading: str = ""
+    """The innermost heading above it."""
 
     def find(self, term: Term) -> list[int]:
         """Where the term stands in the line ([] when it does not)."""
@@ -68,6 +72,17 @@ class LineWords:
 
     def in_around(self, term: Term) -> bool:
         return _holds(self.around, self.around_text, term)
+
+    def headed_as(self, word: str) -> bool:
+        """Whether the heading above the line names ``word`` as what its entries are.
+
+        "EXIT STATUS" names statuses, "Authors" authors: a label of a few words whose last is ``word``.
+
+        A title that speaks of something ("Ahab's Leg", "The Spouter-Inn") names no class of entries.
+        """
+        words = WORD.findall(self.heading)
+        return bool(word) and 0 < len(words) <= LABEL_WORDS and same(key(words[-1]), word) and not any(
+            w.lower() in DETERMINERS for w in words) and not re.search(r"['’]s\b", self.heading)
 
     def named_near(self, term: Term, around: bool = True) -> bool:
         """Whether the line, its heading or document name, its introducing line or (``around``) its neighbours hold it."""
@@ -94,7 +109,7 @@ def entry_of(section: str) -> str:
 
 
 def line_words(text: str, doc: Any | None, context: str, previous: str = "", following: str = "",
-               intro: str = "") -> LineWords:
+               intro: str = "", heading: str = "") -> LineWords:
     """The keys of a line's words (by token when parsed), its context, its introducing line and neighbours.
 
     A short line that names a piece of code and says nothing of it (a term of a definition list,
@@ -103,7 +118,7 @@ def line_words(text: str, doc: Any | None, context: str, previous: str = "", fol
     "keeps the input files." below it.
     """
     out = LineWords(text=text, context_text=context, around_text=f"{previous} {following}", intro_text=intro,
-                    previous_text=previous)
+                    previous_text=previous, heading=heading)
     if doc is not None and len(doc):
         from karaka.nlp import irregular_verb  # a parsed line: the parser is loaded
 

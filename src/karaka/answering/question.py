@@ -351,7 +351,7 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
         inside = (described.group(1) or described.group(2)).lower()
         named = [t for t in terms if t.text.lower() in inside and CODE_TOKEN.fullmatch(t.text)]
         terms = [t for t in terms if t.text.lower() not in inside or t in named or not named]
-        if verb is not None and verb.lemma_.lower() in ("happen", "mean", "stand", "represent"):  # form, not content
+        if verb is not None and verb.lemma_.lower() in k.KEY_VERBS | {"happen"}:  # form, not content
             terms, verb = [t for t in terms if t.role != "verb"], None
     unique = tuple(dict.fromkeys(t for t in terms if t.key and t.key != focus))
     if not unique and focus_token is not None:  # "what is the default timeout?": the timeout is all that ties a line to it

@@ -22,7 +22,7 @@ from typing import Any
 
 from karaka.answering import kinds as k
 from karaka.answering.candidate import GRAPH, LINES, Candidate
-from karaka.answering.evidence import ASKS, OWN_WORDS, SHAPED, weigh
+from karaka.answering.evidence import ASKS, KEY, OWN_WORDS, SHAPED, keyed_entry, weigh
 from karaka.answering.explains import described, instruction_for
 from karaka.answering.identity import called_default, focus_near, given_name
 from karaka.answering.line import Line, entry_of, line_words
@@ -151,8 +151,9 @@ def read_lines(store: Store, entries: list[tuple[str, int, str]]) -> list[Line]:
             before = title_of[doc_id]  # under the title, before any part: "Published 14 March 2022." is the document's
         doc = docs[i] if readable[i] else None
         previous, following = _around(store, a)
-        lines.append(Line(node, text, doc, line_words(text, doc, context, previous, following, before), rank, intro,
-                          str(a.get("kind") or ""), str(a.get("section") or "").split(" › ")[-1]))
+        heading = str(a.get("section") or "").split(" › ")[-1]
+        lines.append(Line(node, text, doc, line_words(text, doc, context, previous, following, before, heading), rank,
+                          intro, str(a.get("kind") or ""), heading))
     return lines
 
 
@@ -168,10 +169,12 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
         if asked.kind not in TYPED:
             found += roles
         found_spans = [s for s in spans(asked, line.text, line.doc) + numbered(asked, line.text) + _code_line(asked, line)
-                       + _heading_values(asked, line) + described(asked, line.text, line.words.intro_text, line.doc)
+                       + _heading_values(asked, line) + _entry_key(asked, line)
+                       + described(asked, line.text, line.words.intro_text, line.doc)
                        if line.kind != "code" or s.kind in SHAPED]  # code names no one
         named_as = [asked.kind == k.TERM and bool(asked.focus) and (focus_near(asked, span, line.words, line.doc)
-                                                                     or given_name(asked, span, line.words, line.doc))
+                                                                     or given_name(asked, span, line.words, line.doc)
+                                                                     or keyed_entry(asked, span, line.words))
                     for span in found_spans]
         typed = [Candidate(span.text, span.kind, line.node, LINES,
                            weigh(asked, span, line.words, line.doc, verb_soft=said and not _named_by_focus(asked, span),
@@ -292,6 +295,18 @@ def _heading_values(asked: Asked, line: Line) -> list[Span]:
 
     heading = spans(replace(asked, kind=asked.kind), line.section, None)
     return [Span(s.text, s.kind, -1, -1) for s in heading if s.kind == asked.kind]
+
+
+def _entry_key(asked: Asked, line: Line) -> list[Span]:
+    """The key an entry opens with, under a heading that names what the keys are.
+
+    "3" of "3      The index is locked." under EXIT STATUS answers "which exit status means …?".
+    """
+    found = re.match(rf"\s*({KEY.pattern})[:,]?\s+(?:[–-]\s+)?[A-Z]", line.text) \
+        if asked.kind == k.TERM else None  # a number, a name in capitals or an option, then its description
+    if found is None or not line.words.headed_as(asked.focus):
+        return []
+    return [Span(found.group(1), k.TERM, found.start(1), found.end(1), *span_tokens(line.doc, *found.span(1)))]
 
 
 def _code_line(asked: Asked, line: Line) -> list[Span]:

@@ -44,7 +44,9 @@ def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, lin
             entity in who[value] and text.lower() in PRONOUNS and _antecedent(store, entity, line.node)
             for _, _, text, entity in all_spans))
         stranded = [s for s in all_spans if prep and s[2].lower().startswith(prep + " ")]  # "what did it lead to?"
-        for _, name, text, entity in list(dict.fromkeys(stranded + [s for pref in order for s in all_spans
+        means = [("role", "KARANA")] if extract == "KARTA" and asked.kind != k.NAME and not any(
+            s[:2] == ("role", "KARTA") for s in all_spans) else []  # "encrypted with AES-256" names what encrypts
+        for _, name, text, entity in list(dict.fromkeys(stranded + [s for pref in order + means for s in all_spans
                                                                      if (s[0], s[1]) == pref])):
             plain = PATH.sub(" ", CODE_TOKEN.sub(" ", text))  # "index" of ".quill/index.db" is no "the index"
             if any(coverage(n, plain) >= 0.5 or coverage(plain, n) >= 0.8 or entity in who[n] for _, n in named):
@@ -67,7 +69,8 @@ def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, lin
                 evidence.typed = False
             elif text.lower() in PRONOUNS and not refers:
                 evidence.why_not = f"{text!r} stands for someone the line and the one before it do not name"
-            elif asked.kind == k.TERM and asked.focus and not focus_near(asked, span, line.words, line.doc):
+            elif asked.kind == k.TERM and asked.focus and not focus_near(asked, span, line.words, line.doc) \
+                    and not _named_thing(line, span):
                 evidence.why_not = f"the line does not say {text!r} is a {asked.focus_text}"
                 evidence.typed = False
             elif evidence.why_not == "the line does not say it is what was asked about" \
@@ -152,6 +155,20 @@ def _all_asked(asked: Asked, text: str) -> bool:
     return bool(own) and all(any(same(w, a) for a in words if a) for w in own)
 
 
+def _named_thing(line: Line, span: Span) -> bool:
+    """Whether a role is only names ("on Linux and FreeBSD", "with AES-256").
+
+    A name carries no class noun of its own, so the role of the question's own action may be of the
+    class the question asks for ("which systems does it run on?"); a common noun names its own class
+    ("a letter" is no book).
+    """
+    if line.doc is None or span.first < 0:
+        return False
+    words = [t for t in line.doc[span.first:span.last + 1] if t.pos_ not in ("ADP", "DET", "PUNCT", "CCONJ")]
+    return bool(words) and all(t.pos_ in ("PROPN", "NUM", "X") or t.i > 0 and not t.is_lower for t in words) \
+        and any(t.pos_ != "NUM" for t in words)  # a capital inside a sentence is a name's, however tagged ("FreeBSD")
+
+
 def _token_range(line: Line, at: int, size: int) -> tuple[int, int]:
     if line.doc is None or at < 0:
         return -1, -1
@@ -170,6 +187,8 @@ def _with_conjuncts(line: Line, text: str) -> str:
     if not inside:
         return text
     head = next((t for t in inside if t.head not in inside or t.head.i == t.i), inside[0])
+    if head.pos_ == "ADP":  # "on Linux and FreeBSD": the names are the preposition's object's
+        head = next((c for c in head.children if c.dep_ == "pobj"), head)
     conj = [c for c in head.children if c.dep_ == "conj" and c.i > inside[-1].i]
     if not conj:
         return text

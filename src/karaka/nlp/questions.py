@@ -39,6 +39,15 @@ def _is_wh(token: Token) -> bool:
     return token.lower_ in WH or any(t.lower_ in WH and t.dep_ in ("det", "poss") for t in token.children)
 
 
+def _asked_noun(token: Token, wh: Token | None) -> bool:
+    """Whether ``token`` is the noun right after "which" or "what", the thing asked for, however it is parsed.
+
+    "On which systems does Brindle run?" is parsed with "systems" as a second subject; it names what
+    is asked, never a constraint on the answer.
+    """
+    return wh is not None and wh.lower_ in ("which", "what") and token.i == wh.i + 1 and token.pos_ in ("NOUN", "PROPN")
+
+
 def _amount_asked(token: Token) -> bool:
     """Whether ``token`` opens "how much" or "how many": the phrase it opens is what the question asks."""
     return token.lower_ == "how" and token.i + 1 < len(token.doc) and token.doc[token.i + 1].lower_ in ("much", "many")
@@ -115,7 +124,8 @@ def _double_object(wh: Any, verb: Any, known: dict[str, str], extract: str | Non
     top = wh  # "How much did he pay Tomas?": the amount, like "what", is the thing given
     while amount and top.head.i != verb.i and top.i < top.head.i < verb.i:
         top = top.head
-    subject = any(c.dep_ in ("nsubj", "nsubjpass") and c.i != top.i and wh.i < c.i < verb.i for c in verb.children)
+    subject = any(c.dep_ in ("nsubj", "nsubjpass") and c.i != top.i and wh.i < c.i < verb.i and not _asked_noun(c, wh)
+                  for c in verb.children)  # "which cipher encrypts the snapshots?": the cipher is what is asked
     objects = [c for c in verb.children if c.dep_ in ("dobj", "dative") and c.i > verb.i and not _is_wh(c)]
     if not subject or len(objects) != 1 or wh.i > verb.i or top.head.i != verb.i:
         return extract
@@ -159,7 +169,8 @@ def question_step(question: str, known_verb: KnownVerb | None = None) -> dict[st
             dep = child.dep_
             if dep in ("prep", "agent") or (dep == "dative" and child.pos_ == "ADP"):
                 obj = pobj_of(child)
-                if obj is None or obj.lower_ in WH:  # a stranded preposition: "what did they cut it with?"
+                if obj is None or _is_wh(obj) or _asked_noun(obj, wh):  # stranded: "what did they cut it with?",
+                    # "which systems does it run on?"
                     prep_asked = child.lower_
                     if extract is None or wh_text in ("where", "what", "who", "whom", "which"):
                         extract = "KARTA" if dep == "agent" else STRANDED.get(child.lower_, extract or "KARMA")
@@ -175,7 +186,7 @@ def question_step(question: str, known_verb: KnownVerb | None = None) -> dict[st
                 continue
             if passive and dep == "nsubj":
                 role = "KARMA"
-            if _is_wh(child):
+            if _is_wh(child) or _asked_noun(child, wh):
                 if extract is None and fronted is None:
                     extract = "KARMA" if role == "KARTA" and wh is not None and _wh_is_object(doc, wh, verb) else role
             elif child.lower_ not in ("it", "there") or dep != "nsubj":
