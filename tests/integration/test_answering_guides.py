@@ -14,6 +14,7 @@ GUIDE = (
     "The page size defaults to letter.",
     "The default shell is the login shell of the user.",
     "The timeout defaults to 30 seconds.", "",
+    "Settings are read from `pellet.toml` in the project root.", "",
     "## Tasks", "",
     "Run `pellet init` to create a project.",
 )
@@ -23,7 +24,8 @@ PAGE = ("TARN(1)              User Commands              TARN(1)", "",
         "NAME", "       tarn - mirror a folder to a remote host", "",
         "DESCRIPTION", "       tarn runs on Linux and FreeBSD.",
         "       Every copy is encrypted with ChaCha20 before it leaves the host.", "",
-        "EXIT STATUS", "       0      Success.", "       4      The remote host refused the key.", "",
+        "EXIT STATUS", "       0      Success.", "       4      The remote host refused the key.",
+        "       5      The local file is not readable.", "",
         "AUTHORS", "       Written by Ilka Moran and Teo Vasek.", "",
         "HISTORY", "       An early version was written in a weekend.", "")
 
@@ -74,6 +76,7 @@ def test_a_heading_that_labels_its_entries_says_what_the_line_under_it_names(gui
     assert grounded(guide, "Who are the authors of tarn?") == ["Ilka Moran and Teo Vasek"]
     assert grounded(guide, "Which exit status means the remote host refused the key?") == ["4"]
     assert run_query(guide, "Which exit status means the disk is full?")["status"] != "GROUNDED"
+    assert run_query(guide, "Which exit status means the remote host accepted the key?")["status"] != "GROUNDED"
     assert run_query(guide, "Who are the translators of tarn?")["status"] != "GROUNDED"
 
 
@@ -84,3 +87,9 @@ def test_the_noun_a_which_question_asks_for_is_no_constraint_and_a_name_may_be_o
     assert grounded(guide, "On which systems does tarn run?") == ["on Linux and FreeBSD"]
     assert grounded(guide, "Which cipher encrypts every copy?") == ["with ChaCha20"]
     assert run_query(guide, "Who encrypts every copy?")["status"] != "GROUNDED"  # a means is no person
+
+
+def test_a_name_shaped_answer_is_no_file_option_or_address(guide):
+    """A file's name ("pellet.toml") is no format, however few words tie the question to its line."""
+    result = run_query(guide, "Which format does pellet read its settings from?")
+    assert result["status"] != "GROUNDED" or "pellet.toml" not in result["answers"]

@@ -135,6 +135,9 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
                 and _holds_word(words.heading, term):
             got += weight  # "Authors" over "Written by Rhea Tolland.": the heading says what the line's names are
             own += weight if term in hard else 0.0
+        elif term.key in k.AUTHORING_NOUNS and asked.kind == k.NAME and words.verbless and _only_names(doc):
+            got += weight  # "Lena Varga" under a title: its author, as she is who wrote it
+            own += weight if term in hard else 0.0
         elif words.in_intro(term):
             got += CONTEXT_WEIGHT * weight
             own += CONTEXT_WEIGHT * weight if term in hard else 0.0
@@ -171,6 +174,9 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     elif missing and (words.verbless or asked.kind == k.NAME or not _spared(missing, hard, rarity, asked,
                                                                             headed=span.start < 0)):
         evidence.why_not = f"the line lacks {', '.join(missing[:3])}"
+    elif asked.verb in k.KEY_VERBS and keyed_entry(asked, span, words) and (unsaid := [
+            t.text for t in soft if t.role != "verb" and not words.find(t) and not words.in_context(t)]):
+        evidence.why_not = f"the entry's description lacks {', '.join(unsaid[:3])}"  # "broken" is not "not found"
     elif asked.lang != "en" and asked.kind in (k.TERM, k.REASON, k.MANNER, k.PLACE) and span.kind not in SHAPED \
             and not asked.defines:  # what an entry does is what its line says after it, in any language
         evidence.why_not = "in a language the parser does not read, only a number, a date, a name or code is proved"
@@ -242,6 +248,13 @@ def _names_alone(asked: Asked, doc: Any | None) -> bool:
     "Ann Lee and Bo Chen" under a title wrote it (``k.AUTHORING_VERBS``); who translated or led it, it never says.
     """
     if doc is None or asked.kind != k.NAME or not asked.verb or any(same(asked.verb, key(v)) for v in k.AUTHORING_VERBS):
+        return False
+    return _only_names(doc)
+
+
+def _only_names(doc: Any | None) -> bool:
+    """Whether a parsed line holds names and nothing else ("Ann Lee and Bo Chen")."""
+    if doc is None:
         return False
     named = {t.i for e in doc.ents if e.label_ in ("PERSON", "ORG") for t in e}
     words = [t for t in doc if t.is_alpha and t.lower_ not in ("and", "&")]

@@ -105,6 +105,9 @@ AUTHORING_VERBS = frozenset("write author create compose".split())
 """Verbs a line of bare names says by where it stands (a title page's "Ann Lee" wrote it); any other action
 ("who translated …?", "who led …?") a line of names alone does not say."""
 
+AUTHORING_NOUNS = frozenset("author authors writer creator composer".split())
+"""Who did an authoring verb, named by a noun: "who is the author of the manual?" is "who wrote it?"."""
+
 CALLED_NOUNS = frozenset("name names title nickname surname".split())
 """Nouns that ask what a thing is called: answered by a proper name, a number or a quoted or code word, never by
 a description of the name ("a wicked name")."""

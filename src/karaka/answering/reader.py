@@ -146,9 +146,10 @@ def read_lines(store: Store, entries: list[tuple[str, int, str]]) -> list[Line]:
         section, seq = str(a.get("section") or "").strip(), int(a.get("seq") or 0)
         if not section and 1 < seq <= FRONT_LINES and doc_id not in pages:
             pages[doc_id] = _title_page(store, doc_id)
-        if not before and title_of.get(doc_id) and (
+        if title_of.get(doc_id) and title_of[doc_id] not in before and (
                 section == title_of[doc_id].strip() if section else 1 < seq <= pages.get(doc_id, 0)):
-            before = title_of[doc_id]  # under the title, before any part: "Published 14 March 2022." is the document's
+            before = f"{before} {title_of[doc_id]}".strip()  # under the title, before any part: the document's
+            # ("Published 14 March 2022."), whatever line of the title page it goes on from ("Version 1.4")
         doc = docs[i] if readable[i] else None
         previous, following = _around(store, a)
         heading = str(a.get("section") or "").split(" › ")[-1]

@@ -74,10 +74,11 @@ def code_shape(token: str) -> str:
 
 
 def _fits_shape(asked: str, shape: str, token: str = "") -> bool:
-    if not asked or asked == "name":
+    if not asked:
         return True
-    if asked == "command":  # a program's name, or where programs lie ("/usr/bin/gzip", "./configure"): not a data
-        # path ("/usr/share/omf"), a folder nor an option
+    if asked == "name":  # a format, a class, a key: a file's name, an option or an address is none of them
+        return shape not in ("path", "flag", "address")
+    if asked == "command":  # a program's name or where programs lie ("/usr/bin/gzip"): no data path nor option
         return shape == "name" or shape == "path" and bool(re.search(r"(?:^|/)(?:s?bin|libexec)/[^/]+$|^\./\S", token))
     dotted = shape in ("call", "path") and "/" not in token and not token.endswith("()")
     if asked == "call":  # "heron.dump" may look like a file's name ("x.dump"): a dotted name may be a call;
@@ -102,8 +103,7 @@ def called(asked: Asked, text: str, start: int, end: int) -> bool:
 
 
 def _strip(text: str, start: int) -> tuple[str, int]:
-    lead = len(text) - len(text.lstrip(" ,;:()[]\"'"))
-    return text.strip(" ,;:()[]\"'"), start + lead
+    return text.strip(" ,;:()[]\"'"), start + len(text) - len(text.lstrip(" ,;:()[]\"'"))
 
 
 DEFAULTS_TO = re.compile(r"\bdefaults?\s+to\s+([^.,;:()\s][^.,;:()]*)", re.IGNORECASE)
