@@ -4,10 +4,12 @@ import pytest
 
 from karaka.app.runner import run_query
 from karaka.nlp import parse
+from karaka.nlp.questions import question_step
 from tests.fakes import grounded, parsed_workspace
 
 GUIDE = (
     "# Pellet guide", "",
+    "Edited by Mara Quist. Published 3 May 2021.", "",
     "## Settings", "",
     "The `QUIET` flag marks a message that is never printed.",
     "The log level defaults to `warn`.",
@@ -22,7 +24,7 @@ LEAFLET = ("Hold the power button for five seconds to reset the device.",
            "To pair a headset, open the Bluetooth menu and choose Pair.")
 PAGE = ("TARN(1)              User Commands              TARN(1)", "",
         "NAME", "       tarn - mirror a folder to a remote host", "",
-        "DESCRIPTION", "       tarn runs on Linux and FreeBSD.",
+        "DESCRIPTION", "       tarn runs on Linux and FreeBSD.", "       tarn is a small mirroring tool written in Go.",
         "       Every copy is encrypted with ChaCha20 before it leaves the host.", "",
         "EXIT STATUS", "       0      Success.", "       4      The remote host refused the key.",
         "       5      The local file is not readable.", "",
@@ -86,6 +88,9 @@ def test_the_noun_a_which_question_asks_for_is_no_constraint_and_a_name_may_be_o
     assert grounded(guide, "Which systems does tarn run on?") == ["on Linux and FreeBSD"]
     assert grounded(guide, "On which systems does tarn run?") == ["on Linux and FreeBSD"]
     assert grounded(guide, "Which cipher encrypts every copy?") == ["with ChaCha20"]
+    assert grounded(guide, "What language is tarn written in?") == ["in Go"]
+    step = question_step("What programming language is Tallow written in?")  # "in" ends it, parsed a particle
+    assert step is not None and (step["extract"], step["prep"]) == ("ADHIKARANA_SPATIAL", "in")
     assert run_query(guide, "Who encrypts every copy?")["status"] != "GROUNDED"  # a means is no person
 
 
@@ -93,3 +98,10 @@ def test_a_name_shaped_answer_is_no_file_option_or_address(guide):
     """A file's name ("pellet.toml") is no format, however few words tie the question to its line."""
     result = run_query(guide, "Which format does pellet read its settings from?")
     assert result["status"] != "GROUNDED" or "pellet.toml" not in result["answers"]
+
+
+def test_an_agent_noun_is_said_by_its_own_verb(guide):
+    """"Edited by Mara Quist" names the guide's editor ("-or" of "edit": the word's own derivation, no synonym)."""
+    assert grounded(guide, "Who are the editors of the Pellet guide?") == ["Mara Quist"]
+    assert run_query(guide, "Who is the publisher of the Pellet guide?")["status"] != "GROUNDED"  # a date, no doer
+    assert run_query(guide, "Who is the translator of the Pellet guide?")["status"] != "GROUNDED"

@@ -30,6 +30,7 @@ from typing import Any
 
 from karaka.answering import kinds as k
 from karaka.answering.identity import (
+    agent_verb,
     all_focus,
     asks_identity,
     focus_near,
@@ -134,6 +135,9 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         elif (words.headed_as(asked.focus) or asked.kind == k.NAME and words.headed_as(term.key)) \
                 and _holds_word(words.heading, term):
             got += weight  # "Authors" over "Written by Rhea Tolland.": the heading says what the line's names are
+            own += weight if term in hard else 0.0
+        elif term.role == "noun" and agent_verb(term.key, doc) is not None:
+            got += weight  # "Edited by Sunniva Dahl" names an editor
             own += weight if term in hard else 0.0
         elif term.key in k.AUTHORING_NOUNS and asked.kind == k.NAME and words.verbless and _only_names(doc):
             got += weight  # "Lena Varga" under a title: its author, as she is who wrote it

@@ -9,6 +9,7 @@ from karaka.answering import kinds as k
 from karaka.answering.question import CODE_TOKEN, Asked, key, same
 from karaka.answering.span import REASON_OPENERS, Span, span_tokens
 from karaka.nlp.phrases import slipped_subject
+from karaka.words import FUNCTION_WORDS, WORD
 
 
 def reasons(text: str, doc: Any | None) -> list[Span]:
@@ -137,3 +138,43 @@ def described(asked: Asked, text: str, intro: str, doc: Any | None) -> list[Span
     return [Span(body, k.TERM, start, start + len(body), *span_tokens(doc, start, start + len(body)))] \
         if len(body.split()) >= 2 else []
 
+
+
+_WHAT_HAPPENS = re.compile(r"\s*what\s+(?:happens|will\s+happen|happened)\s+(?:when|if|once|after|whenever)\s+\S",
+                           re.IGNORECASE)
+CONDITIONS = frozenset("when if once after whenever".split())
+
+
+def asks_consequence(asked: Asked) -> bool:
+    """Whether the question asks what follows a condition ("What happens when a segment reaches 64 MB?")."""
+    return bool(_WHAT_HAPPENS.match(asked.text))
+
+
+def consequences(asked: Asked, doc: Any | None) -> list[Span]:
+    """The main clause of a sentence a condition opens or closes: "When a segment reaches 64 MB, it is sealed".
+
+    The condition must say every word of the question's: "if a block fails its check" is no "if a
+    block is too large".
+    """
+    if doc is None:
+        return []
+    condition_asked = re.split(r"\b(?:when|if|once|after|whenever)\b", asked.text, maxsplit=1, flags=re.IGNORECASE)[-1]
+    wanted = {key(w) for w in WORD.findall(condition_asked) if w.lower() not in FUNCTION_WORDS}
+    out: list[Span] = []
+    for token in doc:
+        if token.dep_ not in ("mark", "advmod") or token.lower_ not in CONDITIONS or token.head.dep_ != "advcl":
+            continue
+        condition, main = token.head, token.head.head
+        said = {key(t.lemma_) for t in condition.subtree} | {key(t.text) for t in condition.subtree}
+        if not all(any(same(w, s) for s in said) for w in wanted):
+            continue
+        aside = {t.i for t in condition.subtree}
+        words = [t for t in main.subtree if t.i not in aside]
+        while words and words[0].is_punct:
+            words = words[1:]
+        while words and words[-1].is_punct:
+            words = words[:-1]
+        if len(words) > 1:
+            a, b = words[0], words[-1]
+            out.append(Span(doc[a.i:b.i + 1].text, k.TERM, a.idx, b.idx + len(b.text), a.i, b.i))
+    return out

@@ -165,6 +165,20 @@ def possessor(span: Span, words: LineWords, doc: Any | None, thing: str) -> bool
     return any(m is not None and same(key(m.group(1)), thing) for m in (of, owns))
 
 
+def agent_verb(noun: str, doc: Any | None) -> Any | None:
+    """The verb of the line whose doer ``noun`` names by its ending, or None.
+
+    "editor": "edited", "creator": "created": an agent noun is its verb with "-er" or "-or", a word's
+    own derivation, not a synonym.
+    """
+    for t in doc if doc is not None else ():
+        lemma = t.lemma_.lower()
+        if t.pos_ == "VERB" and len(lemma) > 2 and any(same(noun, key(form)) for form in (
+                lemma + "er", lemma + "or", lemma + "r", lemma[:-1] + "or", lemma + lemma[-1] + "er")):
+            return t
+    return None
+
+
 def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> bool:
     """Whether the line says the span is the thing asked about.
 
@@ -176,6 +190,10 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
         return True
     if not heading and any(t.hard and t.role == "noun" and words.headed_as(t.key) for t in asked.terms):
         return True  # "Written by Rhea Tolland." under "Authors": the heading says what its names are
+    if doc is not None and span.first >= 0 and any(
+            (verb := agent_verb(t.key, doc)) is not None and _doer(span_head(span, doc), verb)
+            for t in asked.terms if t.hard and t.role == "noun"):
+        return True  # "Edited by Sunniva Dahl": she is an editor
     if doc is None or span.first < 0:
         return bool(re.search(r":\s*$", words.text[:span.start]))
     if all(t.is_stop or not t.is_alpha for t in doc[span.first:span.last + 1]):
@@ -198,6 +216,14 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
     if head.dep_ in ("oprd", "attr", "xcomp") and head.head.lemma_ in ("name", "call"):
         linked |= {i for c in head.head.children if c.dep_ == "nsubjpass" for i in _named(c)}  # "his wife was named Ilsa"
     return bool(terms & linked)
+
+
+def _doer(head: Any, verb: Any) -> bool:
+    """Whether ``head`` is the doer of ``verb``: its subject, or the object of its "by" in the passive."""
+    while head.dep_ == "conj" and head.head.i != head.i:
+        head = head.head
+    return head.dep_ == "nsubj" and head.head.i == verb.i or head.dep_ == "pobj" and head.head.dep_ == "agent" \
+        and head.head.head.i == verb.i
 
 
 def _side_by_side(head: Any) -> list[Any]:

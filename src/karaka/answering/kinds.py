@@ -9,6 +9,8 @@ reads a focus noun's kind off them.
 
 from __future__ import annotations
 
+import re
+
 from karaka.nlp.lexicon import names_people
 
 QUANTITY, DATE, NAME, PLACE, REASON, MANNER, CODE, VERSION, VALUE, TERM = (
@@ -151,6 +153,12 @@ COUNT_NOUNS = frozenset("number count amount total quantity anzahl zahl nombre".
 """Measure nouns that count what their "of" names: "the number of tables" counts tables."""
 
 
+PURPOSE_NOUNS = frozenset("purpose aim goal zweck but objectif propósito".split())
+"""Nouns that ask what something is for: "what is the purpose of compaction?" is answered as "why …?" is."""
+
+USED_FOR = re.compile(r"\bused\s+for\s*\?*\s*$", re.IGNORECASE)
+"""A question ending "… used for?" asks a purpose, as "why …?" does."""
+
 KEY_VERBS = frozenset("mean indicate signify denote represent stand".split())
 """Verbs that ask what an entry's key stands for, or which key stands for a description: a list under a heading
 ("EXIT STATUS", "3  The index is locked") says it by its layout, with no verb."""
@@ -178,6 +186,8 @@ def kind_of_focus(focus: str, lemma: str, lang: str = "en") -> tuple[str, str]:
                 return kind, shape
     if word in TIME_NOUNS:
         return DATE, ""
+    if word in PURPOSE_NOUNS:
+        return REASON, ""
     if word in VERSION_NOUNS:
         return VERSION, ""
     if word in VALUE_NOUNS:

@@ -285,6 +285,8 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
             kind = k.VALUE
     if wh == "how" and kind == k.MANNER and focus_token is None:
         kind = k.MANNER
+    if wh in ("which", "what") and k.USED_FOR.search(text):
+        kind = k.REASON  # "what is compaction used for?": its purpose
     default = any(t.lemma_.lower() in k.DEFAULT_WORDS for t in tokens)
     if default:
         kind = k.default_kind(kind, focus_token.lemma_ if focus_token is not None else "")
@@ -351,8 +353,10 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
         inside = (described.group(1) or described.group(2)).lower()
         named = [t for t in terms if t.text.lower() in inside and CODE_TOKEN.fullmatch(t.text)]
         terms = [t for t in terms if t.text.lower() not in inside or t in named or not named]
-        if verb is not None and verb.lemma_.lower() in k.KEY_VERBS | {"happen"}:  # form, not content
+        if verb is not None and verb.lemma_.lower() in k.KEY_VERBS:  # form, not content
             terms, verb = [t for t in terms if t.role != "verb"], None
+    if verb is not None and verb.lemma_.lower() == "happen":  # "what happens when …?": no line says "happens"
+        terms, verb = [t for t in terms if t.role != "verb"], None
     unique = tuple(dict.fromkeys(t for t in terms if t.key and t.key != focus))
     if not unique and focus_token is not None:  # "what is the default timeout?": the timeout is all that ties a line to it
         unique = (Term(focus, hard=False, text=focus_token.text, role="word"),)

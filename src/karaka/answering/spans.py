@@ -15,12 +15,12 @@ import re
 from typing import Any
 
 from karaka.answering import kinds as k
-from karaka.answering.explains import definitions, manners, reasons
+from karaka.answering.acronyms import abbreviation, expansions
+from karaka.answering.explains import asks_consequence, consequences, definitions, manners, reasons
 from karaka.answering.programs import named_programs
 from karaka.answering.question import CODE_TOKEN, VERSION_TOKEN, Asked, key, same
 from karaka.answering.span import Span, span_tokens
-from karaka.nlp.phrases import span as phrase
-from karaka.words import WORD
+from karaka.answering.values import named_defaults
 
 UNIT = re.compile(
     r"(?:[kKMGTP]i?)?(?:B|b|bit|bits|byte|bytes|bps|Hz|hz|px|pt|dpi)|ms|µs|us|ns|s|sec|secs|min|mins|h|hr|hrs|"
@@ -106,42 +106,21 @@ def _strip(text: str, start: int) -> tuple[str, int]:
     return text.strip(" ,;:()[]\"'"), start + len(text) - len(text.lstrip(" ,;:()[]\"'"))
 
 
-DEFAULTS_TO = re.compile(r"\bdefaults?\s+to\s+([^.,;:()\s][^.,;:()]*)", re.IGNORECASE)
-_CLAUSE_GOES_ON = re.compile(r"\s+(?:unless|if|when|and|or|but|which|because|so)\b.*", re.IGNORECASE)
-MOST_WORDS = 6
-"""A value is a word or a short phrase ("letter", "the number of CPUs"); more words after "defaults to" say how the
-default is found, which is no value to show."""
-
-
-def named_defaults(asked: Asked, text: str, doc: Any | None) -> list[tuple[str, int]]:
-    """Words the line says are the default of what is asked about, whatever their shape.
-
-    "The default mode is wideband", "The page size defaults to letter": each only where the sentence
-    names the thing asked about.
-    """
-    def of_focus(words: str) -> bool:
-        return not asked.focus or any(same(key(w), asked.focus) for w in WORD.findall(words.lower()))
-
-    found = []
-    for m in DEFAULTS_TO.finditer(text):
-        raw = _CLAUSE_GOES_ON.sub("", m.group(1)).rstrip()
-        value = raw.strip("`")  # "defaults to `info`": the code's own text
-        sentence = re.split(r"(?<=[.!?])\s+", text[:m.start()])[-1]
-        if value and len(value.split()) <= MOST_WORDS and of_focus(sentence):
-            found.append((value, m.start(1) + len(raw) - len(raw.lstrip("`"))))
-    for t in doc if doc is not None else ():
-        subject = next((c for c in t.head.children if c.dep_ == "nsubj"), None)
-        if t.dep_ in ("attr", "acomp") and t.head.lemma_ == "be" and subject is not None and any(
-                w.lower_ in ("default", "defaults") for w in subject.subtree) and t.pos_ in ("NOUN", "ADJ", "PROPN") \
-                and of_focus(" ".join(w.text for w in subject.subtree)):
-            found.append((phrase(t), t.left_edge.idx))  # "the number of CPUs", not "the number"
-    return found
+HOW_OFTEN = re.compile(r"\bhow\s+(?:often|frequently)\b", re.IGNORECASE)
+FREQUENCY = re.compile(rf"\b(?:(?:once|twice|(?:{NUMBER_WORDS}|\d+)\s+times)\s+(?:a|an|per|each|every)\s+[a-z]+|"
+                       rf"every\s+(?:(?:{NUMBER_WORDS}|\d+)\s+)?[a-z]+|hourly|daily|nightly|weekly|monthly|yearly)\b",
+                       re.IGNORECASE)
+"""How often something happens: "once an hour", "every 5 minutes", "nightly"."""
 
 
 def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
     """The spans of ``text`` (parsed as ``doc``, or None) of the kind ``asked`` wants."""
     out: list[Span] = []
     kind = asked.kind
+    if abbreviation(asked):
+        return expansions(asked, text, doc)
+    if asks_consequence(asked):
+        return consequences(asked, doc)
     if asked.defines:
         return definitions(asked, text, doc)
 
@@ -196,6 +175,9 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
             add(m.group(1), m.start(1), k.CODE if kind == k.CODE else k.VALUE)
     if kind in (k.QUANTITY, k.VALUE):
         out += quantities(text, doc)
+    if kind == k.QUANTITY and HOW_OFTEN.search(asked.text):
+        for m in FREQUENCY.finditer(text):
+            add(m.group(0), m.start(), k.QUANTITY)
     if kind == k.VALUE and asked.default:
         for value, start in named_defaults(asked, text, doc):
             add(value, start, k.VALUE)

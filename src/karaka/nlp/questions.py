@@ -167,7 +167,9 @@ def question_step(question: str, known_verb: KnownVerb | None = None) -> dict[st
     else:
         for child in verb.children:
             dep = child.dep_
-            if dep in ("prep", "agent") or (dep == "dative" and child.pos_ == "ADP"):
+            last = child.i == max(t.i for t in doc if not t.is_punct)  # "… written in?": a particle that ends it
+            if dep in ("prep", "agent") or (dep == "dative" and child.pos_ == "ADP") or (
+                    dep == "prt" and last and child.lower_ in STRANDED and wh is not None):
                 obj = pobj_of(child)
                 if obj is None or _is_wh(obj) or _asked_noun(obj, wh):  # stranded: "what did they cut it with?",
                     # "which systems does it run on?"

@@ -1,0 +1,41 @@
+"""Values a line names for what is asked about, whatever their shape: the default a sentence gives a setting."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from karaka.answering.question import Asked, key, same
+from karaka.nlp.phrases import span as phrase
+from karaka.words import WORD
+
+DEFAULTS_TO = re.compile(r"\bdefaults?\s+to\s+([^.,;:()\s][^.,;:()]*)", re.IGNORECASE)
+_CLAUSE_GOES_ON = re.compile(r"\s+(?:unless|if|when|and|or|but|which|because|so)\b.*", re.IGNORECASE)
+MOST_WORDS = 6
+"""A value is a word or a short phrase ("letter", "the number of CPUs"); more words after "defaults to" say how the
+default is found, which is no value to show."""
+
+
+def named_defaults(asked: Asked, text: str, doc: Any | None) -> list[tuple[str, int]]:
+    """Words the line says are the default of what is asked about, whatever their shape.
+
+    "The default mode is wideband", "The page size defaults to letter": each only where the sentence
+    names the thing asked about.
+    """
+    def of_focus(words: str) -> bool:
+        return not asked.focus or any(same(key(w), asked.focus) for w in WORD.findall(words.lower()))
+
+    found = []
+    for m in DEFAULTS_TO.finditer(text):
+        raw = _CLAUSE_GOES_ON.sub("", m.group(1)).rstrip()
+        value = raw.strip("`")  # "defaults to `info`": the code's own text
+        sentence = re.split(r"(?<=[.!?])\s+", text[:m.start()])[-1]
+        if value and len(value.split()) <= MOST_WORDS and of_focus(sentence):
+            found.append((value, m.start(1) + len(raw) - len(raw.lstrip("`"))))
+    for t in doc if doc is not None else ():
+        subject = next((c for c in t.head.children if c.dep_ == "nsubj"), None)
+        if t.dep_ in ("attr", "acomp") and t.head.lemma_ == "be" and subject is not None and any(
+                w.lower_ in ("default", "defaults") for w in subject.subtree) and t.pos_ in ("NOUN", "ADJ", "PROPN") \
+                and of_focus(" ".join(w.text for w in subject.subtree)):
+            found.append((phrase(t), t.left_edge.idx))  # "the number of CPUs", not "the number"
+    return found

@@ -1,0 +1,49 @@
+"""A made-up storage format's specification, offline: abbreviations, purposes, conditions, frequencies."""
+
+import pytest
+
+from karaka.app.runner import run_query
+from tests.fakes import grounded, parsed_workspace
+
+SPEC = (
+    "# Marl Storage Format", "",
+    "## Overview", "",
+    "Marl keeps readings in append-only chunk files. An MAC (message authentication code) seals every chunk.",
+    "The journal records each change before it reaches a chunk; the write-ahead journal (WAJ) is replayed at start.", "",
+    "## Chunks", "",
+    "When a chunk reaches 16 MB, it is closed and a fresh chunk is started.",
+    "If a chunk fails its MAC check, the loader drops the chunk and raises an alarm.", "",
+    "## Merging", "",
+    "Merging joins small chunks into bigger ones to keep the number of open files low.",
+    "Merging runs twice a day.", "",
+)
+
+
+@pytest.fixture(scope="module")
+def spec(tmp_path_factory):
+    return parsed_workspace(tmp_path_factory.mktemp("spec"), {"marl-spec.md": SPEC})
+
+
+def test_an_abbreviation_stands_for_the_words_in_brackets_whose_initials_spell_it(spec):
+    assert grounded(spec, "What does MAC stand for?") == ["message authentication code"]
+    assert grounded(spec, "What does WAJ stand for?") == ["write-ahead journal"]
+    result = run_query(spec, "What does MARL stand for?")  # what Marl does is not what it stands for
+    assert result["status"] != "GROUNDED" and not any("keeps" in a for a in result["answers"])
+
+
+def test_what_a_thing_is_used_for_is_its_purpose(spec):
+    assert grounded(spec, "What is merging used for?") == ["to keep the number of open files low"]
+    assert grounded(spec, "What is the purpose of merging?") == ["to keep the number of open files low"]
+    assert run_query(spec, "What is the journal used for?")["status"] != "GROUNDED"  # no purpose given
+
+
+def test_what_happens_under_a_condition_is_the_clause_the_condition_governs(spec):
+    assert grounded(spec, "What happens when a chunk reaches 16 MB?") == ["it is closed and a fresh chunk is started"]
+    assert grounded(spec, "What happens if a chunk fails its MAC check?") == [
+        "the loader drops the chunk and raises an alarm"]
+    assert run_query(spec, "What happens if a chunk is too big?")["status"] != "GROUNDED"  # another condition
+
+
+def test_how_often_is_answered_by_a_frequency(spec):
+    assert grounded(spec, "How often does merging run?") == ["twice a day"]
+    assert run_query(spec, "How often does the journal run?")["status"] != "GROUNDED"
