@@ -96,6 +96,9 @@ GERMAN = (
     "RÜCKGABEWERT",
     "       0      Erfolg.",
     "       2      Ungültige Option.",
+    "",
+    "AUTOREN",
+    "       Geschrieben von Ilka Brandt und Tomasz Wierz.",
 )
 
 
@@ -120,6 +123,10 @@ def test_a_question_word_inside_a_german_question_says_its_language_and_a_shaped
     assert language("Mit welchem Verfahren verdichtet frob Dateien?") == "de"
     result = run_query(german, "Mit welchem Verfahren verdichtet frob Dateien?")
     assert result["status"] == "GROUNDED" and result["answers"] == ["LZ77"]
+
+
+def test_names_joined_by_a_german_und_are_one_list(german):
+    assert grounded(german, "Wer sind die Autoren von frob?") == ["Ilka Brandt und Tomasz Wierz"]
 
 
 def test_a_german_question_what_an_entry_does_or_means_is_answered_by_its_description(german):

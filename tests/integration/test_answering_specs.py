@@ -9,7 +9,8 @@ SPEC = (
     "# Marl Storage Format", "",
     "## Overview", "",
     "Marl keeps readings in append-only chunk files. An MAC (message authentication code) seals every chunk.",
-    "The journal records each change before it reaches a chunk; the write-ahead journal (WAJ) is replayed at start.", "",
+    "The journal records each change before it reaches a chunk; the write-ahead journal (WAJ) is replayed at start.",
+    "The RPL (read-ahead page list) holds pages before they are read.", "",
     "## Chunks", "",
     "When a chunk reaches 16 MB, it is closed and a fresh chunk is started.",
     "If a chunk fails its MAC check, the loader drops the chunk and raises an alarm.", "",
@@ -27,6 +28,7 @@ def spec(tmp_path_factory):
 def test_an_abbreviation_stands_for_the_words_in_brackets_whose_initials_spell_it(spec):
     assert grounded(spec, "What does MAC stand for?") == ["message authentication code"]
     assert grounded(spec, "What does WAJ stand for?") == ["write-ahead journal"]
+    assert grounded(spec, "What is the RPL?") == ["read-ahead page list"]  # "The RPL (…)": one thing it is
     result = run_query(spec, "What does MARL stand for?")  # what Marl does is not what it stands for
     assert result["status"] != "GROUNDED" and not any("keeps" in a for a in result["answers"])
 

@@ -21,9 +21,15 @@ SKIPPED = frozenset("of and for the a an to in on by with".split())
 """Small words an expansion may hold without an initial in the abbreviation ("Department of Energy": DOE or DE)."""
 
 
-def abbreviation(asked: Asked) -> str:
-    """The abbreviation a question asks the expansion of ("What does CRC stand for?": CRC), or ""."""
-    found = _ASKED.match(asked.text)
+_WHAT_IS = re.compile(r"\s*what\s+(?:is|are)\s+(?:the\s+|an?\s+)?([A-Za-z0-9]{2,8})\s*\?*\s*$", re.IGNORECASE)
+
+
+def abbreviation(asked: Asked, what_is: bool = False) -> str:
+    """The abbreviation a question asks the expansion of ("What does CRC stand for?": CRC), or "".
+
+    With ``what_is``, also the abbreviation "What is the WAL?" asks about: its expansion is one answer.
+    """
+    found = _ASKED.match(asked.text) or (_WHAT_IS.match(asked.text) if what_is else None)
     word = found.group(1) if found else ""
     return word if sum(c.isupper() for c in word) >= 2 else ""
 
@@ -48,7 +54,7 @@ def _spells(words: list[str], letters: str) -> bool:
 
 def expansions(asked: Asked, text: str, doc: Any | None) -> list[Span]:
     """The expansions the line gives of the abbreviation asked about, in brackets after it or around it."""
-    short = abbreviation(asked)
+    short = abbreviation(asked, what_is=True)
     letters = re.sub(r"[^A-Za-z]", "", short)
     if not short or not letters:
         return []

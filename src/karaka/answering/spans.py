@@ -119,6 +119,7 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
     kind = asked.kind
     if abbreviation(asked):
         return expansions(asked, text, doc)
+    out += expansions(asked, text, doc)  # "What is the WAL?": "The WAL (write-ahead log)" says one thing it is
     if asks_consequence(asked):
         return consequences(asked, doc)
     if asked.defines:
@@ -348,7 +349,7 @@ def lists(found: list[Span], text: str) -> list[Span]:
     """Spans written as one list ("Ada Quist, Ivo Lang and Ben Ochs", "in 1820 and in 1902") as one span too."""
     ordered = sorted({s.start: s for s in found}.values(), key=lambda s: s.start)
     out = list(ordered)
-    joined = re.compile(r"^\s*(?:,|and|, and|&|;|,\s*and)\s*$")
+    joined = re.compile(r"^\s*(?:,|;|&|,?\s*(?:and|und|et|y))\s*$")  # "and" of English, German, French, Spanish
     i = 0
     while i < len(ordered):
         j = i
