@@ -384,3 +384,10 @@ def test_an_object_pronoun_never_stands_for_its_own_clause_s_subject_or_the_name
 
 def test_who_was_a_name_the_tagger_reads_as_an_adjective_asks_what_they_are(rail):
     assert grounded(rail, "Who was Ulric?") == ["a quiet man"]  # "Ulric" tagged an adjective in the question
+
+
+def test_a_base_form_after_do_is_its_own_lemma(tmp_path):
+    """"When does the female lay her eggs?": "lay" after "does" is to lay, not the past of "lie"."""
+    ctx = parsed_workspace(tmp_path, {"field-guide.txt": (
+        "The female lays four speckled eggs in April, and both parents share the feeding.",)})
+    assert grounded(ctx, "When does the female lay her eggs?") == ["in April"]  # "lay" after "does": lay, not lie

@@ -229,6 +229,13 @@ def _analyse_words(text: str, lang: str) -> Asked:
                  defines=described.group(1).strip() if described else "")
 
 
+def _base(verb: Any) -> str:
+    """A verb's lemma; a base form after "do" is its own ("does the female lay …": lay, not lie)."""
+    if verb.tag_ == "VB" and any(c.lemma_ == "do" and c.dep_ == "aux" for c in verb.children):
+        return verb.lower_
+    return verb_lemma(verb)
+
+
 def _wh_kind(wh: str) -> tuple[str, str]:
     return {"who": (k.NAME, ""), "when": (k.DATE, ""), "where": (k.PLACE, ""), "why": (k.REASON, ""),
             "how": (k.MANNER, ""), "how many": (k.QUANTITY, "")}.get(wh, (k.TERM, ""))
@@ -302,7 +309,7 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
         skip.add(focus_token.i)
     terms: list[Term] = []
     if verb is not None and verb.lemma_.lower() not in LIGHT_VERBS:
-        terms.append(Term(key(verb_lemma(verb)), hard=True, text=verb.text, role="verb"))
+        terms.append(Term(key(_base(verb)), hard=True, text=verb.text, role="verb"))
     focus_words = {t.i for t in focus_token.subtree if t.i <= focus_token.i} if focus_token is not None else set()
     if counted is not None:
         focus_words.add(counted.i)  # "the number of tables": a number of tables answers it, the word itself may be left out
@@ -361,7 +368,7 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
     if not unique and focus_token is not None:  # "what is the default timeout?": the timeout is all that ties a line to it
         unique = (Term(focus, hard=False, text=focus_token.text, role="word"),)
     return Asked(text=text, kind=kind, wh=wh, focus=focus, shape=shape, default=default,
-                 verb=key(verb_lemma(verb)) if verb is not None and verb.lemma_.lower() not in LIGHT_VERBS else "",
+                 verb=key(_base(verb)) if verb is not None and verb.lemma_.lower() not in LIGHT_VERBS else "",
                  terms=unique, required=required_words(text), lang="en", named=_named(text),
                  counted=key(counted.lemma_) if counted is not None else "",
                  focus_text=focus_token.text.lower() if focus_token is not None else "",

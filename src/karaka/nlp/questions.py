@@ -213,7 +213,8 @@ def question_step(question: str, known_verb: KnownVerb | None = None) -> dict[st
                 known.setdefault("KARMA", _clean(span(child)))
     if not second and not passive and wh is not None and fronted is None:
         extract = _double_object(wh, verb, known, extract)
-    lemma = "be" if verb.pos_ == "AUX" else verb_lemma(verb.lower_) if second else verb.lemma_.lower()
+    lemma = "be" if verb.pos_ == "AUX" else verb_lemma(verb.lower_) if second else verb.lower_ if verb.tag_ == "VB" \
+        and any(c.lemma_ == "do" and c.dep_ == "aux" for c in verb.children) else verb.lemma_.lower()  # "does … lay"
     return {"goal": question.strip(), "verb": lemma, "karakas": known, "extract": extract,
             "wh": wh_text or None, "prep": prep_asked, "follow_causes": wh_text == "why", "follow_same_as": True}
 
