@@ -49,3 +49,12 @@ def test_what_happens_under_a_condition_is_the_clause_the_condition_governs(spec
 def test_how_often_is_answered_by_a_frequency(spec):
     assert grounded(spec, "How often does merging run?") == ["twice a day"]
     assert run_query(spec, "How often does the journal run?")["status"] != "GROUNDED"
+
+
+def test_a_range_of_numbers_in_words_is_one_amount():
+    """"three to five" is one amount, as "2 to 4 GB" is, not two numbers of which either might be shown."""
+    from karaka.answering.spans import quantities
+    from karaka.nlp import parse
+
+    text = "Each nest holds three to five eggs, and two or three fledge."
+    assert [s.text for s in quantities(text, parse(text))] == ["three to five eggs", "two or three"]

@@ -38,7 +38,8 @@ NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|
 NUMBER = re.compile(rf"(?<![\w.:/-])(?:[<>≤≥~]\s?)?(?:\d+(?:[,\u202f]\d{{3}})*(?:\.\d+)?(?:[kKMGT](?!\w))?"
                     rf"(?:(?:\s?[-–]\s?|\s(?:or|to)\s)\d+"
                     rf"(?:\.\d+)?)?"
-                    rf"|(?:{NUMBER_WORDS})(?:[ -](?:and )?(?:{NUMBER_WORDS}))*)(?![\w:/-]|[.,]\d)",
+                    rf"|(?:{NUMBER_WORDS})(?:[ -](?:and )?(?:{NUMBER_WORDS}))*"
+                    rf"(?:\s(?:or|to)\s(?:{NUMBER_WORDS})(?:[ -](?:and )?(?:{NUMBER_WORDS}))*)?)(?![\w:/-]|[.,]\d)",
                     re.IGNORECASE)
 ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _MONTH = ("january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|"
