@@ -14,7 +14,6 @@ from karaka.answering import kinds as k
 from karaka.answering.question import Asked
 from karaka.answering.span import Span, span_tokens
 
-ACRONYM = re.compile(r"[A-Z][A-Za-z0-9]{1,7}")
 _ASKED = re.compile(r"\s*what\s+(?:does|do|is)\s+(?:the\s+)?(?:abbreviation\s+|acronym\s+)?[\"'`]?([A-Za-z0-9]{2,8})[\"'`]?"
                     r"\s+(?:stand\s+for|short\s+for|an?\s+abbreviation\s+(?:of|for))\s*\?*\s*$", re.IGNORECASE)
 SKIPPED = frozenset("of and for the a an to in on by with".split())

@@ -109,10 +109,11 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     frequency): a line may lack one common word of a long question ("begin", "ones"), never a
     name, a number, a piece of code or a rare word.
     """
+    keyed = asked.verb in k.KEY_VERBS and keyed_entry(asked, span, words)  # "which exit status means …?"
     soft_verb = verb_soft or words.verbless and not _names_alone(asked, doc) or (
         asked.kind in VERB_FREE and not does_another(asked, span, doc)) or (
-        asked.kind == k.PLACE and span.kind == k.CODE) or (  # "where are the files put?" answered by a path
-        keyed_entry(asked, span, words) and asked.verb in k.KEY_VERBS)  # "which exit status means …?"
+        asked.kind == k.PLACE and span.kind == k.CODE) or keyed  # "where are the files put?" answered by a path
+    labelled = words.headed_as(asked.focus)  # the heading says what the line's entries are
     hard = [t for t in asked.terms if t.hard and not (t.role == "verb" and soft_verb)]
     soft = [t for t in asked.terms if t not in hard]
     total = len(hard) + SOFT_WEIGHT * len(soft) or 1.0
@@ -132,8 +133,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
                 or owner_before(asked, term, words, doc):
             got += weight
             own += weight if term in hard else 0.0
-        elif (words.headed_as(asked.focus) or asked.kind == k.NAME and words.headed_as(term.key)) \
-                and _holds_word(words.heading, term):
+        elif (labelled or asked.kind == k.NAME and words.headed_as(term.key)) and _holds_word(words.heading, term):
             got += weight  # "Authors" over "Written by Rhea Tolland.": the heading says what the line's names are
             own += weight if term in hard else 0.0
         elif term.role == "noun" and agent_verb(term.key, doc) is not None:
@@ -178,7 +178,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     elif missing and (words.verbless or asked.kind == k.NAME or not _spared(missing, hard, rarity, asked,
                                                                             headed=span.start < 0)):
         evidence.why_not = f"the line lacks {', '.join(missing[:3])}"
-    elif asked.verb in k.KEY_VERBS and keyed_entry(asked, span, words) and (unsaid := [
+    elif keyed and (unsaid := [
             t.text for t in soft if t.role != "verb" and not words.find(t) and not words.in_context(t)]):
         evidence.why_not = f"the entry's description lacks {', '.join(unsaid[:3])}"  # "broken" is not "not found"
     elif asked.lang != "en" and asked.kind in (k.TERM, k.REASON, k.MANNER, k.PLACE) and span.kind not in SHAPED \

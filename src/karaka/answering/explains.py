@@ -49,8 +49,7 @@ def manners(text: str, doc: Any | None) -> list[Span]:
                 a, b = words[0], words[-1]
                 if b.i > a.i:
                     out.append(Span(doc[a.i:b.i + 1].text, k.MANNER, a.idx, b.idx + len(b.text), a.i, b.i))
-        root = next((t for t in doc if t.dep_ == "ROOT"), None)
-        goal = purpose(root) if root is not None and root.tag_ == "VB" else None
+        root, goal = _instruction(doc)
         if root is not None and goal is not None and not any(c.dep_ in ("nsubj", "nsubjpass") for c in root.children):
             aside = {t.i for t in goal.subtree}  # "Use X to select Y", "To select Y, use X": the way is "use X"
             words = [t for t in doc if t.i not in aside and not (t.is_punct and (t.i < root.i or t.i == len(doc) - 1))]
@@ -67,6 +66,12 @@ def purpose(verb: Any) -> Any | None:
                  and any(a.dep_ == "aux" and a.lower_ == "to" for a in c.children)), None)
 
 
+def _instruction(doc: Any) -> tuple[Any | None, Any | None]:
+    """A parsed line's root, and the purpose it is given for when it is a base-form verb (else None)."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    return root, purpose(root) if root is not None and root.tag_ == "VB" else None
+
+
 def instruction_for(asked: Asked, span: Span, doc: Any | None) -> bool:
     """Whether ``span`` is an instruction the line gives for the question's own action: its purpose.
 
@@ -75,8 +80,7 @@ def instruction_for(asked: Asked, span: Span, doc: Any | None) -> bool:
     """
     if doc is None or not len(doc):
         return False
-    root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    goal = purpose(root) if root is not None and root.tag_ == "VB" else None
+    root, goal = _instruction(doc)
     if root is None or goal is None or span.kind != k.MANNER or not same(key(goal.lemma_), asked.verb) or span.start <= goal.idx < span.end:
         return False
     own = {key(t.lemma_) for t in doc} | {key(t.text) for t in doc}  # the line's own words, not its neighbours'
@@ -139,10 +143,10 @@ def described(asked: Asked, text: str, intro: str, doc: Any | None) -> list[Span
         if len(body.split()) >= 2 else []
 
 
-
-_WHAT_HAPPENS = re.compile(r"\s*what\s+(?:happens|will\s+happen|happened)\s+(?:when|if|once|after|whenever)\s+\S",
-                           re.IGNORECASE)
-CONDITIONS = frozenset("when if once after whenever".split())
+CONDITIONS = ("when", "if", "once", "after", "whenever")
+"""Words that open a condition: "when a segment reaches 64 MB, …"."""
+_CONDITION = rf"\b(?:{'|'.join(CONDITIONS)})\b"
+_WHAT_HAPPENS = re.compile(rf"\s*what\s+(?:happens|will\s+happen|happened)\s+{_CONDITION}\s+\S", re.IGNORECASE)
 
 
 def asks_consequence(asked: Asked) -> bool:
@@ -158,7 +162,7 @@ def consequences(asked: Asked, doc: Any | None) -> list[Span]:
     """
     if doc is None:
         return []
-    condition_asked = re.split(r"\b(?:when|if|once|after|whenever)\b", asked.text, maxsplit=1, flags=re.IGNORECASE)[-1]
+    condition_asked = re.split(_CONDITION, asked.text, maxsplit=1, flags=re.IGNORECASE)[-1]
     wanted = {key(w) for w in WORD.findall(condition_asked) if w.lower() not in FUNCTION_WORDS}
     out: list[Span] = []
     for token in doc:

@@ -26,6 +26,7 @@ from karaka.answering.verbs import (
     verb_lemma,
     verb_of,
 )
+from karaka.nlp.questions import after_do
 from karaka.words import AUXILIARIES, ENGLISH_LOOKALIKES, FUNCTION_WORDS, LIGHT_VERBS
 
 CODE_TOKEN = re.compile(r"`([^`]{1,80})`|(?<![\w/])(--?[A-Za-z][\w-]*(?:=[^\s,;)]+)?|[A-Za-z_][\w.]*=[^\s,;)]+|"
@@ -231,9 +232,7 @@ def _analyse_words(text: str, lang: str) -> Asked:
 
 def _base(verb: Any) -> str:
     """A verb's lemma; a base form after "do" is its own ("does the female lay …": lay, not lie)."""
-    if verb.tag_ == "VB" and any(c.lemma_ == "do" and c.dep_ == "aux" for c in verb.children):
-        return verb.lower_
-    return verb_lemma(verb)
+    return verb.lower_ if after_do(verb) else verb_lemma(verb)
 
 
 def _wh_kind(wh: str) -> tuple[str, str]:

@@ -120,9 +120,9 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
     kind = asked.kind
     if abbreviation(asked):
         return expansions(asked, text, doc)
-    out += expansions(asked, text, doc)  # "What is the WAL?": "The WAL (write-ahead log)" says one thing it is
     if asks_consequence(asked):
         return consequences(asked, doc)
+    out += expansions(asked, text, doc)  # "What is the WAL?": "The WAL (write-ahead log)" says one thing it is
     if asked.defines:
         return definitions(asked, text, doc)
 
@@ -213,6 +213,8 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
 
 
 _OPTION_BEFORE = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]*[=\s]\s*$")
+
+
 def quantities(text: str, doc: Any | None) -> list[Span]:
     """Numbers with their unit: a unit of measure after them, or the noun the parse says they count."""
     out = []

@@ -97,7 +97,7 @@ def mended(doc: Doc) -> Doc:
     """A fresh parse with what the small model misreads put right.
 
     Backticks round inline code do not break the phrase around it, paths are one token, misread pasts
-    are verbs, a sentence in capitals is read as if in sentence case. Every parse goes through it:
+    are verbs, a sentence in capitals or opening in lower case is read as if in sentence case. Every parse goes through it:
     one at a time, in batches, and in the parse-ahead process.
     """
     return read_again(join_paths(read_cased(read_unticked(doc, nlp()), nlp())), nlp(), irregular_verb)

@@ -29,9 +29,9 @@ def read_cased(doc: Any, model: Any) -> Any:
     if first is not None and first.is_alpha and first.is_lower and len(words) >= 3 and doc[-1].is_punct \
             and not any(t.pos_ in ("VERB", "AUX") for t in doc):  # "tarn runs on Linux."
         text = doc.text[:first.idx] + first.text[:1].upper() + doc.text[first.idx + 1:]
-        other = model(text)
-        return keep_words(doc, other) if len(other) == len(doc) else doc
-    if len(words) < MIN_WORDS or sum(c.isupper() for c in letters) < 0.9 * len(letters):
+    elif len(words) >= MIN_WORDS and sum(c.isupper() for c in letters) >= 0.9 * len(letters):
+        text = doc.text[:1] + doc.text[1:].lower()
+    else:
         return doc
-    other = model(doc.text[:1] + doc.text[1:].lower())
+    other = model(text)
     return keep_words(doc, other) if len(other) == len(doc) else doc

@@ -39,6 +39,15 @@ def _is_wh(token: Token) -> bool:
     return token.lower_ in WH or any(t.lower_ in WH and t.dep_ in ("det", "poss") for t in token.children)
 
 
+def after_do(verb: Token) -> bool:
+    """Whether a verb is the base form "do" carries ("does the female lay …").
+
+    Such a verb is its own lemma, whatever the lemmatizer's table says of the same spelling ("lay"
+    is also the past of "lie").
+    """
+    return verb.tag_ == "VB" and any(c.lemma_ == "do" and c.dep_ == "aux" for c in verb.children)
+
+
 def _asked_noun(token: Token, wh: Token | None) -> bool:
     """Whether ``token`` is the noun right after "which" or "what", the thing asked for, however it is parsed.
 
@@ -165,9 +174,10 @@ def question_step(question: str, known_verb: KnownVerb | None = None) -> dict[st
         elif extract is None:
             extract = "KARMA" if "KARTA" in known else "KARTA"
     else:
+        final = max(t.i for t in doc if not t.is_punct)  # "… written in?": a particle that ends it
         for child in verb.children:
             dep = child.dep_
-            last = child.i == max(t.i for t in doc if not t.is_punct)  # "… written in?": a particle that ends it
+            last = child.i == final
             if dep in ("prep", "agent") or (dep == "dative" and child.pos_ == "ADP") or (
                     dep == "prt" and last and child.lower_ in STRANDED and wh is not None):
                 obj = pobj_of(child)
@@ -213,8 +223,8 @@ def question_step(question: str, known_verb: KnownVerb | None = None) -> dict[st
                 known.setdefault("KARMA", _clean(span(child)))
     if not second and not passive and wh is not None and fronted is None:
         extract = _double_object(wh, verb, known, extract)
-    lemma = "be" if verb.pos_ == "AUX" else verb_lemma(verb.lower_) if second else verb.lower_ if verb.tag_ == "VB" \
-        and any(c.lemma_ == "do" and c.dep_ == "aux" for c in verb.children) else verb.lemma_.lower()  # "does … lay"
+    lemma = "be" if verb.pos_ == "AUX" else verb_lemma(verb.lower_) if second else verb.lower_ if after_do(verb) \
+        else verb.lemma_.lower()
     return {"goal": question.strip(), "verb": lemma, "karakas": known, "extract": extract,
             "wh": wh_text or None, "prep": prep_asked, "follow_causes": wh_text == "why", "follow_same_as": True}
 
