@@ -391,3 +391,42 @@ def test_a_base_form_after_do_is_its_own_lemma(tmp_path):
     ctx = parsed_workspace(tmp_path, {"field-guide.txt": (
         "The female lays four speckled eggs in April, and both parents share the feeding.",)})
     assert grounded(ctx, "When does the female lay her eggs?") == ["in April"]  # "lay" after "does": lay, not lie
+
+
+LIGHT = (
+    "Chapter 1. The Light",
+    "The keeper of the north light was John Harper. Every evening he climbed the tower.",
+    "Some moments passed, and the smoke rose from the chimney in thin grey puffs.",
+    "He threw the cracked lens into the sea.",
+    "Chapter 2. The Ferry",
+    "The captain of the ferry was Thomas Reed.",
+    "He opened the hatch at dawn.",
+    "Then Peter Wells walked into the yard with a sack of grain.",
+    "He threw the broken wheel into the river.",
+    "Mara Holt lowered the bucket into the well.",
+)
+
+
+@pytest.fixture(scope="module")
+def light(tmp_path_factory):
+    return parsed_workspace(tmp_path_factory.mktemp("light"), {"light.txt": LIGHT})
+
+
+def test_a_chain_of_mentions_passes_over_a_sentence_that_names_no_one(light):
+    """The smoke and the puffs are nobody: "He threw" still goes on from the keeper, John Harper."""
+    assert grounded(light, "What did John Harper throw into the sea?") == ["the cracked lens"]
+
+
+def test_a_pronoun_after_a_description_equated_with_a_name_stands_for_the_name(light):
+    """"The captain of the ferry was Thomas Reed. He opened the hatch": he is Thomas Reed, not a nameless captain;
+    and a man who walks in after him is the next "he"."""
+    assert grounded(light, "What did Thomas Reed open?") == ["the hatch"]
+    assert grounded(light, "What did Peter Wells throw into the river?") == ["the broken wheel"]
+    assert run_query(light, "What did Thomas Reed throw into the river?")["status"] != "GROUNDED"
+
+
+def test_a_verb_the_tagger_took_for_an_adverb_is_still_the_question_s_action(light):
+    """"What did Mara Holt lower?": "lower" tagged as an adverb is the verb, read in the graph; and a line that
+    names Thomas Reed without any lowering ("The captain of the ferry was Thomas Reed") proves nothing."""
+    assert grounded(light, "What did Mara Holt lower?") == ["the bucket"]
+    assert run_query(light, "What did Thomas Reed lower?")["status"] != "GROUNDED"

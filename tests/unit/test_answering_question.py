@@ -59,6 +59,14 @@ def test_a_verb_the_tagger_takes_for_a_noun_is_still_the_verb():
     assert asked.focus == "option" and asked.verb == key("print")
 
 
+def test_a_do_question_s_verb_is_the_word_after_its_subject_whatever_its_tag():
+    """"What did Mara Holt lower into the well?": the tagger reads "lower" as an adverb; it stands where the
+    base form goes. A function word there ("What does Bob do then?") is no verb."""
+    assert analyse("What did Mara Holt lower into the well?").verb == "lower"
+    assert analyse("What did the old crew lower?").verb == "lower"
+    assert analyse("What does Bob do then?").verb == ""
+
+
 def test_a_fronted_preposition_the_tagger_took_for_the_root_leaves_the_verb_its_complement():
     assert analyse("With what did the guards bar the gate?").verb == key("bar")
 

@@ -225,6 +225,13 @@ def test_question_plans():
     assert question_plan("Was Dov buried in the cave?")["steps"][0]["karakas"]["KARMA"] == "Dov"
 
 
+def test_a_question_whose_parse_has_a_name_for_its_root_takes_a_verb_the_graph_knows():
+    """"What did Tam Reed lower?": the tagger makes "Reed" the root and "lower" an adverb; the graph's
+    "lower" is the verb, with the words before it as its doer."""
+    step = question_plan("What did Tam Reed lower?", known_verb=lambda verb: verb == "lower")["steps"][0]
+    assert (step["verb"], step["karakas"], step["extract"]) == ("lower", {"KARTA": "Tam Reed"}, "KARMA")
+
+
 @pytest.mark.parametrize(("question", "karakas", "extract"), [
     ("What did the potter send her sister?", {"KARTA": "the potter", "SAMPRADANA": "her sister"}, "KARMA"),
     ("What did the guide show the hikers?", {"KARTA": "the guide", "SAMPRADANA": "the hikers"}, "KARMA"),

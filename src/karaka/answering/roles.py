@@ -237,7 +237,7 @@ def _antecedent(store: Store, entity: str | None, node: str) -> str:
     at, steps = seq, 0
     while steps <= CHAIN:
         back = at - 1
-        while back > 0 and seq - back < REACH and _passed_over(store, str(attrs.get("doc_id")), back):
+        while back > 0 and seq - back < REACH and back not in mentioned and _passed_over(store, str(attrs.get("doc_id")), back):
             back -= 1  # a heading between two chapters' sentences, a speech between two of the narrator's
         for near in (at, back):
             if near in named:
@@ -253,12 +253,24 @@ REACH = 12
 
 
 def _passed_over(store: Store, doc_id: str, seq: int) -> bool:
-    """Whether a chain of mentions passes over a line: it states no action (a heading), or only a speech's."""
+    """Whether a chain of mentions passes over a line: it states no action (a heading), only a speech's, or names no one.
+
+    "He soliloquized. The smoke came from his mouth in puffs. He tossed the pipe": the middle sentence's
+    actions have things for doers, so the second "he" goes on from the first.
+    """
     node = store.graph.document_at(doc_id, seq)
     if node is None:
         return False
     kriyas = store.graph.neighbors(node, "CITED_IN", "in")
-    return all((store.graph.node(k) or {}).get("speech") for k in kriyas)
+    return all((store.graph.node(k) or {}).get("speech") for k in kriyas) or not any(
+        _someone(store.graph.node(edge.target) or {}) for k in kriyas for edge in store.graph.edges_out(k))
+
+
+def _someone(attrs: dict[str, Any]) -> bool:
+    """Whether an entity is a person: a personal pronoun, a name the parse calls a person, or one of unknown type."""
+    name = str(attrs.get("canonical_name", "")).lower()
+    return name in HUMAN_PRONOUNS or attrs.get("ner_type") == "Person" or (
+        attrs.get("type") == "Entity" and not attrs.get("ner_type") and not attrs.get("pronoun") and name[:1] != name[:1].lower())
 
 
 _DOERS = ("KARTA", "SAMPRADANA")

@@ -95,11 +95,14 @@ def verb_by_position(tokens: list, focus: object):  # type: ignore[no-untyped-de
     """The verb of a question whose parse has none.
 
     A noun-tagged word a determiner follows ("which option prints the output"), or the last word
-    of a do-question ("which version does the guide describe?").
+    of a do-question, whatever its tag ("which version does the guide describe?", "what did Tam lower?").
     """
     for i in range(1, len(tokens)):
         if tokens[i] is not focus and _verb_in_disguise(tokens, i):
             return tokens[i]
+    slot = _after_subject(tokens)
+    if slot is not None and slot is not focus:
+        return slot  # "what did Tam lower into the well?": the tagger's adverb stands where the verb must
     words = [t for t in tokens if t.is_alpha]
     last = words[-1] if words else None
     if last is not None and any(t.lower_ in ("do", "does", "did") for t in words) and last.pos_ in ("NOUN", "VERB",
@@ -107,6 +110,31 @@ def verb_by_position(tokens: list, focus: object):  # type: ignore[no-untyped-de
             and last is not focus and not any(t.pos_ == "ADP" for t in tokens[max(0, last.i - 3):last.i]):
         return last  # "which version does the guide describe?"; not "… for the mail server?"
     return None
+
+
+_SUBJECT = ("DET", "ADJ", "NUM", "PROPN", "NOUN", "PRON")
+
+
+def _after_subject(tokens: list):  # type: ignore[no-untyped-def, type-arg]
+    """The word after the subject of "did": where the base form of a do-question's verb stands, whatever its tag.
+
+    The subject runs from "did" to its last noun, name or pronoun ("did the old crew | lower"); the word
+    after it is the verb when the tagger took it for an adjective or an adverb ("lower", "free"), never
+    when it is a function word ("what does Bob do then?": "do" is the verb, a light one).
+    """
+    do = next((t for t in tokens if t.lower_ in ("do", "does", "did") and t.dep_ == "aux"), None)
+    if do is None:
+        return None
+    end = None
+    for t in tokens[do.i + 1:]:
+        if t.pos_ not in _SUBJECT:
+            break
+        if t.pos_ in ("PROPN", "NOUN", "PRON"):
+            end = t
+    after = tokens[end.i + 1] if end is not None and end.i + 1 < len(tokens) else None
+    if after is None or after.pos_ not in ("ADJ", "ADV") or not after.is_alpha or after.lower_ in FUNCTION_WORDS:
+        return None
+    return after
 
 
 def verb_of(doc):  # type: ignore[no-untyped-def]

@@ -87,7 +87,8 @@ def _choose_verb(doc: Doc, known: KnownVerb | None) -> tuple[Token | None, bool]
             (t for t in verbs if t.head.dep_ == "ROOT" and t.dep_ in ("xcomp", "ccomp", "conj")), verbs[0])
     elif root is not None and root.lemma_.lower() not in LIGHT_VERBS:
         chosen = root
-    if known is not None and (chosen is None or chosen.lemma_.lower() in LIGHT_VERBS):
+    if known is not None and (chosen is None or chosen.lemma_.lower() in LIGHT_VERBS or not verbs and chosen.pos_ in (
+            "PROPN", "PRON", "ADJ", "ADV")):  # "What did Tam Reed lower?": the tagger's root is the name
         for token in reversed(list(doc)):
             if token is chosen or token.lower_ in WH or token.lower_ in AUXILIARIES or not token.is_alpha:
                 continue

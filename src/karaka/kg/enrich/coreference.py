@@ -162,26 +162,28 @@ def _antecedents(services: Services, before: list[str], pronoun: str, shapes: di
     seen: list[str] = []
     for kriya in _by_salience(graph, before[:-1][-(ANTECEDENT_WINDOW - 1):]):
         roles = roles_of(services, kriya)
-        for rel in order:
-            for entity in roles.get(rel, []):
-                node = graph.node(entity) or {}
-                if node.get("pronoun"):
-                    if str(node.get("canonical_name", "")).lower() in other_gender:
-                        continue
-                    linked = graph.neighbors(entity, "IS_SAME_AS")
-                    if not linked:
-                        continue
-                    entity, node = linked[0], graph.node(linked[0]) or {}
-                name = str(node.get("canonical_name", ""))
-                if node.get("pronoun") or is_pronoun(name) or name.lower() in _NO_ANTECEDENT or entity in seen \
-                        or entity in own or _within(name, subject) or other_gender and (_called(graph, entity, other_gender)
-                                                              or _named_as(graph, entity, other_gender)):
+        ranked = [entity for rel in order for entity in roles.get(rel, [])]
+        if (graph.node(kriya) or {}).get("verb") == "be":  # "The keeper was Oren Vask. He …": he is Oren Vask
+            ranked.sort(key=lambda e: not _proper(str((graph.node(e) or {}).get("canonical_name", ""))))
+        for entity in ranked:
+            node = graph.node(entity) or {}
+            if node.get("pronoun"):
+                if str(node.get("canonical_name", "")).lower() in other_gender:
                     continue
-                shape = str(node["shape"]) if "shape" in node else shapes.get(name, "")
-                if shape == CLAUSE or singular and shape == PLURAL or personal and shape == NOT_A_PERSON or human and (
-                        shape == GROUP or str(node.get("ner_type") or "Person") not in ("Person", "Organisation")):
+                linked = graph.neighbors(entity, "IS_SAME_AS")
+                if not linked:
                     continue
-                seen.append(entity)
+                entity, node = linked[0], graph.node(linked[0]) or {}
+            name = str(node.get("canonical_name", ""))
+            if node.get("pronoun") or is_pronoun(name) or name.lower() in _NO_ANTECEDENT or entity in seen \
+                    or entity in own or _within(name, subject) or other_gender and (_called(graph, entity, other_gender)
+                                                          or _named_as(graph, entity, other_gender)):
+                continue
+            shape = str(node["shape"]) if "shape" in node else shapes.get(name, "")
+            if shape == CLAUSE or singular and shape == PLURAL or personal and shape == NOT_A_PERSON or human and (
+                    shape == GROUP or str(node.get("ner_type") or "Person") not in ("Person", "Organisation")):
+                continue
+            seen.append(entity)
     if not personal:
         people = [e for e in seen if ner_type(services, e) == "Person"]
         seen = [e for e in seen if e not in people] + people
@@ -214,6 +216,12 @@ def _own_subject(services: Services, kriya: str) -> str:
     verb = next((t for t in doc if t.idx == attrs.get("char")), None)
     subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None) if verb is not None else None
     return "" if subject is None else " ".join(t.text for t in subject.subtree)
+
+
+def _proper(name: str) -> bool:
+    """Whether a name is a proper name: every word capitalised ("Oren Vask", not "keeper of the light")."""
+    words = name.split()
+    return bool(words) and all(w[:1].isupper() for w in words) and not is_pronoun(name)
 
 
 def _within(name: str, phrase: str) -> bool:
