@@ -404,6 +404,9 @@ LIGHT = (
     "Then Peter Wells walked into the yard with a sack of grain.",
     "He threw the broken wheel into the river.",
     "Mara Holt lowered the bucket into the well.",
+    "Chapter 3. The Gull",
+    "Captain Ilsa Moor of the Heron bought salt at the quay.",
+    "Captain Dace Holloway sailed past the Gull at noon.",
 )
 
 
@@ -430,3 +433,10 @@ def test_a_verb_the_tagger_took_for_an_adverb_is_still_the_question_s_action(lig
     names Thomas Reed without any lowering ("The captain of the ferry was Thomas Reed") proves nothing."""
     assert grounded(light, "What did Mara Holt lower?") == ["the bucket"]
     assert run_query(light, "What did Thomas Reed lower?")["status"] != "GROUNDED"
+
+
+def test_a_name_s_own_title_says_what_the_person_is_of_what_hangs_on_the_name(light):
+    """"Captain Ilsa Moor of the Heron": the Heron's captain; "Captain Dace Holloway sailed past the Gull":
+    a captain, but not the Gull's."""
+    assert grounded(light, "Who is the captain of the Heron?") == ["Captain Ilsa Moor"]
+    assert run_query(light, "Who is the captain of the Gull?")["status"] != "GROUNDED"

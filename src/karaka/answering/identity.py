@@ -202,6 +202,8 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
     terms = {i for t in asked.terms if t.hard for i in words.find(t)}
     if not terms:
         return False
+    if _titled(head, terms, words, asked):
+        return True  # "Captain Ilsa Moor of the Heron" is the Heron's captain
     linked = set()
     if head.dep_ in ("attr", "nsubj", "nsubjpass") and head.head.lemma_ == "be":
         linked |= {i for c in head.head.children if c.dep_ in ("nsubj", "attr") and c.i != head.i for i in _named(c)}
@@ -216,6 +218,21 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
     if head.dep_ in ("oprd", "attr", "xcomp") and head.head.lemma_ in ("name", "call"):
         linked |= {i for c in head.head.children if c.dep_ == "nsubjpass" for i in _named(c)}  # "his wife was named Ilsa"
     return bool(terms & linked)
+
+
+def _titled(head: Any, terms: set[int], words: LineWords, asked: Asked) -> bool:
+    """Whether a name's own title is the noun asked about, and what the question ties to it hangs on the name.
+
+    "Captain Ilsa Moor of the Heron" answers "who is the captain of the Heron?"; "Captain Moor sailed
+    past the Heron" does not (the Heron is not the name's), nor does "Captain Moor" with the Heron only in
+    the sentences around it.
+    """
+    nouns = [t.key for t in asked.terms if t.hard and t.role == "noun"]
+    if head.pos_ != "PROPN" or not nouns:
+        return False
+    titles = {c.i for c in head.children if c.dep_ == "compound" and c.i < head.i and any(is_word(c, n) for n in nouns)}
+    inside = {t.i for t in head.subtree}
+    return bool(titles) and terms <= inside and all(words.find(t) for t in asked.terms if t.hard)
 
 
 def _doer(head: Any, verb: Any) -> bool:
