@@ -440,3 +440,45 @@ def test_a_name_s_own_title_says_what_the_person_is_of_what_hangs_on_the_name(li
     a captain, but not the Gull's."""
     assert grounded(light, "Who is the captain of the Heron?") == ["Captain Ilsa Moor"]
     assert run_query(light, "Who is the captain of the Gull?")["status"] != "GROUNDED"
+
+
+TALE = (
+    "Chapter 1. The Orphan",
+    "“My name is Tobin,” said the boy at the gate.",
+    "Call me Wren. I was raised by my aunt in the town of Halder, on the cold northern coast.",
+    "Chapter 2. The Wreck",
+    "The brig Kestrel struck a reef off the Skerry Isles.",
+    "I clung to a hatch cover for two days.",
+    "“I burned the letters in the stove,” said Ottilie.",
+    "There my aunt gave me a blue coat and a purse of silver.",
+    "At the quay I picked myself up and walked on.",
+)
+
+
+@pytest.fixture(scope="module")
+def tale(tmp_path_factory):
+    return parsed_workspace(tmp_path_factory.mktemp("tale"), {"tale.txt": TALE})
+
+
+def test_a_first_person_narrator_is_the_name_the_text_gives_itself(tale):
+    """"Call me Wren.": the narrator is Wren (not the boy whose "My name is Tobin" is a speech), and the
+    narrator's own "I", "me" and "my" are Wren's."""
+    assert grounded(tale, "Who is the narrator?") == ["Wren"]
+    assert "Halder" in grounded(tale, "Where was the narrator raised?")[0]
+    assert grounded(tale, "How long did Wren cling to the hatch cover?") == ["two days"]
+    assert grounded(tale, "What did Wren's aunt give him?") == ["a blue coat and a purse of silver"]
+    assert grounded(tale, "Who clung to a hatch cover?") == ["I (Wren)"]
+
+
+def test_an_i_inside_a_speech_is_the_speaker_not_the_narrator(tale):
+    """"“I burned the letters,” Ottilie told me": Ottilie burned them, not Wren."""
+    assert run_query(tale, "What did Wren burn in the stove?")["status"] != "GROUNDED"
+    assert run_query(tale, "Who burned the letters in the stove?")["answers"] != ["I (Wren)"]
+
+
+def test_the_one_the_question_names_is_no_answer_to_it(tale):
+    """"I picked myself up": Wren picked up Wren, which answers neither who nor which ship picked Wren up."""
+    for question in ("Who picked Wren up?", "What ship picked up Wren?"):
+        result = run_query(tale, question)
+        assert result["status"] != "GROUNDED", result
+

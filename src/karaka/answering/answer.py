@@ -29,8 +29,9 @@ from karaka.answering.evidence import Evidence
 from karaka.answering.identity import defined
 from karaka.answering.line import LineWords
 from karaka.answering.model import LINES, Reading, agrees, as_candidate, read
+from karaka.answering.narrator import narrators
 from karaka.answering.prose_table import prose_table
-from karaka.answering.question import Asked, analyse
+from karaka.answering.question import Asked, analyse, key
 from karaka.answering.reader import pool, read_lines, span_in, unnamed_amount
 from karaka.answering.reader import read as read_candidates
 from karaka.answering.table import Table, asked_columns, find_table
@@ -83,6 +84,8 @@ def answer(services: Services, question: str, plan: dict[str, Any] | None, hits:
         missing = [w for w in asked.required if not has(w)]
         fact_lines = [node for _, node in facts]
         defining = definitions(store, thing) if (thing := defined(asked)) else []  # "who is X?": where X is introduced
+        if key(thing) == key("narrator"):  # "who is the narrator?": where a first-person text names itself
+            defining = [node for _, node in narrators(store).values()]
         nodes = list(dict.fromkeys(defining + fact_lines + (graph_lines if facts else graph_lines[:3]) + hits))  # a chain: every hop
         entries = pool(store, asked, nodes)
         lines = read_lines(store, entries)

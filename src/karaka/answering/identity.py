@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from karaka.answering import kinds as k
+from karaka.answering.narrator import SELF_NAMED
 from karaka.answering.question import Asked, Term, key, same
 from karaka.answering.span import Span
 from karaka.words import FUNCTION_WORDS, WORD
@@ -185,6 +186,9 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
     "X is S", "S is X", "X, S", "X: S", S listed bare under a heading (or an introducing
     line) that names X, or S in any line under a heading that names what its entries are.
     """
+    if words.narrator and any(t.key == key("narrator") for t in asked.terms) and (
+            named := SELF_NAMED.search(words.text)) and named.start(1) <= span.start < named.end(1):
+        return True  # "Call me Wren.": the narrator names itself
     heading = words.text.strip().rstrip(".:") in words.context_text  # the heading itself names, it says nothing
     if words.verbless and not heading and any(words.in_context(t) or words.in_intro(t) for t in asked.terms if t.hard):
         return True

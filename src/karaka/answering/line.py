@@ -56,6 +56,8 @@ class LineWords:
     """A line with no verb: a heading, a table row, a list item, a name."""
     heading: str = ""
     """The innermost heading above it."""
+    narrator: str = ""
+    """The name its "I" and "my" stand for: its document's narrator, in a line of the narrator's own words."""
 
     def find(self, term: Term) -> list[int]:
         """Where the term stands in the line ([] when it does not)."""

@@ -20,7 +20,8 @@ def other_owner(asked: Asked, words: LineWords, doc: Any | None) -> str:
     """Someone else's thing where the question asks of one's own: "my ship" or "Tom's ship" for "Ann's ship".
 
     A first- or second-person possessive is the speaker's or the listener's, never a third person's
-    the question names; "his ship" may be Ann's, and a thing the line gives no owner may be anyone's.
+    the question names (unless the line is its narrator's, and the narrator that third person: "my aunt" is
+    Wren's in Wren's own lines); "his ship" may be Ann's, and a thing the line gives no owner may be anyone's.
     """
     if doc is None:
         return ""
@@ -29,7 +30,9 @@ def other_owner(asked: Asked, words: LineWords, doc: Any | None) -> str:
         owners = [[c for c in doc[i].children if c.dep_ == "poss"] for i in places]
         if not places or any(not found for found in owners):
             continue
-        if all(any(c.lower_ in DEICTIC_PRONOUNS or c.pos_ in ("PROPN", "NOUN") and not same(key(c.text), owner)
+        mine = words.narrator and any(same(key(w), owner) for w in words.narrator.split())
+        if all(any(c.lower_ in DEICTIC_PRONOUNS and not (mine and c.lower_ == "my") or c.pos_ in ("PROPN", "NOUN")
+                   and not same(key(c.text), owner)
                    and not same(key(c.lemma_), owner) for c in found) for found in owners):
             first = owners[0][0]
             return f"{first.text} {first.head.text}"

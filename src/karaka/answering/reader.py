@@ -26,6 +26,7 @@ from karaka.answering.evidence import ASKS, KEY, OWN_WORDS, SHAPED, keyed_entry,
 from karaka.answering.explains import described, instruction_for
 from karaka.answering.identity import called_default, focus_near, given_name
 from karaka.answering.line import Line, entry_of, line_words
+from karaka.answering.narrator import narrated, narrators
 from karaka.answering.occasion import action_around, hangs_elsewhere, holds_action
 from karaka.answering.pointed import one_per_line
 from karaka.answering.polar import polar_candidates
@@ -137,6 +138,7 @@ def read_lines(store: Store, entries: list[tuple[str, int, str]]) -> list[Line]:
     title_names, title_docs = titles(store)
     title_of = {doc: title_names[norm] for norm, ids in title_docs.items() for doc in ids}
     pages: dict[str, int] = {}  # each document's title page, read once
+    told = narrators(store)
     lines = []
     for i, ((node, rank, intro), a, text) in enumerate(zip(entries, attrs, texts, strict=True)):
         doc_id = str(a.get("doc_id", ""))
@@ -153,8 +155,10 @@ def read_lines(store: Store, entries: list[tuple[str, int, str]]) -> list[Line]:
         doc = docs[i] if readable[i] else None
         previous, following = _around(store, a)
         heading = str(a.get("section") or "").split(" › ")[-1]
-        lines.append(Line(node, text, doc, line_words(text, doc, context, previous, following, before, heading), rank,
-                          intro, str(a.get("kind") or ""), heading))
+        words = line_words(text, doc, context, previous, following, before, heading)
+        if doc_id in told and narrated(text):
+            words.narrator = told[doc_id][0]
+        lines.append(Line(node, text, doc, words, rank, intro, str(a.get("kind") or ""), heading))
     return lines
 
 

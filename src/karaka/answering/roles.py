@@ -38,11 +38,12 @@ def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, lin
         if not of_verb(attrs, want):
             continue
         all_spans = spans_of(store, kriya)
+        me = line.words.narrator
         missing = [value for role, value in named
-                   if _contradicted(role, value, who[value], all_spans, line.text, line.words.previous_text)]
+                   if _contradicted(role, value, who[value], all_spans, line.text, line.words.previous_text, me)]
         referred = " ".join(value for _, value in named if any(  # "he", linked to the Tomas asked about
             entity in who[value] and text.lower() in PRONOUNS and _antecedent(store, entity, line.node)
-            for _, _, text, entity in all_spans))
+            or _narrator(text, value, me) for _, _, text, entity in all_spans))
         stranded = [s for s in all_spans if prep and s[2].lower().startswith(prep + " ")]  # "what did it lead to?"
         means = [("role", "KARANA")] if extract == "KARTA" and asked.kind != k.NAME and not any(
             s[:2] == ("role", "KARTA") for s in all_spans) else []  # "encrypted with AES-256" names what encrypts
@@ -56,7 +57,8 @@ def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, lin
             span = Span(text, asked.kind, max(at, 0), max(at, 0) + len(text), *_token_range(line, at, len(text)))
             evidence = weigh(asked, span, line.words, line.doc, rarity=rarity, referred=referred)
             evidence.typed = True
-            refers = _antecedent(store, entity, line.node) if text.lower() in PRONOUNS else ""
+            refers = me if me and text.lower() in ("i", "me", "myself") else \
+                _antecedent(store, entity, line.node) if text.lower() in PRONOUNS else ""  # the narrator's "I" is its name
             introduced = _named_earlier(store, line, text) if asked.kind == k.NAME and not refers else None
             if introduced is not None:
                 refers = introduced[0]
@@ -69,6 +71,8 @@ def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, lin
                 evidence.typed = False
             elif text.lower() in PRONOUNS and not refers:
                 evidence.why_not = f"{text!r} stands for someone the line and the one before it do not name"
+            elif refers and any(coverage(value, refers) >= 0.5 for _, value in named):
+                evidence.why_not = OWN_WORDS  # "I picked myself up" names no one who picked Ishmael up
             elif asked.kind == k.TERM and asked.focus and not focus_near(asked, span, line.words, line.doc) \
                     and not _named_thing(line, span):
                 evidence.why_not = f"the line does not say {text!r} is a {asked.focus_text}"
@@ -96,7 +100,8 @@ def of_verb(attrs: dict[str, Any], want: str) -> bool:
     return same(key(verb), want) or same(key(irregular_verb(verb)), want)
 
 
-def _contradicted(role: str, value: str, ids: set[str], spans: list[Any], text: str, previous: str = "") -> bool:
+def _contradicted(role: str, value: str, ids: set[str], spans: list[Any], text: str, previous: str = "",
+                  me: str = "") -> bool:
     """Whether an action says something else where the question names ``value`` in ``role``.
 
     It holds the value when a span of it names the same entity (by name, alias or what a pronoun
@@ -106,7 +111,7 @@ def _contradicted(role: str, value: str, ids: set[str], spans: list[Any], text: 
     hold the value, as for any span).
     """
     if any(entity in ids or coverage(value, span) >= 0.5 or _apposed(text, span, value) or _given(text, span, value)
-           or _may_stand_for(span, value, text, previous) or _narrator(span, value) for _, _, span, entity in spans):
+           or _may_stand_for(span, value, text, previous) or _narrator(span, value, me) for _, _, span, entity in spans):
         return False
     return any(kind == "role" and name == role for kind, name, _, _ in spans)
 
@@ -126,12 +131,16 @@ def _may_stand_for(span: str, value: str, text: str, previous: str) -> bool:
     return coverage(value, before) >= 0.5
 
 
-def _narrator(span: str, value: str) -> bool:
-    """Whether the question's "he" or "she" may be the line's "I": a reader speaks of a narrator in the third person.
+def _narrator(span: str, value: str, me: str = "") -> bool:
+    """Whether the question's "he", "she" or name may be the line's "I": a reader speaks of a narrator in the third person.
 
-    ("What did he learn from his mother?" of "From my mother I learned piety.")
+    ("What did he learn from his mother?" of "From my mother I learned piety."; "What did Wren throw?" of
+    "I threw …" where the narrator calls itself Wren: ``me``.)
     """
-    return value.strip().lower() in HUMAN_PRONOUNS and span.strip().lower() in ("i", "me", "myself")
+    if span.strip().lower() not in ("i", "me", "myself"):
+        return False
+    return value.strip().lower() in HUMAN_PRONOUNS or bool(me) and (
+        coverage(value, me) >= 0.5 or coverage(value, "the narrator") == 1.0)
 
 
 def _given(text: str, span: str, value: str) -> bool:
@@ -352,7 +361,7 @@ def _role_fits(asked: Asked, name: str, text: str, entity: str | None, store: St
         return etype in ("Person", "Organisation") or names_people(head) in ("person", "group") \
             or names_people(singular) in ("person", "group") \
             or bool(words) and words[0][:1].isupper() and words[0].lower() not in FUNCTION_WORDS \
-            or " ".join(words).lower() in ("he", "she", "they", "him", "her", "them")
+            or " ".join(words).lower() in ("he", "she", "they", "him", "her", "them", "i", "me")
     if kind == k.PLACE:  # a place, or a phrase the parse left unnamed that a spatial preposition opens
         return name in ("ADHIKARANA_SPATIAL", "PLACE", "APADANA") or etype == "Location" or (
             name == "OTHER" and bool(words) and words[0].lower() in k.SPATIAL
