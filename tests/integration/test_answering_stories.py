@@ -446,6 +446,7 @@ TALE = (
     "Chapter 1. The Orphan",
     "“My name is Tobin,” said the boy at the gate.",
     "Call me Wren. I was raised by my aunt in the town of Halder, on the cold northern coast.",
+    "My father, a cooper named Aldo Finch, died when I was nine.",
     "Chapter 2. The Wreck",
     "The brig Kestrel struck a reef off the Skerry Isles.",
     "I clung to a hatch cover for two days.",
@@ -482,3 +483,11 @@ def test_the_one_the_question_names_is_no_answer_to_it(tale):
         result = run_query(tale, question)
         assert result["status"] != "GROUNDED", result
 
+
+
+def test_an_apposition_that_names_someone_says_what_they_are_and_does_what_its_noun_does(tale):
+    """"My father, a cooper named Aldo Finch, died": what Aldo Finch was (not "a finch"), who Wren's father was,
+    and that Aldo Finch died."""
+    assert grounded(tale, "What was Aldo Finch?") == ["a cooper"]
+    assert grounded(tale, "Who was Wren's father?") == ["Aldo Finch"]
+    assert grounded(tale, "When did Aldo Finch die?") == ["when I was nine"]

@@ -218,7 +218,10 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
     linked |= {t.i for c in head.children if c.dep_ == "acl" and c.lemma_ in ("name", "call")
                for t in c.subtree if t.i != c.i}  # "a miller named Ilse Marr"
     if head.head.dep_ == "acl" and head.head.lemma_ in ("name", "call") and head.head.i != head.i:
-        linked |= _named(head.head.head)  # the name of "a miller named Ilse Marr"
+        described = head.head.head
+        linked |= _named(described)  # the name of "a miller named Ilse Marr"
+        if described.dep_ == "appos" and _apposed(doc, described.head, described):
+            linked |= _named(described.head)  # "My father, a cooper named Aldo Finch": he is the father too
     if head.dep_ in ("oprd", "attr", "xcomp") and head.head.lemma_ in ("name", "call"):
         linked |= {i for c in head.head.children if c.dep_ == "nsubjpass" for i in _named(c)}  # "his wife was named Ilsa"
     return bool(terms & linked)

@@ -273,7 +273,7 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
         elif wh in ("which", "what") and (wh_token.dep_ in ("attr", "nsubj") or after is not None
                                           and after.lemma_ == "be"):
             subject = next((t for t in tokens if t.dep_ in ("nsubj", "nsubjpass") and t.i != wh_token.i
-                            and t.pos_ in ("NOUN", "PROPN")), None)
+                            and t.pos_ == "NOUN"), None)  # "what was Aldo Finch?" asks what he was, not for a finch
             if subject is not None and after is not None and after.lemma_ == "be" and after.dep_ not in (
                     "aux", "auxpass") and not any(c.dep_ == "acl" and c.tag_ in ("VBN", "VBG") for c in subject.children):
                 focus_token = subject  # "what is the default line length …" → length; not "what was the dog fed?"

@@ -144,8 +144,12 @@ def _narrator(span: str, value: str, me: str = "") -> bool:
 
 
 def _given(text: str, span: str, value: str) -> bool:
-    """Whether the line gives ``span`` the name ``value``: "a widow named Cora who came …" came as Cora."""
-    return re.search(rf"{re.escape(span)},?\s+(?:named|called)\s+{re.escape(value)}\b", text, re.IGNORECASE) is not None
+    """Whether the line gives ``span`` the name ``value``: "a widow named Cora who came …" came as Cora.
+
+    So does an apposition that names it: "My father, a cooper named Aldo Finch, died" died as Aldo Finch.
+    """
+    return re.search(rf"{re.escape(span)},?\s+(?:(?:an?|the)\s+[^,;:]{{1,40}}?\s+)?(?:named|called)\s+{re.escape(value)}\b",
+                     text, re.IGNORECASE) is not None
 
 
 def _apposed(text: str, span: str, value: str) -> bool:
