@@ -198,6 +198,8 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
             (verb := agent_verb(t.key, doc)) is not None and _doer(span_head(span, doc), verb)
             for t in asked.terms if t.hard and t.role == "noun"):
         return True  # "Edited by Sunniva Dahl": she is an editor
+    if _bracketed(span, words, asked):
+        return True  # "The RPL (read-ahead page list)", "the write-ahead log (WAL)"
     if doc is None or span.first < 0:
         return bool(re.search(r":\s*$", words.text[:span.start]))
     if all(t.is_stop or not t.is_alpha for t in doc[span.first:span.last + 1]):
@@ -225,6 +227,16 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
     if head.dep_ in ("oprd", "attr", "xcomp") and head.head.lemma_ in ("name", "call"):
         linked |= {i for c in head.head.children if c.dep_ == "nsubjpass" for i in _named(c)}  # "his wife was named Ilsa"
     return bool(terms & linked)
+
+
+def _bracketed(span: Span, words: LineWords, asked: Asked) -> bool:
+    """Whether the span and a name the question asks about stand side by side, one in brackets after the other."""
+    if span.start < 0:
+        return False
+    before, after = words.text[:span.start].rstrip(), words.text[span.end:].lstrip()
+    names = [t.text for t in asked.terms if t.hard and t.role == "name"]
+    return any(before.endswith("(") and before[:-1].rstrip().lower().endswith(n.lower()) and after.startswith(")")
+               or after.startswith("(") and after[1:].lstrip().lower().startswith(n.lower()) for n in names)
 
 
 def _titled(head: Any, terms: set[int], words: LineWords, asked: Asked) -> bool:
