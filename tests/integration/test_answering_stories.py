@@ -453,6 +453,8 @@ TALE = (
     "“I burned the letters in the stove,” said Ottilie.",
     "There my aunt gave me a blue coat and a purse of silver.",
     "At the quay I picked myself up and walked on.",
+    "The cook, Ottilie Marsh, was born in the fishing village of Pell.",
+    "She was forty years old and had sailed for twenty years.",
 )
 
 
@@ -491,3 +493,9 @@ def test_an_apposition_that_names_someone_says_what_they_are_and_does_what_its_n
     assert grounded(tale, "What was Aldo Finch?") == ["a cooper"]
     assert grounded(tale, "Who was Wren's father?") == ["Aldo Finch"]
     assert grounded(tale, "When did Aldo Finch die?") == ["when I was nine"]
+
+
+def test_a_doer_s_pronoun_names_its_antecedent_for_any_span_of_the_line(tale):
+    """"The cook, Ottilie Marsh, was born … She was forty years old and had sailed for twenty years": she is
+    the cook, whom the line before names Ottilie Marsh; of the two amounts, "old" points to forty years."""
+    assert grounded(tale, "How old was Ottilie Marsh?") == ["forty years"]

@@ -129,8 +129,8 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
                 distances.append(min(_tree_distance(doc, span.first, i) for i in where))
             elif span.first < 0:
                 distances.append(min(abs(i - span.start) for i in where) // 12)
-        elif (referred or words.narrator) and any(same(term.key, key(w)) for w in WORD.findall(
-                f"{referred} {words.narrator} narrator" if words.narrator else referred)) \
+        elif (named := f"{referred} {words.doers} {words.narrator and words.narrator + ' narrator'}").strip() and any(
+                same(term.key, key(w)) for w in WORD.findall(named)) \
                 or owner_before(asked, term, words, doc):
             got += weight
             own += weight if term in hard else 0.0

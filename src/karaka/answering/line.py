@@ -58,6 +58,8 @@ class LineWords:
     """The innermost heading above it."""
     narrator: str = ""
     """The name its "I" and "my" stand for: its document's narrator, in a line of the narrator's own words."""
+    doers: str = ""
+    """The names its doers' pronouns stand for ("She was forty": Ottilie Marsh, named the line before)."""
 
     def find(self, term: Term) -> list[int]:
         """Where the term stands in the line ([] when it does not)."""

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
+from karaka.answering import kinds as k
 from karaka.answering.candidate import Candidate
 from karaka.answering.line import Line
-from karaka.answering.question import Asked
+from karaka.answering.question import Asked, key
 from karaka.answering.span import Span
 
 
@@ -20,7 +21,8 @@ def one_per_line(asked: Asked, line: Line, proved: list[tuple[Span, Candidate]])
     size is 30 ms, while in the second (16 bits), the size is 34 ms" answers a question about the
     second mode with 34 ms, because "second" and "16" speak of it. The question's action votes more
     than its nouns: "Create a site with `new`, then run `serve` to preview it" answers "Which command
-    previews the site?" with `serve`.
+    previews the site?" with `serve`; the adjective of "how old", "how long" votes too ("forty years old
+    and had sailed for twenty years": forty).
     """
     by_text: dict[str, tuple[Span, Candidate]] = {}
     for span, c in proved:
@@ -46,6 +48,12 @@ def one_per_line(asked: Asked, line: Line, proved: list[tuple[Span, Candidate]])
             chosen = _owner(line, cuts, [span for span, _ in outer], place)
             if chosen is not None:
                 votes[id(outer[chosen][1])] += 1.5 if term.role == "verb" else 1.0 if term.hard else 0.4
+    degree = re.match(r"\s*how\s+(\w+)", asked.text, re.IGNORECASE)
+    if degree and degree.group(1).lower() in k.DEGREE_AFTER_HOW - {"many", "much"}:
+        for place in line.words.at.get(key(degree.group(1)), []):  # "forty years old" for "how old": "old" says it
+            chosen = _owner(line, cuts, [span for span, _ in outer], place)
+            if chosen is not None:
+                votes[id(outer[chosen][1])] += 1.0
     ranked = sorted(outer, key=lambda pair: -votes[id(pair[1])])
     top, second = votes[id(ranked[0][1])], votes[id(ranked[1][1])]
     for _, c in ranked:

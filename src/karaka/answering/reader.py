@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from karaka.answering import kinds as k
+from karaka.answering.antecedents import pronoun_doers
 from karaka.answering.candidate import GRAPH, LINES, Candidate
 from karaka.answering.evidence import ASKS, KEY, OWN_WORDS, SHAPED, keyed_entry, weigh
 from karaka.answering.explains import described, instruction_for
@@ -158,6 +159,7 @@ def read_lines(store: Store, entries: list[tuple[str, int, str]]) -> list[Line]:
         words = line_words(text, doc, context, previous, following, before, heading)
         if doc_id in told and narrated(text):
             words.narrator = told[doc_id][0]
+        words.doers = pronoun_doers(store, node)
         lines.append(Line(node, text, doc, words, rank, intro, str(a.get("kind") or ""), heading))
     return lines
 
