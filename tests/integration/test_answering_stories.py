@@ -447,6 +447,7 @@ TALE = (
     "“My name is Tobin,” said the boy at the gate.",
     "Call me Wren. I was raised by my aunt in the town of Halder, on the cold northern coast.",
     "My father, a cooper named Aldo Finch, died when I was nine.",
+    "Before I went to sea, I was a clerk in a counting house.",
     "Chapter 2. The Wreck",
     "The brig Kestrel struck a reef off the Skerry Isles.",
     "I clung to a hatch cover for two days.",
@@ -499,3 +500,8 @@ def test_a_doer_s_pronoun_names_its_antecedent_for_any_span_of_the_line(tale):
     """"The cook, Ottilie Marsh, was born … She was forty years old and had sailed for twenty years": she is
     the cook, whom the line before names Ottilie Marsh; of the two amounts, "old" points to forty years."""
     assert grounded(tale, "How old was Ottilie Marsh?") == ["forty years"]
+
+
+def test_what_the_narrator_says_it_was_is_what_the_narrator_s_name_was(tale):
+    """"Before I went to sea, I was a clerk": what Wren was; the "I" stands where the name would."""
+    assert grounded(tale, "What was Wren before going to sea?") == ["a clerk"]

@@ -205,7 +205,7 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
     if all(t.is_stop or not t.is_alpha for t in doc[span.first:span.last + 1]):
         return False  # "Next was Tam": a word that only points or orders names nothing
     head = span_head(span, doc)
-    terms = {i for t in asked.terms if t.hard for i in words.find(t)}
+    terms = {i for t in asked.terms if t.hard for i in words.find(t)} | _standing_for(asked, words, doc)
     if not terms:
         return False
     if _titled(head, terms, words, asked):
@@ -227,6 +227,16 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
     if head.dep_ in ("oprd", "attr", "xcomp") and head.head.lemma_ in ("name", "call"):
         linked |= {i for c in head.head.children if c.dep_ == "nsubjpass" for i in _named(c)}  # "his wife was named Ilsa"
     return bool(terms & linked)
+
+
+def _standing_for(asked: Asked, words: LineWords, doc: Any) -> set[int]:
+    """The pronouns of a line that stand for a name the question asks about: the narrator's "I", a doer's "she"."""
+    names = [t for t in asked.terms if t.hard and t.role == "name"]
+    out: set[int] = set()
+    for said, pronouns in ((words.narrator, ("i", "me")), (words.doers, ("he", "she", "him", "her"))):
+        if said and any(same(t.key, key(w)) for t in names for w in WORD.findall(said)):
+            out |= {t.i for t in doc if t.lower_ in pronouns}
+    return out
 
 
 def _bracketed(span: Span, words: LineWords, asked: Asked) -> bool:
