@@ -17,6 +17,7 @@ STORY = (
     "One winter the giant crossed the frozen river.",
     "The old smith left the forge at dawn and walked to the quarry.",
     "Senna went over the pass, and dwelt in Orrin for seven years.",
+    "5 Egil died in the valley, being seventy years old.",
 )
 
 VOYAGE = (
@@ -90,6 +91,11 @@ def test_a_pronoun_s_answer_names_its_antecedent_from_the_line_before(ctx):
 
 def test_a_subject_shared_by_two_conjoined_verbs_answers_for_both(ctx):
     assert "valley of Keld" in grounded(ctx, "Where did Ivo live?")[0]
+
+
+def test_a_bare_number_opening_a_line_before_a_name_numbers_it(ctx):
+    """"5 Egil died …, being seventy years old" in a text not read as a book: 5 counts no Egils."""
+    assert grounded(ctx, "How old was Egil when he died?") == ["seventy years"]
 
 
 def test_a_verse_number_is_never_the_amount(ctx):

@@ -87,6 +87,8 @@ def test_numbered_verses_leave_the_text_and_wrapped_verses_join():
     ("§ 1 Every boat carries a bell.\n\n§ 2 The bell is rung at fog.\n\n§ 3 The keeper keeps the rope.\n", "", "2"),
     ("BOOK II.\n\nChapter 1\n\nThe fleet sailed.\n\nChapter 2\n\n1. The bell rang.\n\n2. The fog came.\n\n"
      "3. The fleet returned.\n", "2", "2"),
+    ("Chapter 1\n\n1 Egil kept a forge.\n\n2 The fog came over Rund.\n\n3 Egil slept.\n\nChapter 2\n\n1 Dawn.\n",
+     "1", "2"),  # a bare number and a space, as many translations print a verse
 ])
 def test_numbered_units_in_several_styles(text, chapter, verse):
     second = next(s for s in refine(text) if any(w in s.text for w in ("river", "burned", "fog", "The fog")))

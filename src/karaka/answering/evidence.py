@@ -160,6 +160,8 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     ok, why = typed(asked, span, words.text[span.end:] if span.end >= 0 else "")
     if ok and asked.kind == k.QUANTITY and (counts := _counts(asked, span, doc)):
         ok, why = False, f"{span.text!r} counts {counts}, not what was asked"  # "one round chapter" is no price
+    elif ok and asked.kind == k.QUANTITY and _numbers_the_line(asked, span, words.text):
+        ok, why = False, f"{span.text!r} numbers the line, it counts nothing"  # "3 Sigrun wept forty days"
     other = other_kind(asked, words, doc)
     evidence = Evidence(cover=round(got / total, 3), near=round(near, 3), missing=missing, typed=ok)
     if not ok:
@@ -236,6 +238,16 @@ def keyed_entry(asked: Asked, span: Span, words: LineWords) -> bool:
 
 def _holds_word(text: str, term: Term) -> bool:
     return any(same(term.key, key(w)) for w in WORD.findall(text))
+
+
+def _numbers_the_line(asked: Asked, span: Span, text: str) -> bool:
+    """Whether a span is the number a line opens with before a name: a verse's or a paragraph's, no amount.
+
+    "5 Egil died …" counts no Egils; "12 Apples were eaten" counts the apples a question asks the number of.
+    """
+    found = re.fullmatch(r"\d{1,3}\s+([A-Z][a-z]+)", span.text)
+    return span.start == len(text) - len(text.lstrip()) and found is not None and not (
+        asked.counted and same(key(found.group(1)), asked.counted))
 
 
 def _entry_of(hard: list[Term], words: LineWords) -> bool:

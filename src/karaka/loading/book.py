@@ -57,6 +57,7 @@ _STYLES = (
     _Style(re.compile(r"([A-Z][A-Za-z]{0,3})\s+(\d{1,3})\.(\d{1,4})\b[.:]?\s*"), lambda m: (f"{m[1]} {m[2]}", m[3]),
            True),
     _Style(re.compile(r"(\d{1,4})\.\s+(?=[^\W\d_]|[\"'“‘(])"), lambda m: ("", m[1]), False),
+    _Style(re.compile(r"(\d{1,3})\s+(?=[A-Z]|[\"'“‘(])"), lambda m: ("", m[1]), False),  # "3 And Sigrun wept …"
 )
 MIN_UNITS = 3
 LONG_RUN = 20
