@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from karaka.answering.line import DETERMINERS, Line, LineWords
+from karaka.answering.line import DETERMINERS, Line
 from karaka.answering.question import key, same
 from karaka.kg.traverse import spans_of
 from karaka.store.base import Store
@@ -77,20 +77,16 @@ REACH = 12
 
 def _apposed_at(store: Store, doc_id: str, seq: int, description: str) -> str:
     """The proper name a line sets beside a description of someone: "The cook, Ottilie Marsh, was born …"."""
-    if not description[:1].islower() and not description.lower().startswith(tuple(DETERMINERS)):
+    first = description.split()[0].lower() if description.split() else ""
+    if not description[:1].islower() and first not in DETERMINERS:
         return ""  # a name already
     record = store.records.line(doc_id, seq)
-    if record is None:
+    at = record.text.lower().find(description.lower()) if record is not None else -1
+    if record is None or at < 0:
         return ""
     from karaka.nlp import parse
 
-    text = record.text
-    at = text.lower().find(description.lower())
-    if at < 0:
-        return ""
-    doc = parse(text)
-    line = Line("", text, doc, LineWords(), 0)
-    return apposed_name(line, at, len(description))
+    return apposed_name(parse(record.text), at, len(description))
 
 
 def _passed_over(store: Store, doc_id: str, seq: int) -> bool:
@@ -136,7 +132,7 @@ def named_earlier(store: Store, line: Line, text: str) -> tuple[str, str] | None
         return None
     seq, doc_id = int(attrs["seq"]), str(attrs["doc_id"])
     at = line.text.find(text)
-    apposed = apposed_name(line, at, len(text))
+    apposed = apposed_name(line.doc, at, len(text))
     if apposed:  # "his brother Kael sought him": the name set beside the description
         return apposed, line.node
     after = _INTRODUCED.match(line.text[at + len(text):].lstrip(" ,")) if at >= 0 else None
@@ -152,11 +148,11 @@ def named_earlier(store: Store, line: Line, text: str) -> tuple[str, str] | None
     return None
 
 
-def apposed_name(line: Line, at: int, size: int) -> str:
+def apposed_name(doc: Any | None, at: int, size: int) -> str:
     """A proper name the parse sets in apposition right after a span: "his brother Kael", "the smith, Borr Hask"."""
-    if line.doc is None or at < 0:
+    if doc is None or at < 0:
         return ""
-    for token in (t for t in line.doc if at <= t.idx < at + size):
+    for token in (t for t in doc if at <= t.idx < at + size):
         for child in token.children:
             if child.dep_ == "appos" and child.pos_ == "PROPN" and child.idx >= at + size:
                 return " ".join(t.text for t in child.subtree if t.pos_ == "PROPN")
@@ -174,11 +170,10 @@ def antecedent_line(store: Store, entity: str | None, refers: str) -> list[str]:
     return lines[:1]
 
 
-
 def pronoun_doers(store: Store, node: str) -> str:
     """The names the personal pronouns doing a line's actions stand for ("She was forty years old": Ottilie Marsh).
 
-    Only doers, and only as ``_antecedent`` links them: "him" in "she paid him" receives, and a pronoun
+    Only doers, and only as ``antecedent`` links them: "him" in "she paid him" receives, and a pronoun
     coreference left unlinked stands for no one.
     """
     names = []

@@ -119,6 +119,8 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     total = len(hard) + SOFT_WEIGHT * len(soft) or 1.0
     got, own, headed, missing, distances = 0.0, 0.0, 0.0, [], []
     glued = joined(asked, words)
+    stood_for = [key(w) for w in WORD.findall(  # what the line's pronouns stand for, as if the line named it
+        f"{referred} {words.doers} {words.narrator and words.narrator + ' narrator'}")]
     for term in asked.terms:
         weight = 1.0 if term in hard else SOFT_WEIGHT
         where = words.find(term) or glued.get(term.key, [])
@@ -129,8 +131,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
                 distances.append(min(_tree_distance(doc, span.first, i) for i in where))
             elif span.first < 0:
                 distances.append(min(abs(i - span.start) for i in where) // 12)
-        elif (named := f"{referred} {words.doers} {words.narrator and words.narrator + ' narrator'}").strip() and any(
-                same(term.key, key(w)) for w in WORD.findall(named)) \
+        elif any(same(term.key, w) for w in stood_for) \
                 or owner_before(asked, term, words, doc):
             got += weight
             own += weight if term in hard else 0.0

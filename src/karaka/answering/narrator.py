@@ -19,7 +19,8 @@ from karaka.store.base import Store
 SELF_NAMED = re.compile(r"\b(?:[Cc]all me|[Mm]y name (?:is|was))\s+([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})")
 FIRST_LINES = 200
 """How far into a document its narrator must have named itself."""
-FIRST_PERSON = frozenset("i me my mine myself".split())
+SELF = frozenset({"i", "me", "myself"})
+"""The narrator's own pronouns in an action's roles, which stand for its name."""
 _QUOTES = re.compile(r"[\"“”«»]")
 _FIRST = re.compile(r"\b(?:I|me|my|mine|myself)\b")
 

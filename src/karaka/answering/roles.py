@@ -12,6 +12,7 @@ from karaka.answering.candidate import GRAPH, Candidate
 from karaka.answering.evidence import OWN_WORDS, weigh
 from karaka.answering.identity import focus_near
 from karaka.answering.line import DETERMINERS, Line
+from karaka.answering.narrator import SELF
 from karaka.answering.question import CODE_TOKEN, Asked, key, same
 from karaka.answering.span import REASON_OPENERS, Span
 from karaka.kg.traverse import PREFERENCES, coverage, entities_named, spans_of
@@ -56,7 +57,7 @@ def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, lin
             span = Span(text, asked.kind, max(at, 0), max(at, 0) + len(text), *_token_range(line, at, len(text)))
             evidence = weigh(asked, span, line.words, line.doc, rarity=rarity, referred=referred)
             evidence.typed = True
-            refers = me if me and text.lower() in ("i", "me", "myself") else \
+            refers = me if me and text.lower() in SELF else \
                 antecedent(store, entity, line.node) if text.lower() in PRONOUNS else ""  # the narrator's "I" is its name
             introduced = named_earlier(store, line, text) if asked.kind == k.NAME and not refers else None
             if introduced is not None:
@@ -136,7 +137,7 @@ def _narrator(span: str, value: str, me: str = "") -> bool:
     ("What did he learn from his mother?" of "From my mother I learned piety."; "What did Wren throw?" of
     "I threw …" where the narrator calls itself Wren: ``me``.)
     """
-    if span.strip().lower() not in ("i", "me", "myself"):
+    if span.strip().lower() not in SELF:
         return False
     return value.strip().lower() in HUMAN_PRONOUNS or bool(me) and (
         coverage(value, me) >= 0.5 or coverage(value, "the narrator") == 1.0)
