@@ -1,6 +1,6 @@
 """Questions written over documents new to the project, scored as the blind set scores (totals and rows).
 
-    python benchmarks/fresh.py [--llm SPEC] [--workspace WS]
+    python benchmarks/fresh.py [--set fresh|shelf] [--llm SPEC] [--workspace WS]
 
 With ``--workspace`` the documents are kept in ``WS.source/``, so a rerun finds them unchanged.
 
@@ -10,6 +10,17 @@ trigger specification (dpkg). The questions (``data/fresh/questions.json``) were
 reading those documents, 22 answerable and 4 not; they found defects the development sets did
 not, so they are development questions now, not held out. "Right" is a GROUNDED answer that
 holds the gold.
+
+``--set shelf`` (fifteenth session) is a second such set of the kinds a user's shelf holds: a
+license (MPL 2.0), a Markdown design note (systemd's UIDS-GIDS.md), an HTML manual (base-passwd's
+users and groups), a PDF manual (fontconfig's user guide) and a manual page in German whose
+sections are partly untranslated (chage), 43 questions answerable and 4 not
+(``data/shelf/questions.json``), written from those documents before any was run.
+``--set shelf2`` is a third, written the same day before any of the changes built on ``shelf``
+was measured on it (a license, a Markdown list of variables, an HTML policy, a PDF manual and a
+German manual page: 25 answerable, 3 not): it says whether those changes carry. Their documents
+come from Debian's ``base-passwd``, ``fontconfig``, ``libtasn1-doc``, ``passwd``, ``python3-dev``
+and ``systemd`` (a missing one is named).
 """
 
 from __future__ import annotations
@@ -26,12 +37,22 @@ import unicodedata
 from pathlib import Path
 
 HERE = Path(__file__).parent
-SOURCES = {
-    "dpkg-triggers.txt": "/usr/share/doc/dpkg/spec/triggers.txt",
-    "zlib-how.html": "/usr/share/doc/zlib1g-dev/examples/zlib_how.html",
-    "git-2.28.0-relnotes.txt": "/usr/share/doc/git/RelNotes/2.28.0.txt",
+SETS = {  # per set: documents copied (a .gz source is unpacked) and manual pages rendered, by the name they take
+    "fresh": ({"dpkg-triggers.txt": "/usr/share/doc/dpkg/spec/triggers.txt",
+               "zlib-how.html": "/usr/share/doc/zlib1g-dev/examples/zlib_how.html",
+               "git-2.28.0-relnotes.txt": "/usr/share/doc/git/RelNotes/2.28.0.txt"},
+              {"curl.1.txt": "/usr/share/man/man1/curl.1.gz"}),
+    "shelf": ({"MPL-2.0.txt": "/usr/share/common-licenses/MPL-2.0",
+               "uids-gids.md": "/usr/share/doc/systemd/UIDS-GIDS.md.gz",
+               "users-and-groups.html": "/usr/share/doc/base-passwd/users-and-groups.html",
+               "fontconfig-user.pdf": "/usr/share/doc/fontconfig/fontconfig-user.pdf.gz"},
+              {"chage.de.1.txt": "/usr/share/man/de/man1/chage.1.gz"}),
+    "shelf2": ({"Apache-2.0.txt": "/usr/share/common-licenses/Apache-2.0",
+                "environment.md": "/usr/share/doc/systemd/ENVIRONMENT.md.gz",
+                "python-policy.html": "/usr/share/doc/python3/python-policy.html",
+                "libtasn1.pdf": "/usr/share/doc/libtasn1-doc/libtasn1.pdf"},
+               {"chsh.de.1.txt": "/usr/share/man/de/man1/chsh.1.gz"}),
 }
-MAN_PAGE = "/usr/share/man/man1/curl.1.gz"
 
 
 def norm(text: str) -> str:
@@ -43,24 +64,29 @@ def has(text: str, golds: list[str]) -> bool:
     return any(norm(g) and f" {norm(g)} " in padded for g in golds)
 
 
-def corpus(folder: Path) -> Path:
-    """The four documents, copied or rendered into ``folder``."""
+def corpus(folder: Path, name: str) -> Path:
+    """The set's documents, copied or rendered into ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
-    for name, source in SOURCES.items():
+    copied, pages = SETS[name]
+    for source in {**copied, **pages}.values():
         if not Path(source).exists():
             sys.exit(f"{source} is missing: install the Debian package that ships it")
-        shutil.copy(source, folder / name)
-    if not shutil.which("groff"):
+    for target, source in copied.items():
+        data = Path(source).read_bytes()
+        (folder / target).write_bytes(gzip.decompress(data) if source.endswith(".gz") else data)
+    if pages and not shutil.which("groff"):
         sys.exit("groff is missing: apt-get install groff")
-    page = gzip.decompress(Path(MAN_PAGE).read_bytes())
-    rendered = subprocess.run(["groff", "-man", "-Tutf8"], input=page, capture_output=True, check=True).stdout
-    text = re.sub(r".\x08", "", rendered.decode("utf-8", errors="replace"))  # what col -b does: no overstrikes
-    (folder / "curl.1.txt").write_text(re.sub(r"\x1b\[[0-9;]*m", "", text), encoding="utf-8")
+    for target, source in pages.items():
+        page = gzip.decompress(Path(source).read_bytes())
+        rendered = subprocess.run(["groff", "-man", "-Tutf8"], input=page, capture_output=True, check=True).stdout
+        text = re.sub(r".\x08", "", rendered.decode("utf-8", errors="replace"))  # what col -b does: no overstrikes
+        (folder / target).write_text(re.sub(r"\x1b\[[0-9;]*m", "", text), encoding="utf-8")
     return folder
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--set", default="fresh", choices=sorted(SETS))
     parser.add_argument("--llm", default="none")
     parser.add_argument("--workspace", default="")
     args = parser.parse_args()
@@ -69,11 +95,11 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         workspace = args.workspace or str(Path(tmp) / "ws")
-        docs = corpus(Path(f"{args.workspace}.source") if args.workspace else Path(tmp) / "docs")  # one path for a
+        docs = corpus(Path(f"{args.workspace}.source") if args.workspace else Path(tmp) / "docs", args.set)  # one path for a
         # workspace's reruns: a new temporary path made each document a second one beside the first, and answers drifted
         run_ingest(resolve_context({"workspace": workspace, "llm": "none", "extractor": "parser"}), docs)
         ctx = resolve_context({"workspace": workspace, "llm": args.llm})
-        questions = json.loads((HERE / "data" / "fresh" / "questions.json").read_text(encoding="utf-8"))
+        questions = json.loads((HERE / "data" / args.set / "questions.json").read_text(encoding="utf-8"))
         right = grounded = wrong = refused = 0
         for q in questions:
             result = run_query(ctx, q["question"])
@@ -88,7 +114,7 @@ def main() -> None:
             print(f"{q['id']:4} {mark:7} {result['status']:9} {q['question'][:70]!r} -> "
                   f"{'; '.join(result['answers'])[:60]!r}")
         answerable = sum(q["answerable"] for q in questions)
-        print(f"fresh ({args.llm}): right {right}/{answerable}, refused {refused}/{len(questions) - answerable}, "
+        print(f"{args.set} ({args.llm}): right {right}/{answerable}, refused {refused}/{len(questions) - answerable}, "
               f"GROUNDED wrong {wrong}/{grounded}")
 
 
