@@ -10,6 +10,7 @@ in ``answering/kinds.py``.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 WORD = re.compile(r"[^\W_]+")
 """A word: a run of letters and digits. An underscore, an apostrophe or a hyphen ends it."""
@@ -101,3 +102,22 @@ LIGHT_VERBS = frozenset("be do have".split())
 """Verbs that name no action of their own in a question ("What is …", "What does X do?", "How many … have")."""
 
 assert PERSONAL_PRONOUNS <= PRONOUNS and HUMAN_PRONOUNS <= PERSONAL_PRONOUNS and SINGULAR_PRONOUNS <= PRONOUNS
+
+
+def attributive(token: Any) -> bool:
+    """A function word used as a name before a noun: "the nobody user", "the none option" (parsed tokens).
+
+    Between an article and a noun it names the thing; "the other user" (an adjective) does not.
+    """
+    doc, before, after = token.doc, token.i - 1, token.i + 1
+    while before >= 0 and doc[before].text in _QUOTES:  # "the `nobody` UID"
+        before -= 1
+    while after < len(doc) and doc[after].text in _QUOTES:
+        after += 1
+    dropped = token.lower_ in FUNCTION_WORDS or token.pos_ == "PRON"  # what a reader of content words drops
+    return dropped and token.pos_ in ("PRON", "NOUN", "PROPN") and before >= 0 and after < len(doc) and \
+        doc[before].lower_ in ARTICLES and doc[after].pos_ in ("NOUN", "PROPN")
+
+
+_QUOTES = frozenset("`'\"‘’“”")
+

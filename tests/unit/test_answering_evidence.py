@@ -2,6 +2,7 @@
 
 from karaka.answering.evidence import weigh
 from karaka.answering.line import Line, line_words
+from karaka.answering.naming import focus_near
 from karaka.answering.question import analyse
 from karaka.answering.reader import read
 from karaka.answering.spans import spans
@@ -421,3 +422,112 @@ def test_a_possessive_pronoun_stands_for_the_one_name_of_the_sentence_before():
     assert each("Who is Maeve's brother?", line, previous="Maeve, who never liked the house, painted it blue.")[
         "Tomas"] == ""
     assert "lacks Maeve" in each("Who is Maeve's brother?", line, previous="Ilsa met Maeve at the gate.")["Tomas"]
+
+
+def test_a_phrase_that_leaves_open_which_one_it_is_names_none():
+    question = "Which slot does the loader fill first?"
+    assert best(question, "The loader fills a 64K slot first, then the rest.")[1]  # one slot, not which
+    assert best(question, "The loader fills slot 3 first, then the rest.") == ("slot 3", "")
+
+
+def test_a_word_inside_an_identifier_does_not_say_what_a_span_is():
+    why = each("Which port does the relay open?", "The relay opens `port_t -1` when no port is set.")
+    assert all(reason for text, reason in why.items() if "port_t" in text)
+
+
+def test_a_bare_kind_noun_before_a_word_names_it_and_a_path_holds_no_word_of_the_question():
+    assert each("As which user does the relay run?", "The archive belongs to group ferry, and the relay runs as user "
+                "gull.") == {"gull": ""}
+    assert "gull" not in each("As which user does the relay run?", "The relay runs under the gull user account.")
+    assert each("Which group owns the spools in /var/gull?", "Spools in /var/gull are owned by group gull.") \
+        .get("gull") == ""
+
+
+def test_the_name_a_line_gives_the_thing_asked_about_answers_what_it_is_called():
+    assert each("What is the night watchman called?", "In the harbour the night watchman is called Ortolan.") \
+        == {"Ortolan": ""}
+    assert each("What is the night watchman called?", "In the harbour the day watchman is called Ortolan.")["Ortolan"]
+
+
+def test_a_sentence_that_says_why_of_the_one_before_it_gives_its_reason():
+    rule = "There is one rule, though: the ferry must have a spare rudder."
+    why = each("Why must the ferry have a spare rudder?", "That's because the harbour master inspects it before each "
+               "spring crossing.", previous=rule)
+    assert list(why.values()) == [""]
+    why = each("Why must the ferry have a spare rudder?", "That's because the harbour master inspects it before each "
+               "spring crossing.", previous="The boats are painted blue.")
+    assert all(why.values())
+
+
+def test_code_in_backquotes_before_the_noun_asked_about_is_one():
+    asked = analyse("Which target unit must the ferry service wait for?")
+    text = "The ferry service waits until the `harbour-open.target` unit is reached."
+    doc = parse(text)
+    code = next(s for s in spans(asked, text, doc) if s.text == "harbour-open.target")
+    assert focus_near(asked, code, line_words(text, doc, ""), doc)
+
+
+def test_a_function_word_used_as_a_name_must_be_in_the_line():
+    question = "Which port does the nobody account use?"
+    assert proved(question, "The `nobody` account uses port 8131.")["8131"] == ""
+    assert proved(question, "The guest account uses port 8131.")["8131"]
+
+
+def test_an_arrow_entry_says_what_its_key_is():
+    assert each("Which port is the spare port on the relay?", "7001 → The spare port, kept free for tests on the relay.") \
+        .get("7001") == ""
+    assert "7002" not in [text for text, why in each("Which port is the spare port on the relay?",
+                                                    "7002 → The main port of the relay.").items() if not why]
+    assert each("From which range are ports for guest relays taken?",
+                "7100…7199 → Ports for guest relays are taken from this range.") == {"7100…7199": ""}
+    assert each("Which slot is the nobody slot on the rack?", "12 → The `nobody` slot of the rack, kept free.") \
+        .get("12") == ""  # "nobody", written as code, is the question's own word
+    text = "7100...7199 → UIDs for guests of the relay."
+    assert not any("→" in s.text for s in spans(analyse("Which UID range does the relay assign?"), text, parse(text)))
+
+
+def test_a_heading_that_is_no_list_of_names_says_nobody_wrote_anything():
+    assert best("Who wrote the Harbour Charter?", "Grant of the Harbour Charter.")[1]
+    assert best("Who wrote the Harbour Charter?", "Ann Lee and Bo Chen", intro="The Harbour Charter") \
+        == ("Ann Lee and Bo Chen", "")
+
+
+def test_the_number_of_a_section_is_no_release():
+    asked = analyse("Starting with which Ferry release was the old archive removed?")
+    text = "Starting with the Ferry 9 release, the old archive is removed."
+    doc = parse(text)
+    line = Line("doc_L1", text, doc, line_words(text, doc, "4.2. Moving the archive"), 0, "", "",
+                section="Contents › 4. Archives › 4.2. Moving the archive")
+    assert "4.2" not in [c.text for c in read(None, asked, None, [line]) if c.proved]  # type: ignore[arg-type]
+    heading = "4.2. Moving the archive"
+    assert "4.2" not in [s.text for s in spans(asked, heading, parse(heading))]
+
+
+def test_a_line_on_another_numbered_release_proves_nothing_of_the_one_asked_about():
+    question = "Where are the maps of Ferry 3 kept?"
+    assert proved(question, "The maps of Ferry 2 are kept in /srv/ferry2/maps.",
+                  previous="The maps of Ferry 3 are kept in /srv/ferry3/maps.")["/srv/ferry2/maps"]
+    assert proved(question, "The maps of Ferry 3 are kept in /srv/ferry3/maps.")["/srv/ferry3/maps"] == ""
+
+
+def test_a_path_the_question_names_is_not_found_inside_a_longer_one():
+    path = next(t for t in analyse("Who provides /usr/bin/gull?").terms if t.text == "/usr/bin/gull")
+    for text, found in (("It provides /usr/bin/gull.", True), ("It provides /usr/bin/gull2.", False)):
+        doc = parse(text)
+        assert bool(line_words(text, doc, "").find(path)) is found
+        assert line_words("", None, text).in_context(path) is found  # a heading or document name, too
+    age = next(t for t in analyse("When was a 43-year-old man seen?").terms if t.text == "43")
+    assert line_words("A 43-year-old man was seen.", None, "").find(age)  # a number before a hyphen is whole
+
+
+def test_what_a_thing_does_on_a_condition_is_what_the_line_says_it_does_then():
+    why = each("What does the ferry do when the harbour bell rings?",
+               "When the harbour bell rings, the ferry leaves the pier at once.")
+    assert any(reason == "" and "leaves the pier" in text for text, reason in why.items())
+
+
+def test_a_command_line_is_no_variable():
+    why = each("Which variable makes the tools print plain text?",
+               "`$GULL_PLAIN=1` — if set, tools such as `gull-show status` print plain text instead of colours.")
+    assert "gull-show status" not in why and why.get("$GULL_PLAIN=1") == ""
+

@@ -224,3 +224,7 @@ def test_a_subject_the_tagger_took_for_a_verb_is_a_noun_the_line_must_hold():
     assert terms["hens"] == ("noun", True) and analyse("Why should hens sleep?").verb == "sleep"
     terms = {t.text: (t.role, t.hard) for t in analyse("What can otters be fed?").terms}  # parsed as a clause
     assert terms["otters"] == ("noun", True)
+
+
+def test_which_x_of_y_asks_for_an_x():
+    assert analyse("Which option of quill may an ordinary user use?").focus == "option"

@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from karaka.answering import kinds as k
+from karaka.answering.entries import keyed_entry, opens_with_name
 from karaka.answering.identity import (
     agent_verb,
     all_focus,
     asks_identity,
-    focus_near,
     identity,
     owned,
     owner_before,
@@ -41,7 +41,8 @@ from karaka.answering.identity import (
     said_default,
 )
 from karaka.answering.line import LineWords, joined
-from karaka.answering.other import does_another, in_another, other_kind, other_owner, version_of
+from karaka.answering.naming import focus_near
+from karaka.answering.other import does_another, in_another, other_kind, other_number, other_owner, version_of
 from karaka.answering.question import CODE_TOKEN, Asked, Term, code_tokens, key, same
 from karaka.answering.span import Span
 from karaka.answering.spans import UNIT, called, code_shape
@@ -177,6 +178,8 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         evidence.why_not = f"it is in the action of {other_verb!r}, not the question's"
     elif (owner := other_owner(asked, words, doc)):
         evidence.why_not = f"the line speaks of {owner}"
+    elif (numbered := other_number(asked, words.text)):
+        evidence.why_not = f"the line speaks of {numbered}"  # "Python 2" for a question on Python 3
     elif (product := version_of(asked, span, doc)):
         evidence.why_not = f"{span.text!r} is the version of {product}"
     elif missing and (words.verbless or asked.kind == k.NAME or not _spared(missing, hard, rarity, asked,
@@ -188,7 +191,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     elif asked.lang != "en" and asked.kind in (k.TERM, k.REASON, k.MANNER, k.PLACE) and span.kind not in SHAPED \
             and not asked.defines:  # what an entry does is what its line says after it, in any language
         evidence.why_not = "in a language the parser does not read, only a number, a date, a name or code is proved"
-    elif hard and (own + (headed if _entry_of(hard, words) else 0.0) < OWN_SHARE * len(hard) or own == 0):
+    elif hard and (own + (headed if opens_with_name(hard, words) else 0.0) < OWN_SHARE * len(hard) or own == 0):
         evidence.why_not = "most of the question's words are in " + (
             "its heading or document name" if own + headed >= OWN_SHARE * len(hard) else
             "the sentences around the line") + ", not in the line"
@@ -214,7 +217,8 @@ def _called_code(asked: Asked, span: Span, words: LineWords) -> bool:
     question, stays the question's own.
     """
     return span.kind == k.CODE and span.start >= 0 and called(asked, words.text, span.start, span.end) and (
-        span.text.islower() or not re.search(rf"\b{re.escape(span.text)}\b", asked.text))
+        span.text.islower() or not re.search(rf"\b{re.escape(span.text)}\b", asked.text)) and not any(
+        t.role == "name" and t.key == span.text.lower() for t in asked.terms)  # "the nobody UID" names it, asks another
 
 
 def _classifies(term: Term, asked: Asked, words: LineWords) -> bool:
@@ -222,19 +226,6 @@ def _classifies(term: Term, asked: Asked, words: LineWords) -> bool:
     return term.role == "noun" and any(
         t.role == "name" and words.find(t) and re.search(rf"\b{re.escape(term.text)}\s+{re.escape(t.text)}(?!\w)",
                                                          asked.text, re.IGNORECASE) for t in asked.terms)
-
-
-KEY = re.compile(r"-?\d+|[A-Z][A-Z\d_]+|-{1,2}[A-Za-z][\w-]*")
-"""The key of an entry in a list under a heading: a number, a name in capitals, an option."""
-
-
-def keyed_entry(asked: Asked, span: Span, words: LineWords) -> bool:
-    """Whether the span is the key an entry opens with, under a heading that names what the keys are.
-
-    "3      The index is locked by another process." under EXIT STATUS: 3 is an exit status.
-    """
-    return span.start >= 0 and not words.text[:span.start].strip() and bool(KEY.fullmatch(span.text)) \
-        and words.headed_as(asked.focus)
 
 
 def _holds_word(text: str, term: Term) -> bool:
@@ -251,23 +242,15 @@ def _numbers_the_line(asked: Asked, span: Span, text: str) -> bool:
         asked.counted and same(key(found.group(1)), asked.counted))
 
 
-def _entry_of(hard: list[Term], words: LineWords) -> bool:
-    """Whether the line opens with a name or number the question asks about: an entry of its heading's list.
-
-    "2      The directory does not exist." under EXIT STATUS answers "What does exit status 2 mean?":
-    the heading says what the entry's key is a key of.
-    """
-    return any(t.role == "name" and 0 in words.find(t) for t in hard)
-
-
 def _names_alone(asked: Asked, doc: Any | None) -> bool:
-    """A line of names and nothing else, where a who-question asks who did an action it does not say.
+    """A verbless line that does not say the action a who-question asks about.
 
     "Ann Lee and Bo Chen" under a title wrote it (``k.AUTHORING_VERBS``); who translated or led it, it never says.
+    A verbless line that is not a line of names ("Grant of Copyright License.", a heading) says nobody wrote anything.
     """
-    if doc is None or asked.kind != k.NAME or not asked.verb or any(same(asked.verb, key(v)) for v in k.AUTHORING_VERBS):
+    if doc is None or asked.kind != k.NAME or not asked.verb:
         return False
-    return _only_names(doc)
+    return _only_names(doc) != any(same(asked.verb, key(v)) for v in k.AUTHORING_VERBS)
 
 
 def _only_names(doc: Any | None) -> bool:
@@ -358,9 +341,10 @@ def _in_question(asked: Asked, span: Span) -> bool:
         return any(n in span.text or span.text in n for n in code_tokens(asked.text) if n) or \
             _phrase(span.text) in _phrase(asked.text)
     low = _phrase(span.text.lower(), numbers=True)  # "two" is "2"
-    if low.strip() and low in _phrase(asked.text.lower(), numbers=True):
+    unpathed = re.sub(r"\S*/\S*", " ", asked.text.lower())  # "mail" is no word the question wrote in "/var/mail"
+    if low.strip() and low in _phrase(unpathed, numbers=True):
         return True
-    if any(n and (n in span.text.lower() or span.text.lower() in n) for n in asked.named):
+    if any(n and (n in span.text.lower() or _word_of(span.text.lower(), n)) for n in asked.named):
         return True
     own = [key(w) for w in WORD.findall(span.text) if w.lower() not in FUNCTION_WORDS]
     if not own or span.kind in (k.QUANTITY, k.DATE, k.VERSION):
@@ -372,6 +356,11 @@ def _in_question(asked: Asked, span: Span) -> bool:
     if span.kind in (k.NAME, k.TERM, k.PLACE):  # "Harbour Guide Edition" names what was asked about
         return repeated >= 0.5 * len(own)
     return repeated == len(own)
+
+
+def _word_of(text: str, name: str) -> bool:
+    """Whether ``text`` is a whole word of ``name``: "mail" is not one of "/var/mail", "Moor" is of "Ilsa Moor"."""
+    return re.search(rf"(?<![\w/.\\-]){re.escape(text)}(?![\w/.\\-])", name) is not None
 
 
 _DIGITS = {w: str(n) for n, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from karaka.answering import kinds as k
+from karaka.answering.naming import is_word, named_so, span_head
 from karaka.answering.narrator import SELF_NAMED
 from karaka.answering.question import Asked, Term, key, same
 from karaka.answering.span import Span
@@ -14,79 +15,6 @@ from karaka.words import FUNCTION_WORDS, WORD
 
 if TYPE_CHECKING:
     from karaka.answering.line import LineWords
-
-
-def focus_near(asked: Asked, span: Span, words: LineWords, doc: Any | None = None) -> bool:
-    """Whether the line says the span is the kind of thing asked about ("which technique?").
-
-    The span holds the word ("the flush method"), stands right before it with only nouns and
-    adjectives between ("Rust target languages", "the -q option"), right after it ("option -q",
-    "code: 0-00-1"), or before "as" or a copula and the word ("celadon as the glaze", "oak is
-    the wood"). A word that merely stands near is not enough: "a notation into some other
-    language" does not make the notation a language.
-    """
-    if not asked.focus:
-        return True
-    own = re.findall(r"[^\W\d_]+", span.text)
-    if own and re.search(r"(?:['’]s|\b(?:his|her|its|their|my|your|our))\s+[^\W\d_]+\W*$", span.text, re.IGNORECASE) \
-            and same(key(own[-1]), asked.focus):
-        return False  # "the White Whale's name", "its method": whose it is, not which
-    if own and (same(key(own[-1]), asked.focus) or same(key(own[0]), asked.focus)
-                and re.search(r"\d", span.text)):
-        return True  # "the flush method", "Rooms 1 through 9"; not "the target language source files"
-    if doc is not None and span.first >= 0:
-        return _focus_in_parse(asked.focus, span, doc)
-    word = r"[^\W_]+"
-    before, after = words.text[:span.start], words.text[span.end:]
-    right_after = re.match(rf"\s*\)?\s*(?:{word}[\s-]+)?({word})", after)
-    linked = re.match(rf"\s*,?\s*(?:as|is|are|was|were)\s+(?:the\s+|a\s+|an\s+|its\s+)?(?:{word}\s+)?({word})",
-                      after)
-    preceding = re.search(rf"({word})\s*(?:[:=(]|\bcalled|\bnamed)?\s*[\"'“‘`]?$", before)  # "option '-q'"
-    return any(m is not None and same(key(m.group(1)), asked.focus) for m in (right_after, linked, preceding))
-
-
-def _focus_in_parse(focus: str, span: Span, doc: Any) -> bool:
-    """``focus_near`` read off the parse (tokens around the span)."""
-    root = span_head(span, doc)
-    if root.pos_ in ("NOUN", "PROPN") and is_word(root, focus) and span.last > root.i:
-        return True  # "the laws of the State of Oregon": the span is laws, of a state
-    if root.dep_ in ("attr", "acomp") and root.head.lemma_ == "be" and any(
-            is_word(t, focus) for c in root.head.children if c.dep_ in ("nsubj", "nsubjpass") for t in c.subtree):
-        return True  # "the maximum number of retries is 5": the copula says 5 is the number
-    i, words = span.last + 1, 0
-    if doc[span.last].tag_ == "POS" or i < len(doc) and doc[i].tag_ == "POS":
-        i = len(doc)  # "the White Whale's name": the whale has a name, it is none
-    while i < len(doc) and words <= 3 and (doc[i].pos_ in ("NOUN", "PROPN", "ADJ") or doc[i].is_punct
-                                           and doc[i].text not in ",;."):
-        if is_word(doc[i], focus):
-            return True  # "Rust target languages", "the -q option", "`flush()` method"
-        words += not doc[i].is_punct
-        i += 1
-    j = span.last + 1
-    if j < len(doc) and doc[j].lower_ in ("as", "is", "are", "was", "were"):
-        k_ = j + 1
-        while k_ < len(doc) and k_ <= j + 4 and doc[k_].pos_ in ("DET", "ADJ", "NOUN", "PROPN", "NUM"):
-            if is_word(doc[k_], focus):
-                return True  # "celadon as the glaze"
-            k_ += 1
-    before = span.first - 1
-    while before >= 0 and (doc[before].text in ("called", "named") or doc[before].is_punct
-                           and doc[before].text not in ",;."):
-        before -= 1
-    return before >= span.first - 4 and before >= 0 and is_word(doc[before], focus)  # "option -q", "code: 0-00-1"
-
-
-def is_word(token: Any, word: str) -> bool:
-    """Whether a parsed token is the word of match key ``word``, by its lemma or as written."""
-    return same(key(token.lemma_), word) or same(key(token.text), word)
-
-
-def span_head(span: Span, doc: Any) -> Any:
-    """A parsed span's head: its first token's highest ancestor that is still inside the span."""
-    head = doc[span.first]
-    while head.head.i != head.i and span.first <= head.head.i <= span.last:
-        head = head.head
-    return head
 
 
 def all_focus(asked: Asked, span: Span) -> bool:
@@ -226,7 +154,8 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
             linked |= _named(described.head)  # "My father, a cooper named Aldo Finch": he is the father too
     if head.dep_ in ("oprd", "attr", "xcomp") and head.head.lemma_ in ("name", "call"):
         linked |= {i for c in head.head.children if c.dep_ == "nsubjpass" for i in _named(c)}  # "his wife was named Ilsa"
-    return bool(terms & linked)
+    return bool(terms & linked) or named_so(asked, span, doc)
+
 
 
 def _standing_for(asked: Asked, words: LineWords, doc: Any) -> set[int]:

@@ -9,7 +9,7 @@ from typing import Any
 
 from karaka.answering import kinds as k
 from karaka.answering.question import CODE_TOKEN, Asked, Term, key, same
-from karaka.words import FUNCTION_WORDS, WORD
+from karaka.words import FUNCTION_WORDS, WORD, attributive
 
 DETERMINERS = frozenset("the a an this that these those his her its their our my your some any".split())
 LABEL_WORDS = 3
@@ -64,7 +64,7 @@ class LineWords:
     def find(self, term: Term) -> list[int]:
         """Where the term stands in the line ([] when it does not)."""
         if term.role == "name" and not term.key.isalpha():
-            found = [m.start() for m in re.finditer(re.escape(term.key), self.text.lower())]
+            found = [m.start() for m in _whole(term.key).finditer(self.text.lower())]
             return [max(0, bisect_right(self.starts, at) - 1) for at in found] if self.starts else found
         return [i for word, places in self.at.items() if same(term.key, word) for i in places]
 
@@ -93,9 +93,15 @@ class LineWords:
         return bool(self.find(term)) or self.in_context(term) or self.in_intro(term) or around and self.in_around(term)
 
 
+def _whole(code: str) -> re.Pattern[str]:
+    """A name written with marks, as a whole token: "/usr/bin/python" is not in "/usr/bin/python2"."""
+    return re.compile(rf"(?<![\w/-]){re.escape(code)}(?![\d_/])" if re.match(r"[\w/-]", code) and
+                      re.search(r"[\w/-]$", code) else re.escape(code))  # a letter may follow: keys are stems
+
+
 def _holds(keys: set[str], text: str, term: Term) -> bool:
     if term.role == "name" and not term.key.isalpha():
-        return term.key in text.lower()
+        return _whole(term.key).search(text.lower()) is not None
     return any(same(term.key, word) for word in keys)
 
 
@@ -110,6 +116,10 @@ def entry_of(section: str) -> str:
     """
     inner = section.split(" › ")[-1].strip()
     return inner if inner and CODE_TOKEN.match(inner) else ""
+
+
+POINTS_BACK = re.compile(r"\s*(?:that|this)(?:['’]s|\s+is|\s+was)\s+(?:because|why|so that|how)\b", re.IGNORECASE)
+"""A sentence that says why or how of the one before it, which it names only as "that" or "this"."""
 
 
 def line_words(text: str, doc: Any | None, context: str, previous: str = "", following: str = "",
@@ -128,7 +138,7 @@ def line_words(text: str, doc: Any | None, context: str, previous: str = "", fol
 
         out.starts = [t.idx for t in doc]
         for t in doc:
-            if t.is_punct or t.lower_ in FUNCTION_WORDS:
+            if t.is_punct or t.lower_ in FUNCTION_WORDS and not attributive(t):  # "the `nobody` user" names it
                 continue
             irregular = irregular_verb(t.text)  # "dwelt", read as a noun or left unlemmatised, is "dwell"
             for word in {key(t.lemma_), key(t.text), key(irregular), *(key(p) for p in re.split(r"[-_/]", t.text) if p)}:
@@ -149,6 +159,9 @@ def line_words(text: str, doc: Any | None, context: str, previous: str = "", fol
                                                      else m.start())
     if out.verbless and len(text.split()) <= 8 and following and CODE_TOKEN.match(text.strip()):
         out.intro_text = f"{intro} {following}".strip()
+        intro = out.intro_text
+    if previous and POINTS_BACK.match(text):  # "That's because …" gives the reason of the sentence before
+        out.intro_text = f"{intro} {previous}".strip()
         intro = out.intro_text
     out.context = _keys(context)
     out.around = _keys(out.around_text)

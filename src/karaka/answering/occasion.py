@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from karaka.answering.identity import span_head
 from karaka.answering.line import Line
+from karaka.answering.naming import span_head
 from karaka.answering.question import Asked
 from karaka.answering.span import Span
 

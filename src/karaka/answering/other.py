@@ -7,6 +7,7 @@ Each rules a span out that the line's words alone would prove: "The `purge` comm
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from karaka.answering import kinds as k
@@ -52,6 +53,19 @@ def version_of(asked: Asked, span: Span, doc: Any | None) -> str:
     if before.pos_ != "PROPN" or before.lower_ in ("version", "release"):
         return ""
     return "" if any(same(key(before.text), t.key) for t in asked.terms) else before.text
+
+
+def other_number(asked: Asked, text: str) -> str:
+    """Another number after a word the question numbers: "Python 2" where the question asks of "Python 3" ("").
+
+    A line that says both speaks of the question's too.
+    """
+    for m in re.finditer(r"\b([^\W\d_]{2,})\s+(\d+(?:\.\d+)*)\b", asked.text):
+        word, number = re.escape(m.group(1)), m.group(2)
+        said = re.findall(rf"\b{word}\s+(\d+(?:\.\d+)*)\b", text, re.IGNORECASE)
+        if said and number not in said:
+            return f"{m.group(1)} {said[0]}"
+    return ""
 
 
 def does_another(asked: Asked, span: Span, doc: Any | None) -> bool:

@@ -27,7 +27,7 @@ from karaka.answering.verbs import (
     verb_of,
 )
 from karaka.nlp.questions import after_do
-from karaka.words import AUXILIARIES, ENGLISH_LOOKALIKES, FUNCTION_WORDS, LIGHT_VERBS
+from karaka.words import AUXILIARIES, ENGLISH_LOOKALIKES, FUNCTION_WORDS, LIGHT_VERBS, attributive
 
 CODE_TOKEN = re.compile(r"`([^`]{1,80})`|(?<![\w/])(--?[A-Za-z][\w-]*(?:=[^\s,;)]+)?|[A-Za-z_][\w.]*=[^\s,;)]+|"
                         r"\$?[A-Z][A-Z0-9]*_[A-Z0-9_]+|(?:/[\w.+-]+){2,}/?|~?/[\w.+-]+/[\w.+/-]*|(?<![\w/])/[a-z][\w.+-]*|"
@@ -322,6 +322,9 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
                                            and t.i not in skip and t.lower_ not in FUNCTION_WORDS | k.WH_WORDS.keys()):
         kind = k.TERM  # "Who was Ilse Marr?" asks what the text says she is, not for a name ("Ulric", tagged ADJ)
     for t in tokens:
+        if attributive(t) and t.i not in skip:  # "the nobody user": a name, though a function word
+            terms.append(Term(key(t.text), hard=True, text=t.text, role="name"))
+            continue
         if t.i in skip or t.is_punct or t.lower_ in FUNCTION_WORDS or t.lower_ in k.WH_WORDS:
             continue
         if t.lemma_.lower() in k.DEFAULT_WORDS or t.pos_ in ("DET", "PRON", "CCONJ", "SCONJ", "PART") or \
@@ -381,7 +384,8 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
 _IDENTITY = re.compile(r"\s*(?:who|what)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?[^\W\d_]", re.IGNORECASE)
 """A question that asks what something is: "What is wobble?", "Who was Ada Quist?"."""
 
-_DEFINES = re.compile(r"(?:^|[,;]\s*)\s*what\s+(?:(?:does|do|did)\s+(?:the\s+|a\s+|an\s+)?(.+?)\s+(?:do|mean|stand for|represent|"
-                      r"control|specify)|happen(?:s|ed)?\s+to\s+(?:the\s+|your\s+|a\s+)?(.+?)(?:\s+(?:if|when|after)\b.*)?)"
+_DEFINES = re.compile(r"(?:^|[,;]\s*)\s*what\s+(?:(?:does|do|did)\s+(?:the\s+|a\s+|an\s+)?(.+?)\s+(?:do(?=\s*\?|\s+(?:if|when|"
+                      r"once|after)\b)|mean|stand for|represent|control|specify)|happen(?:s|ed)?\s+to\s+(?:the\s+|your\s+|a\s+)?"
+                      r"(.+?))(?:\s+(?:if|when|once|after)\b.*)?"
                       r"\s*\?*\s*$", re.IGNORECASE)
 """A question that asks what something is for: "What does the -q option do?"."""

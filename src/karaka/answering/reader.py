@@ -23,10 +23,12 @@ from typing import Any
 from karaka.answering import kinds as k
 from karaka.answering.antecedents import pronoun_doers
 from karaka.answering.candidate import GRAPH, LINES, Candidate
-from karaka.answering.evidence import ASKS, KEY, OWN_WORDS, SHAPED, keyed_entry, weigh
+from karaka.answering.entries import entry_key, keyed_entry
+from karaka.answering.evidence import ASKS, OWN_WORDS, SHAPED, weigh
 from karaka.answering.explains import described, instruction_for
-from karaka.answering.identity import called_default, focus_near, given_name
+from karaka.answering.identity import called_default, given_name
 from karaka.answering.line import Line, entry_of, line_words
+from karaka.answering.naming import focus_near, named_so, titled
 from karaka.answering.narrator import narrated, narrators
 from karaka.answering.occasion import action_around, hangs_elsewhere, holds_action
 from karaka.answering.pointed import one_per_line
@@ -176,12 +178,15 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
         if asked.kind not in TYPED:
             found += roles
         found_spans = [s for s in spans(asked, line.text, line.doc) + numbered(asked, line.text) + _code_line(asked, line)
-                       + _heading_values(asked, line) + _entry_key(asked, line)
+                       + _heading_values(asked, line) + entry_key(asked, line.text, line.words, line.doc)
                        + described(asked, line.text, line.words.intro_text, line.doc)
                        if line.kind != "code" or s.kind in SHAPED]  # code names no one
+        by_title = titled(asked.focus, line.doc) if asked.kind == k.NAME and asked.focus and line.doc is not None else []
         named_as = [asked.kind == k.TERM and bool(asked.focus) and (focus_near(asked, span, line.words, line.doc)
                                                                      or given_name(asked, span, line.words, line.doc)
                                                                      or keyed_entry(asked, span, line.words))
+                    or (span.text, span.start) in by_title  # "squid runs as user proxy": proxy is called a user
+                    or asked.kind == k.NAME and named_so(asked, span, line.doc)
                     for span in found_spans]
         typed = [Candidate(span.text, span.kind, line.node, LINES,
                            weigh(asked, span, line.words, line.doc, verb_soft=said and not _named_by_focus(asked, span),
@@ -290,6 +295,11 @@ def _bare_number(asked: Asked, span: Span, line: Line) -> bool:
     return not focus_near(replace(asked, focus=noun), span, line.words, line.doc)
 
 
+SECTION_NUMBER = re.compile(r"(?:^|(?<= › ))\s*(?:\d+(?:\.\d+)*\.|\d+(?:\.\d+)?)\s+(?=[^\W\d])")
+"""The number a heading opens with, before its title ("2.1. Removal of …", "3.2 Invoking frob"); a release
+of three parts ("1.4.2 Fixes") is not taken for one."""
+
+
 def _heading_values(asked: Asked, line: Line) -> list[Span]:
     """A date, version or piece of code the line's innermost heading gives it.
 
@@ -300,20 +310,9 @@ def _heading_values(asked: Asked, line: Line) -> list[Span]:
         return []
     from dataclasses import replace
 
-    heading = spans(replace(asked, kind=asked.kind), line.section, None)
+    section = SECTION_NUMBER.sub("", line.section)  # "3.2 Invoking frob" numbers its section: no release
+    heading = spans(replace(asked, kind=asked.kind), section, None)
     return [Span(s.text, s.kind, -1, -1) for s in heading if s.kind == asked.kind]
-
-
-def _entry_key(asked: Asked, line: Line) -> list[Span]:
-    """The key an entry opens with, under a heading that names what the keys are.
-
-    "3" of "3      The index is locked." under EXIT STATUS answers "which exit status means …?".
-    """
-    found = re.match(rf"\s*({KEY.pattern})[:,]?\s+(?:[–-]\s+)?[A-Z]", line.text) \
-        if asked.kind == k.TERM else None  # a number, a name in capitals or an option, then its description
-    if found is None or not line.words.headed_as(asked.focus):
-        return []
-    return [Span(found.group(1), k.TERM, found.start(1), found.end(1), *span_tokens(line.doc, *found.span(1)))]
 
 
 def _code_line(asked: Asked, line: Line) -> list[Span]:
@@ -357,7 +356,8 @@ def _needs_action(asked: Asked) -> bool:
     Dates and reasons have shapes of their own: the line's words prove them, unless the action of
     the question's verb holds another of the kind.
     """
-    return bool(asked.verb) and asked.kind in (k.NAME, k.TERM, k.PLACE, k.MANNER)
+    return bool(asked.verb) and asked.kind in (k.NAME, k.TERM, k.PLACE, k.MANNER) and not asked.defines
+    # "what does quill do when the disk is full?": what quill does, not a role of "full"
 
 
 def score(c: Candidate) -> float:

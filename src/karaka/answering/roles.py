@@ -10,8 +10,8 @@ from karaka.answering import kinds as k
 from karaka.answering.antecedents import antecedent, antecedent_line, named_earlier
 from karaka.answering.candidate import GRAPH, Candidate
 from karaka.answering.evidence import OWN_WORDS, weigh
-from karaka.answering.identity import focus_near
 from karaka.answering.line import DETERMINERS, Line
+from karaka.answering.naming import focus_near
 from karaka.answering.narrator import SELF
 from karaka.answering.question import CODE_TOKEN, Asked, key, same
 from karaka.answering.span import REASON_OPENERS, Span

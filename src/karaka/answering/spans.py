@@ -17,6 +17,7 @@ from typing import Any
 from karaka.answering import kinds as k
 from karaka.answering.acronyms import abbreviation, expansions
 from karaka.answering.explains import asks_consequence, consequences, definitions, manners, reasons
+from karaka.answering.naming import titled
 from karaka.answering.programs import named_programs
 from karaka.answering.question import CODE_TOKEN, VERSION_TOKEN, Asked, key, same
 from karaka.answering.span import Span, span_tokens
@@ -85,7 +86,7 @@ def _fits_shape(asked: str, shape: str, token: str = "") -> bool:
     if asked == "call":  # "heron.dump" may look like a file's name ("x.dump"): a dotted name may be a call;
         return (shape in ("call", "name") or dotted) and "=" not in token  # "indent=2" is an argument
     if asked == "variable":  # a configuration variable is often dotted: "diff.relative", "user.name"
-        return shape in ("variable", "name") or dotted
+        return (shape in ("variable", "name") or dotted) and " " not in token.strip()  # "gull-show status" is a command
     if asked == "flag":  # a command-line flag, or a configuration option ("fetch.writeCommitGraph")
         return shape == "flag" or dotted
     return shape == asked
@@ -163,6 +164,8 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
         for m in VERSION_TOKEN.finditer(text):
             if kind == k.VERSION and _OPTION_BEFORE.search(text[:m.start()]):
                 continue  # "--max-time 2.92": an option's argument, not a release
+            if not text[:m.start()].strip() and re.match(r"\.\s+[^\W\d]", text[m.end():]):
+                continue  # "2.1. Removal of the packages": a section's number
             add(m.group(0), m.start(), k.VERSION)
     if kind == k.VERSION:  # "version 3", "Python 3" for "which Python version?": a version without a dot
         products = [re.escape(t.text) for t in asked.terms if t.role == "name" and t.text[:1].isalpha()]
@@ -202,15 +205,22 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
             name = m.group(2)
             if same(key(m.group(1)), asked.focus) and (any(c.isdigit() for c in name) or name.isupper() and len(name) > 1):
                 add(name, m.start(2), k.CODE)  # a shaped name ("LZ77", "H264", "CELP") is code: proved in any language
+    if kind in (k.TERM, k.NAME) and asked.focus and doc is not None:
+        for value, start in titled(asked.focus, doc):  # "runs as user proxy"
+            add(value, start, kind)
     if kind in (k.TERM, k.PLACE) and doc is not None and len(doc):
         for chunk in doc.noun_chunks:
-            if any(t.pos_ in ("NOUN", "PROPN") for t in chunk) and not all(t.pos_ == "PRON" for t in chunk):
+            if any(t.pos_ in ("NOUN", "PROPN") for t in chunk) and not all(t.pos_ == "PRON" for t in chunk) \
+                    and not any(t.text in ARROWS for t in chunk):  # "1…999 → System users" is two things
                 add(chunk.text, chunk.start_char, k.TERM)
                 whole = coordination(doc, chunk.root) if asked.plural else None
                 if whole is not None:  # "which woods?": "the pine and oak boards", the list the chunk ends
                     add(doc[whole[0]:whole[1] + 1].text, doc[whole[0]].idx, k.TERM)
     return out
 
+
+
+ARROWS = frozenset("→ -> => ⇒".split())
 
 _OPTION_BEFORE = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]*[=\s]\s*$")
 

@@ -18,8 +18,8 @@ def before_auxiliary(tokens: list, start: int):  # type: ignore[no-untyped-def]
     for i in range(start, min(start + 4, len(tokens))):
         if tokens[i].lower_ in AUXILIARIES:
             return tokens[i - 1] if i > start and tokens[i - 1].is_alpha else None
-        if not (tokens[i].is_alpha or tokens[i].text == "-"):
-            return None
+        if not (tokens[i].is_alpha or tokens[i].text == "-") or i > start and tokens[i].pos_ == "ADP":
+            return None  # "which option of chage may …": the option is asked for, of chage
     return None
 
 
