@@ -531,3 +531,16 @@ def test_a_command_line_is_no_variable():
                "`$GULL_PLAIN=1` — if set, tools such as `gull-show status` print plain text instead of colours.")
     assert "gull-show status" not in why and why.get("$GULL_PLAIN=1") == ""
 
+
+
+def test_an_address_is_no_verb_so_a_title_block_s_date_dates_its_version():
+    why = proved("When was version 3.1 of the Gull Charter published?",
+                 "Version 3.1, March 2011 http://www.gull.org/charters/", context="Gull Charter")
+    assert why["March 2011"] == ""
+
+
+def test_a_name_in_capitals_the_noun_asked_about_follows_is_one():
+    question = "Which file's contents are for reference only?"
+    assert each(question, "The contents of the HARBOUR file are for reference only and change nothing.") \
+        == {"HARBOUR": ""}
+    assert each(question, "The contents of the HARBOUR log are for reference only and change nothing.") == {}

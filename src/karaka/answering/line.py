@@ -144,10 +144,12 @@ def line_words(text: str, doc: Any | None, context: str, previous: str = "", fol
             for word in {key(t.lemma_), key(t.text), key(irregular), *(key(p) for p in re.split(r"[-_/]", t.text) if p)}:
                 if word:
                     out.at.setdefault(word, []).append(t.i)
-        out.verbless = not any(t.pos_ in ("VERB", "AUX") or t.pos_ == "NOUN" and irregular_verb(t.text)
+        out.verbless = not any((t.pos_ in ("VERB", "AUX") and not t.like_url and "/" not in t.text)
+                               or t.pos_ == "NOUN" and irregular_verb(t.text)
                                or t.tag_ == "NNS" and t.i and doc[t.i - 1].pos_ == "ADV"
                                for t in doc)  # "And Reuel begat Hobab": the tagger's noun is a verb's past;
-        # "the flag now prints timings": a plural noun right after an adverb is a verb the tagger missed
+        # "the flag now prints timings": a plural noun right after an adverb is a verb the tagger missed;
+        # an address the tagger made an auxiliary ("Version 2.0, January 2004 http://…") is none
     else:
         for m in WORD.finditer(text):
             if m.group(0).lower() not in FUNCTION_WORDS:

@@ -160,6 +160,9 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
     if kind == k.CODE and asked.shape in ("name", "variable", ""):
         for m in re.finditer(r"(?<![\w$-])[A-Z][A-Z0-9]{4,}(?![\w-])", text):  # a directive: NISPORT, TIMEOUT
             add(m.group(0), m.start(), k.CODE)
+    if kind == k.CODE and asked.focus_text:  # a name in capitals the noun asked about follows: "the NOTICE file"
+        for m in re.finditer(rf"(?<![\w$-])([A-Z][A-Z0-9_]{{2,}})[`'\"]?\s+{re.escape(asked.focus_text)}s?\b", text):
+            add(m.group(1), m.start(1), k.CODE)
     if kind in (k.VERSION, k.VALUE, k.CODE):
         for m in VERSION_TOKEN.finditer(text):
             if kind == k.VERSION and _OPTION_BEFORE.search(text[:m.start()]):
