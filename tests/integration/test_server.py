@@ -85,11 +85,12 @@ def test_streamed_llm_answer_is_the_checked_reading(tmp_path):
     write_doc(docs, "test_doc_1.txt", *SPEC)
     seen = []
 
-    def reply(user, n):  # a quote its line lacks first: rejected, asked once more with the reason
+    def reply(user, n):  # no JSON first: rejected, asked once more with the reason
         seen.append(user)
-        quote = "used it to kill Ravana" if len(seen) > 1 else "used it to slay Ravana"
-        return json.dumps({"line": next(int(x[0]) for x in user.splitlines() if "He used it" in x), "quote": quote,
-                           "answer": "to kill Ravana"})
+        if len(seen) == 1:
+            return "He used it to kill Ravana."
+        return json.dumps({"line": next(int(x[0]) for x in user.splitlines() if "He used it" in x),
+                           "quote": "used it to kill Ravana", "answer": "to kill Ravana"})
 
     ctx, model = fake_context(tmp_path / "ws", ScriptedChatModel(script(answer_read_prompt=reply)))
     run_ingest(ctx, docs)

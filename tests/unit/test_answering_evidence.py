@@ -3,7 +3,7 @@
 from karaka.answering.evidence import weigh
 from karaka.answering.line import Line, line_words
 from karaka.answering.naming import focus_near
-from karaka.answering.question import analyse
+from karaka.answering.question import analyse, key
 from karaka.answering.reader import read
 from karaka.answering.spans import spans
 from karaka.nlp import parse
@@ -544,3 +544,8 @@ def test_a_name_in_capitals_the_noun_asked_about_follows_is_one():
     assert each(question, "The contents of the HARBOUR file are for reference only and change nothing.") \
         == {"HARBOUR": ""}
     assert each(question, "The contents of the HARBOUR log are for reference only and change nothing.") == {}
+
+
+def test_an_identifier_the_tagger_takes_for_a_verb_is_what_the_question_asks_about():
+    asked = analyse("What does asn2Coding generate?")  # the tagger reads "-ing" as a verb
+    assert asked.verb == key("generate") and any(t.text == "asn2Coding" and t.hard for t in asked.terms)

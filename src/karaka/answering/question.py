@@ -18,9 +18,11 @@ from typing import Any
 from karaka.answering import kinds as k
 from karaka.answering.languages import DEFINES_ELSEWHERE, language
 from karaka.answering.verbs import (
+    IDENTIFIER,
     before_auxiliary,
     head_of_run,
     mistagged_name,
+    past_identifier,
     verb_after,
     verb_by_position,
     verb_lemma,
@@ -296,7 +298,7 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
     default = any(t.lemma_.lower() in k.DEFAULT_WORDS for t in tokens)
     if default:
         kind = k.default_kind(kind, focus_token.lemma_ if focus_token is not None else "")
-    verb = verb_of(asking) or verb_by_position(tokens, focus_token)
+    verb = past_identifier(tokens, verb_of(asking) or verb_by_position(tokens, focus_token))
     if verb is not None and wh_token is not None and verb.i < wh_token.i < wh_token.head.i \
             and wh_token.head.pos_ == "VERB":
         verb = wh_token.head  # "where the trail ends, who built the hut?": the root the tagger chose opens a clause
@@ -338,7 +340,8 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
             continue
         if t.lower_ in k.DOCUMENT_WORDS or t.i in excluded:
             role, hard = "word", False  # "without its command-line utility": what the answer leaves out
-        elif t.pos_ == "PROPN" or t.like_num and not (t.pos_ == "ADV" and t.is_alpha):
+        elif t.pos_ == "PROPN" or t.like_num and not (t.pos_ == "ADV" and t.is_alpha) or \
+                IDENTIFIER.search(t.text):  # "asn1Coding", whatever its tag, names a thing
             role, hard = "name", True  # "look at first" is an order, not a number a line must hold
         elif t.pos_ == "NOUN" or t.dep_ in ("nsubj", "nsubjpass", "dobj", "pobj") or (  # "why should MPs go?":
                 t.dep_ in ("csubj", "csubjpass") and not any(  # a subject or object is a noun

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from karaka.answering import kinds as k
 from karaka.words import AUXILIARIES, FUNCTION_WORDS, LIGHT_VERBS
 
@@ -52,6 +54,18 @@ def verb_after(tokens: list, i: int):  # type: ignore[no-untyped-def, type-arg]
         if t.pos_ == "NOUN" and t.tag_ in ("NNS", "VBZ") and t.i == i + 1:
             return t  # "which option limits the …": "limits" acts
     return None
+
+
+IDENTIFIER = re.compile(r"[a-z]\d|\d[a-z]|[a-z][A-Z]")
+"""A word written as a name in code ("asn1Coding", "gull2"): it names a thing, whatever the tagger made of it."""
+
+
+def past_identifier(tokens: list, verb):  # type: ignore[no-untyped-def, type-arg]
+    """The verb, or the word after it when the tagger took a name for it ("What does asn1Coding generate?")."""
+    if verb is None or not IDENTIFIER.search(verb.text):
+        return verb
+    return next((t for t in tokens[verb.i + 1:] if t.is_alpha and t.is_lower and t.lower_ not in FUNCTION_WORDS),
+                verb)
 
 
 def head_of_run(tokens: list, start: int):  # type: ignore[no-untyped-def]
