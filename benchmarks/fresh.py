@@ -18,9 +18,12 @@ sections are partly untranslated (chage), 43 questions answerable and 4 not
 (``data/shelf/questions.json``), written from those documents before any was run.
 ``--set shelf2`` is a third, written the same day before any of the changes built on ``shelf``
 was measured on it (a license, a Markdown list of variables, an HTML policy, a PDF manual and a
-German manual page: 25 answerable, 3 not): it says whether those changes carry. Their documents
-come from Debian's ``base-passwd``, ``fontconfig``, ``libtasn1-doc``, ``passwd``, ``python3-dev``
-and ``systemd`` (a missing one is named).
+German manual page: 25 answerable, 3 not): it says whether those changes carry. ``--set shelf3``
+was written at the session's end, after every change, and measured once on the session's first
+and last code (a license, a Markdown README, an HTML manual page and a German manual page: 20
+answerable, 2 not). Their documents come from Debian's ``base-passwd``, ``fontconfig``,
+``libffi-dev``, ``libtasn1-doc``, ``passwd``, ``python3-dev``, ``systemd`` and ``zstd`` (a missing
+one is named).
 """
 
 from __future__ import annotations
@@ -52,6 +55,10 @@ SETS = {  # per set: documents copied (a .gz source is unpacked) and manual page
                 "python-policy.html": "/usr/share/doc/python3/python-policy.html",
                 "libtasn1.pdf": "/usr/share/doc/libtasn1-doc/libtasn1.pdf"},
                {"chsh.de.1.txt": "/usr/share/man/de/man1/chsh.1.gz"}),
+    "shelf3": ({"Artistic.txt": "/usr/share/common-licenses/Artistic",
+                "zstd-README.md": "/usr/share/doc/zstd/README.md.gz",
+                "libffi-the-basics.html": "/usr/share/doc/libffi8/html/The-Basics.html"},
+               {"chfn.de.1.txt": "/usr/share/man/de/man1/chfn.1.gz"}),
 }
 
 

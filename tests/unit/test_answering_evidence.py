@@ -549,3 +549,8 @@ def test_a_name_in_capitals_the_noun_asked_about_follows_is_one():
 def test_an_identifier_the_tagger_takes_for_a_verb_is_what_the_question_asks_about():
     asked = analyse("What does asn2Coding generate?")  # the tagger reads "-ing" as a verb
     assert asked.verb == key("generate") and any(t.text == "asn2Coding" and t.hard for t in asked.terms)
+
+
+def test_a_name_glued_to_its_number_is_one_of_the_kind_it_spells():
+    assert each("In which RFC is the Gull format documented?", "The Gull format is documented in RFC9999.") \
+        == {"RFC9999": ""}

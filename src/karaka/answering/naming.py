@@ -33,8 +33,9 @@ def focus_near(asked: Asked, span: Span, words: LineWords, doc: Any | None = Non
     """
     if not asked.focus:
         return True
-    own = re.findall(r"(?<!\w)[^\W\d_]+(?!\w)", span.text)  # whole words: "uid" of ``uid_t`` is no uid
-    if len(own) == 2 and own[0].lower() in _UNSPECIFIED and same(key(own[-1]), asked.focus):
+    own = re.findall(r"(?<![^\W\d])[^\W\d_]+(?![^\W\d])", span.text)  # "uid" of ``uid_t`` is no uid; "RFC8878" is an RFC
+    whole = re.findall(r"(?<!\w)[^\W\d_]+(?!\w)", span.text)  # words standing alone ("64K" is none)
+    if len(whole) == 2 and whole[0].lower() in _UNSPECIFIED and same(key(whole[-1]), asked.focus):
         return False  # "a 64K range", "this range": one of the kind, not which ("a celadon glaze" says which)
     if own and re.search(r"(?:['’]s|\b(?:his|her|its|their|my|your|our))\s+[^\W\d_]+\W*$", span.text, re.IGNORECASE) \
             and same(key(own[-1]), asked.focus):
