@@ -102,6 +102,7 @@ def span_head(span: Span, doc: Any) -> Any:
         head = head.head
     return head
 
+
 def named_so(asked: Asked, span: Span, doc: Any | None) -> bool:
     """Whether the line gives the span as the name of the thing asked about: "the night watchman is called Ortolan".
 
@@ -117,6 +118,7 @@ def named_so(asked: Asked, span: Span, doc: Any | None) -> bool:
     return any(is_word(t, asked.focus) for t in said) and all(
         any(is_word(t, term.key) for t in said) for term in asked.terms if term.head == asked.focus)
 
+
 def titled(focus: str, doc: Any) -> list[tuple[str, int]]:
     """Words a bare kind noun before them names: "runs as user proxy", "owned by group mail".
 
@@ -126,7 +128,7 @@ def titled(focus: str, doc: Any) -> list[tuple[str, int]]:
     out = []
     for t in doc[:-1]:
         word = doc[t.i + 1]
-        if not (same(key(t.lemma_), focus) or same(key(t.text), focus)) or t.dep_ != "compound" or word.i != t.head.i:
+        if not is_word(t, focus) or t.dep_ != "compound" or word.i != t.head.i:
             continue
         if word.tag_ in ("NNS", "NNPS") or word.pos_ not in ("NOUN", "PROPN", "X") or any(
                 c.dep_ in ("det", "poss") for c in word.children) or t.i > 0 and doc[t.i - 1].pos_ in ("ADJ", "NOUN"):
