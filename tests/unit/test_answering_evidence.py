@@ -554,3 +554,9 @@ def test_an_identifier_the_tagger_takes_for_a_verb_is_what_the_question_asks_abo
 def test_a_name_glued_to_its_number_is_one_of_the_kind_it_spells():
     assert each("In which RFC is the Gull format documented?", "The Gull format is documented in RFC9999.") \
         == {"RFC9999": ""}
+
+
+def test_a_count_of_things_named_with_a_slash_counts_each():
+    question = "How many slots does the rack manager give each rack?"
+    assert proved(question, "The rack manager gives each rack 48 slots/ports.")["48 slots/ports"] == ""
+    assert proved(question, "The rack manager gives each rack 48 cables/ports.")["48 cables/ports"]

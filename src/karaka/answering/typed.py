@@ -47,7 +47,7 @@ def typed(asked: Asked, span: Span, after: str = "") -> tuple[bool, str]:
         measured = re.match(r"\s+of\s+(?:the\s+|his\s+|her\s+|its\s+|their\s+)?([^\W\d_]+)", after)
         if measured and counted and same(key(measured.group(1)), counted):
             return True, ""  # "three cups of flour" measures flour
-        if counted and unit and not same(key(unit.split()[-1]), counted) and (
+        if counted and unit and not any(same(key(part), counted) for part in unit.split()[-1].split("/")) and (  # "UIDs/GIDs"
                 not UNIT.fullmatch(unit) or UNIT.fullmatch(counted) or UNIT.fullmatch(counted + "s")
                 or not _MULTIPLIER.fullmatch(unit.split()[-1]) and not re.search(r"\bhow much\b", asked.text, re.I)):
             # "64 GB" counts no hosts ("2 million" may); "how much memory" is measured in bytes
