@@ -120,4 +120,3 @@ def attributive(token: Any) -> bool:
 
 
 _QUOTES = frozenset("`'\"‘’“”")
-

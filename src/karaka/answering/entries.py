@@ -21,7 +21,9 @@ if TYPE_CHECKING:
 
 KEY = re.compile(r"-?\d+|[A-Z][A-Z\d_]+|-{1,2}[A-Za-z][\w-]*")
 """The key of an entry in a list under a heading: a number, a name in capitals, an option."""
-ARROW = re.compile(r"\s*(?P<key>[^\s→].{0,58}?)\s+(?:→|->|=>|⇒)\s+(?P<rest>\S.*)")
+ARROWS = ("→", "->", "=>", "⇒")
+"""The marks that set an entry's key before its description."""
+ARROW = re.compile(rf"\s*(?P<key>[^\s→].{{0,58}}?)\s+(?:{'|'.join(map(re.escape, ARROWS))})\s+(?P<rest>\S.*)")
 """An entry that gives its key an arrow: "0 → The root super-user.", "1…999 → System users."."""
 NUMBER_RANGE = re.compile(r"\d[\d,.]*\s*(?:…|\.\.\.?|–|-|\bto\b)\s*\d[\d,.]*")
 RANGE_NOUNS = frozenset({"range", "interval", "span"})

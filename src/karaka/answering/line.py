@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from karaka.answering import kinds as k
@@ -93,6 +94,7 @@ class LineWords:
         return bool(self.find(term)) or self.in_context(term) or self.in_intro(term) or around and self.in_around(term)
 
 
+@lru_cache(maxsize=512)
 def _whole(code: str) -> re.Pattern[str]:
     """A name written with marks, as a whole token: "/usr/bin/python" is not in "/usr/bin/python2"."""
     return re.compile(rf"(?<![\w/-]){re.escape(code)}(?![\d_/])" if re.match(r"[\w/-]", code) and

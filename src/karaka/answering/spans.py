@@ -16,6 +16,7 @@ from typing import Any
 
 from karaka.answering import kinds as k
 from karaka.answering.acronyms import abbreviation, expansions
+from karaka.answering.entries import ARROWS
 from karaka.answering.explains import asks_consequence, consequences, definitions, manners, reasons
 from karaka.answering.naming import titled
 from karaka.answering.programs import named_programs
@@ -221,9 +222,6 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
                     add(doc[whole[0]:whole[1] + 1].text, doc[whole[0]].idx, k.TERM)
     return out
 
-
-
-ARROWS = frozenset("→ -> => ⇒".split())
 
 _OPTION_BEFORE = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]*[=\s]\s*$")
 
