@@ -74,7 +74,7 @@ def _loads(candidate: str) -> Any:
     pythonish = re.sub(r"\bnull\b", "None", pythonish)
     try:
         return ast.literal_eval(pythonish)
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):  # "{{"a": 1}}": a set of a dict
         raise JSONRecoveryError(candidate) from None
 
 

@@ -30,6 +30,12 @@ def test_json_recovery_fails_clearly_with_raw():
     assert err.value.raw == "no json here"
 
 
+def test_json_recovery_of_a_dict_in_doubled_braces_fails_clearly():
+    """A small model's "{{...}}" reads in Python as a set holding a dict, which cannot be: no TypeError."""
+    with pytest.raises(JSONRecoveryError):
+        recover_json('{{"type": "Person"}}')
+
+
 def test_ten_relations_and_three_node_types():
     assert len(RELATIONS) == 10
     kg = KnowledgeGraph()
