@@ -1,6 +1,6 @@
 """Questions written over documents new to the project, scored as the blind set scores (totals and rows).
 
-    python benchmarks/fresh.py [--set fresh|shelf] [--llm SPEC] [--workspace WS]
+    python benchmarks/fresh.py [--set fresh|shelf|shelf2|shelf3|shelf4] [--llm SPEC] [--workspace WS]
 
 With ``--workspace`` the documents are kept in ``WS.source/``, so a rerun finds them unchanged.
 
@@ -21,8 +21,11 @@ was measured on it (a license, a Markdown list of variables, an HTML policy, a P
 German manual page: 25 answerable, 3 not): it says whether those changes carry. ``--set shelf3``
 was written at the session's end, after every change, and measured once on the session's first
 and last code (a license, a Markdown README, an HTML manual page and a German manual page: 20
-answerable, 2 not). Their documents come from Debian's ``base-passwd``, ``fontconfig``,
-``libffi-dev``, ``libtasn1-doc``, ``passwd``, ``python3-dev``, ``systemd`` and ``zstd`` (a missing
+answerable, 2 not). ``--set shelf4`` (sixteenth session) was written the same way before anything
+ran on it (a license, a Markdown README, an HTML manual page, a PDF manual and a German manual
+page: 27 answerable, 3 not). Their documents come from Debian's ``base-passwd``, ``fontconfig``,
+``libffi-dev``, ``libtasn1-doc``, ``libxslt1-dev``, ``nettle-dev``, ``passwd``, ``pkgconf``, ``procps``,
+``python3-dev``, ``systemd`` and ``zstd`` (a missing
 one is named).
 """
 
@@ -59,6 +62,11 @@ SETS = {  # per set: documents copied (a .gz source is unpacked) and manual page
                 "zstd-README.md": "/usr/share/doc/zstd/README.md.gz",
                 "libffi-the-basics.html": "/usr/share/doc/libffi8/html/The-Basics.html"},
                {"chfn.de.1.txt": "/usr/share/man/de/man1/chfn.1.gz"}),
+    "shelf4": ({"LGPL-2.1.txt": "/usr/share/common-licenses/LGPL-2.1",
+                "pkgconf-README.md": "/usr/share/doc/pkgconf-bin/README.md.gz",
+                "xsltproc.html": "/usr/share/doc/libxslt1-dev/html/xsltproc.html",
+                "nettle.pdf": "/usr/share/doc/nettle-dev/nettle.pdf.gz"},
+               {"free.de.1.txt": "/usr/share/man/de/man1/free.1.gz"}),
 }
 
 

@@ -3,7 +3,9 @@
 import pytest
 
 from karaka.answering import kinds as k
-from karaka.answering.question import analyse, key, same
+from karaka.answering.question import analyse
+from karaka.answering.stems import key, same
+from karaka.nlp.questions import question_plan
 
 
 @pytest.mark.parametrize("question,kind,focus", [
@@ -228,3 +230,27 @@ def test_a_subject_the_tagger_took_for_a_verb_is_a_noun_the_line_must_hold():
 
 def test_which_x_of_y_asks_for_an_x():
     assert analyse("Which option of quill may an ordinary user use?").focus == "option"
+
+
+def test_a_noun_before_the_noun_asked_about_is_no_verb_however_the_tagger_read_it():
+    """"Which build system compiles …?" asks what compiles (its doer), not what builds a system."""
+    question = "Which build system compiles the converter on Windows?"
+    asked = analyse(question)
+    assert (asked.focus, asked.verb) == ("system", "compil")
+    step = question_plan(question)["steps"][0]
+    assert (step["verb"], step["extract"], list(step["karakas"])) == ("compile", "KARTA", ["KARMA"])
+
+
+def test_a_phrasal_verb_keeps_its_particle():
+    assert analyse("What do two good habits make up?").particle == "up"
+    assert analyse("What did the crew make?").particle == ""
+
+
+def test_a_linking_verb_leaves_the_action_to_its_adjective():
+    terms = {t.text: t.hard for t in analyse("How long must a signed token stay valid?").terms}
+    assert terms == {"signed": False, "token": True, "stay": False, "valid": True}
+
+
+def test_the_doer_and_the_receiver_of_an_action_are_two_words():
+    assert not same(key("employer"), key("employee")) and not same(key("lessor"), key("lessee"))
+    assert same(key("employees"), key("employee")) and same(key("degrees"), key("degree"))

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from karaka.answering.line import DETERMINERS, Line
-from karaka.answering.question import key, same
+from karaka.answering.stems import key, same
 from karaka.kg.traverse import spans_of
 from karaka.store.base import Store
 from karaka.store.ids import document_node

@@ -13,8 +13,9 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from karaka.answering import kinds as k
-from karaka.answering.question import Asked, Term, key, same
+from karaka.answering.question import Asked, Term
 from karaka.answering.span import Span, span_tokens
+from karaka.answering.stems import key, same
 
 if TYPE_CHECKING:
     from karaka.answering.line import LineWords

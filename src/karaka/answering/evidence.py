@@ -40,12 +40,13 @@ from karaka.answering.identity import (
     possessor,
     said_default,
 )
-from karaka.answering.line import LineWords, joined
+from karaka.answering.line import ACRONYM, LineWords, joined, spelled_out
 from karaka.answering.naming import focus_near
 from karaka.answering.other import does_another, in_another, other_kind, other_number, other_owner, version_of
-from karaka.answering.question import CODE_TOKEN, Asked, Term, code_tokens, key, same
+from karaka.answering.question import CODE_TOKEN, Asked, Term, code_tokens
 from karaka.answering.span import Span
 from karaka.answering.spans import UNIT, called, code_shape
+from karaka.answering.stems import key, same
 from karaka.answering.typed import typed
 from karaka.words import FUNCTION_WORDS, WORD
 
@@ -100,8 +101,11 @@ def _tree_distance(doc: Any, a: int, b: int) -> int:
 
 
 def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft: bool = False,
-          rarity: Callable[[str], float] | None = None, referred: str = "") -> Evidence:
+          rarity: Callable[[str], float] | None = None, referred: str = "", role: bool = False) -> Evidence:
     """The evidence of one line for one span (``verb_soft``: the question's verb need not be in it).
+
+    A ``role`` of the question's own action is of the kind asked for as the action says ("the cook"
+    is who cooked), but every other check holds it as any span.
 
     ``referred`` names what the line's pronouns stand for in the action read ("he" for "Tomas
     Berg"): a term it holds counts as the line's own.
@@ -118,7 +122,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     hard = [t for t in asked.terms if t.hard and not (t.role == "verb" and soft_verb)]
     soft = [t for t in asked.terms if t not in hard]
     total = len(hard) + SOFT_WEIGHT * len(soft) or 1.0
-    got, own, headed, missing, distances = 0.0, 0.0, 0.0, [], []
+    got, own, headed, missing, distances, titled = 0.0, 0.0, 0.0, [], [], 0
     glued = joined(asked, words)
     stood_for = [key(w) for w in WORD.findall(  # what the line's pronouns stand for, as if the line named it
         f"{referred} {words.doers} {words.narrator and words.narrator + ' narrator'}")]
@@ -151,6 +155,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         elif words.in_context(term):  # a heading or the document's name: it counts, but proves nothing alone
             got += CONTEXT_WEIGHT * weight
             headed += weight if term in hard else 0.0
+            titled += term in hard and words.in_document(term)  # "in xsltproc", asked of xsltproc's manual
         elif words.in_around(term) and not asked.possessed(term.key) and not _other_code(term, words.text):
             got += AROUND_WEIGHT * weight  # not a possessive's thing or owner: the line must say whose it is
         elif term in hard and _classifies(term, asked, words):
@@ -160,6 +165,8 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
             missing.append(term.text)
     near = sum(1.0 / (1.0 + d / 3.0) for d in distances) / len(distances) if distances else 0.0
     ok, why = typed(asked, span, words.text[span.end:] if span.end >= 0 else "")
+    if role and not ok and why.startswith("a "):  # "a role, not a name", "a pronoun": ``roles`` reads them
+        ok, why = True, ""
     if ok and asked.kind == k.QUANTITY and (counts := _counts(asked, span, doc)):
         ok, why = False, f"{span.text!r} counts {counts}, not what was asked"  # "one round chapter" is no price
     elif ok and asked.kind == k.QUANTITY and _numbers_the_line(asked, span, words.text):
@@ -191,7 +198,11 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     elif asked.lang != "en" and asked.kind in (k.TERM, k.REASON, k.MANNER, k.PLACE) and span.kind not in SHAPED \
             and not asked.defines:  # what an entry does is what its line says after it, in any language
         evidence.why_not = "in a language the parser does not read, only a number, a date, a name or code is proved"
-    elif hard and (own + (headed if opens_with_name(hard, words) else 0.0) < OWN_SHARE * len(hard) or own == 0):
+    elif hard and titled == len(hard) and any(t.role != "verb" and not words.find(t) and not words.in_intro(t)
+                                              for t in soft):  # it names only the document asked of ("in xsltproc")
+        evidence.why_not = "the line says too little of what is asked of the document"
+    elif hard and titled < len(hard) and (
+            own + (headed if opens_with_name(hard, words) else 0.0) < OWN_SHARE * len(hard) or own == 0):
         evidence.why_not = "most of the question's words are in " + (
             "its heading or document name" if own + headed >= OWN_SHARE * len(hard) else
             "the sentences around the line") + ", not in the line"
@@ -352,7 +363,8 @@ def _in_question(asked: Asked, span: Span) -> bool:
     if asked.focus and all(same(w, asked.focus) for w in own):
         return True  # "the method" is no method's name
     own = [w for w in own if not (asked.focus and same(w, asked.focus))]  # "port 7000": the focus is not repeated
-    repeated = sum(any(same(w, t.key) for t in asked.terms) for w in own)
+    spelled = {key(w) for a in ACRONYM.findall(asked.text) for m in spelled_out(a, span.text) for w in m.group(0).split()}
+    repeated = sum(any(same(w, t.key) for t in asked.terms) or w in spelled for w in own)  # "Lesser GPL" written out
     if span.kind in (k.NAME, k.TERM, k.PLACE):  # "Harbour Guide Edition" names what was asked about
         return repeated >= 0.5 * len(own)
     return repeated == len(own)

@@ -6,8 +6,9 @@ import re
 from typing import Any
 
 from karaka.answering import kinds as k
-from karaka.answering.question import CODE_TOKEN, Asked, key, same
+from karaka.answering.question import CODE_TOKEN, Asked
 from karaka.answering.span import REASON_OPENERS, Span, span_tokens
+from karaka.answering.stems import key, same
 from karaka.nlp.phrases import slipped_subject
 from karaka.words import FUNCTION_WORDS, WORD
 
@@ -134,8 +135,11 @@ def described(asked: Asked, text: str, intro: str, doc: Any | None) -> list[Span
     The entry is a short line that opens with code; a longer line that mentions it (a table's row) is none.
     """
     names = [m.group(1) or m.group(2) for m in CODE_TOKEN.finditer(asked.defines)]
-    if not names or not CODE_TOKEN.match(intro.strip()) or len(intro.split()) > 6 or any(n in text for n in names) or not any(
-            re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", intro) for n in names):
+    number = re.search(r"(?<![\w.])\d+$", asked.defines.strip())  # "return code 4": an entry keyed by a number
+    if not names and number and intro.strip() == number.group(0) and len(text.split()) >= 2:
+        names = [number.group(0)]  # "4" over "Failed to parse the stylesheet"
+    elif not names or not CODE_TOKEN.match(intro.strip()) or len(intro.split()) > 6 or any(n in text for n in names) \
+            or not any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", intro) for n in names):
         return []
     body = text.strip().rstrip(".")
     start = text.find(body)

@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Any
 from karaka.answering import kinds as k
 from karaka.answering.naming import is_word, named_so, span_head
 from karaka.answering.narrator import SELF_NAMED
-from karaka.answering.question import Asked, Term, key, same
+from karaka.answering.question import Asked, Term
 from karaka.answering.span import Span
+from karaka.answering.stems import key, same
 from karaka.words import FUNCTION_WORDS, WORD
 
 if TYPE_CHECKING:

@@ -9,7 +9,8 @@ from functools import lru_cache
 from typing import Any
 
 from karaka.answering import kinds as k
-from karaka.answering.question import CODE_TOKEN, Asked, Term, key, same
+from karaka.answering.question import CODE_TOKEN, Asked, Term
+from karaka.answering.stems import key, same
 from karaka.words import FUNCTION_WORDS, WORD, attributive
 
 DETERMINERS = frozenset("the a an this that these those his her its their our my your some any".split())
@@ -41,6 +42,8 @@ class LineWords:
     at: dict[str, list[int]] = field(default_factory=dict)
     context: set[str] = field(default_factory=set)
     """Keys of its heading and its document's name."""
+    document: set[str] = field(default_factory=set)
+    """Keys of its document's name and title alone: what every line of it is about."""
     intro: set[str] = field(default_factory=set)
     """Keys of the line it goes on from ("To install it, run:" before a command)."""
     intro_text: str = ""
@@ -71,6 +74,9 @@ class LineWords:
 
     def in_context(self, term: Term) -> bool:
         return _holds(self.context, self.context_text, term)
+
+    def in_document(self, term: Term) -> bool:
+        return _holds(self.document, "", term)
 
     def in_intro(self, term: Term) -> bool:
         return _holds(self.intro, self.intro_text, term)
@@ -124,8 +130,20 @@ POINTS_BACK = re.compile(r"\s*(?:that|this)(?:['’]s|\s+is|\s+was)\s+(?:because
 """A sentence that says why or how of the one before it, which it names only as "that" or "this"."""
 
 
+def _elliptic(doc: Any | None) -> bool:
+    """A sentence that names nothing of its own but a value: "The default is 3000.", "4 servings.".
+
+    It is said of what the sentence before it speaks of, as if it went on from it.
+    """
+    if doc is None or not len(doc):
+        return False
+    own = [t for t in doc if not (t.is_punct or t.like_num or t.lower_ in FUNCTION_WORDS or t.pos_ in (
+        "AUX", "PRON", "DET", "NUM", "ADP", "CCONJ", "SCONJ", "PART", "SYM"))]
+    return len(own) <= 1 and any(t.like_num or CODE_TOKEN.match(t.text) for t in doc)
+
+
 def line_words(text: str, doc: Any | None, context: str, previous: str = "", following: str = "",
-               intro: str = "", heading: str = "") -> LineWords:
+               intro: str = "", heading: str = "", document: str = "") -> LineWords:
     """The keys of a line's words (by token when parsed), its context, its introducing line and neighbours.
 
     A short line that names a piece of code and says nothing of it (a term of a definition list,
@@ -164,10 +182,12 @@ def line_words(text: str, doc: Any | None, context: str, previous: str = "", fol
     if out.verbless and len(text.split()) <= 8 and following and CODE_TOKEN.match(text.strip()):
         out.intro_text = f"{intro} {following}".strip()
         intro = out.intro_text
-    if previous and POINTS_BACK.match(text):  # "That's because …" gives the reason of the sentence before
+    if previous and (POINTS_BACK.match(text) or _elliptic(doc)):  # "That's because …" gives the reason of the
+        # sentence before; "The default is 3000." is the default of what it spoke of
         out.intro_text = f"{intro} {previous}".strip()
         intro = out.intro_text
     out.context = _keys(context)
+    out.document = _keys(document)
     out.around = _keys(out.around_text)
     out.intro = _keys(intro)
     return out
@@ -193,11 +213,18 @@ def joined(asked: Asked, words: LineWords) -> dict[str, list[int]]:
                     places = [bisect_right(words.starts, p) - 1 for p in places]
             for w in run if places else []:
                 out.setdefault(key(w), []).extend(places)
-    for acronym in re.findall(r"\b[A-Z]{2,5}\b", asked.text):  # "GPL" written "General Public License"
-        spelled = r"\s+".join(rf"{c}[a-z]+" for c in acronym)
-        places = [m.start() for m in re.finditer(rf"\b{spelled}\b", words.text)]
+    for acronym in ACRONYM.findall(asked.text):  # "GPL" written "General Public License"
+        places = [m.start() for m in spelled_out(acronym, words.text)]
         if places and words.starts:
             places = [bisect_right(words.starts, p) - 1 for p in places]
         if places:
             out.setdefault(key(acronym), []).extend(places)
     return out
+
+
+ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
+
+
+def spelled_out(acronym: str, text: str) -> list[re.Match[str]]:
+    """Where ``text`` writes an acronym out, one capitalised word per letter: "General Public License" for GPL."""
+    return list(re.finditer(r"\b" + r"\s+".join(rf"{c}[a-z]+" for c in acronym) + r"\b", text))

@@ -21,8 +21,9 @@ from karaka.answering import kinds as k
 from karaka.answering.candidate import MODEL, Candidate
 from karaka.answering.evidence import Evidence
 from karaka.answering.explains import reasons
-from karaka.answering.question import VERSION_TOKEN, Asked, key, same
+from karaka.answering.question import VERSION_TOKEN, Asked
 from karaka.answering.spans import spans
+from karaka.answering.stems import key, same
 from karaka.jsonparse import JSONRecoveryError, recover_json
 from karaka.models.call import LLMCallError
 from karaka.services import Services, ask

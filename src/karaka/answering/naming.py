@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from karaka.answering.question import Asked, key, same
+from karaka.answering.question import Asked
 from karaka.answering.span import Span
+from karaka.answering.stems import key, same
 
 if TYPE_CHECKING:
     from karaka.answering.line import LineWords

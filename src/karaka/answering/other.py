@@ -12,8 +12,9 @@ from typing import Any
 
 from karaka.answering import kinds as k
 from karaka.answering.line import LineWords
-from karaka.answering.question import Asked, key, same
+from karaka.answering.question import Asked
 from karaka.answering.span import Span
+from karaka.answering.stems import key, same
 from karaka.words import DEICTIC_PRONOUNS
 
 

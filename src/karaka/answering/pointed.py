@@ -8,8 +8,9 @@ from bisect import bisect_right
 from karaka.answering import kinds as k
 from karaka.answering.candidate import Candidate
 from karaka.answering.line import Line
-from karaka.answering.question import Asked, key
+from karaka.answering.question import Asked
 from karaka.answering.span import Span
+from karaka.answering.stems import key
 
 
 def one_per_line(asked: Asked, line: Line, proved: list[tuple[Span, Candidate]]) -> None:

@@ -17,9 +17,10 @@ from karaka.answering import kinds as k
 from karaka.answering.candidate import GRAPH, LINES, Candidate
 from karaka.answering.evidence import weigh
 from karaka.answering.line import Line
-from karaka.answering.question import Asked, key, same
+from karaka.answering.question import Asked
 from karaka.answering.roles import arguments, of_verb
 from karaka.answering.span import Span
+from karaka.answering.stems import key, same
 from karaka.kg.traverse import coverage, spans_of
 from karaka.store.base import Store
 from karaka.words import PRONOUNS

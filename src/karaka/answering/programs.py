@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from karaka.answering.question import Asked, key, same
+from karaka.answering.question import Asked
+from karaka.answering.stems import key, same
 
 RUN_VERBS = frozenset("run execute invoke launch call type".split())
 """Verbs whose object names a program: "by running dpkg-trigger", "type make"."""

@@ -17,6 +17,7 @@ from typing import Any
 
 from karaka.answering import kinds as k
 from karaka.answering.languages import DEFINES_ELSEWHERE, language
+from karaka.answering.stems import key
 from karaka.answering.verbs import (
     IDENTIFIER,
     before_auxiliary,
@@ -70,6 +71,10 @@ class Asked:
     """The question asks for a default value."""
     verb: str = ""
     """The key of the question's action, "" when it has none beyond be/have/do."""
+    particle: str = ""
+    """The particle of a phrasal verb ("up" of "make up"): the verb without it is another action."""
+    negated: bool = False
+    """The question asks of its action's negation ("What must the field not contain?")."""
     terms: tuple[Term, ...] = ()
     required: tuple[str, ...] = ()
     """Versions, identifiers, long numbers and quoted phrases: a line that lacks one cannot answer."""
@@ -93,49 +98,6 @@ class Asked:
     def possessed(self, word: str) -> bool:
         """Whether a term's key is the thing or the owner of one of the question's possessives."""
         return any(word in pair for pair in self.owners)
-
-
-_SUFFIXES = ("ations", "ation", "ings", "ing", "edly", "ed", "ies", "es", "s", "ly", "ment", "ments")
-
-_ACRONYM_PLURAL = re.compile(r"[A-Z][A-Z0-9]+s")
-"""An acronym's plural: "CPUs", "URLs", "IDs"."""
-
-
-def key(word: str) -> str:
-    """A word's match key: lower-cased, a crude stem (``released`` → ``releas``, ``mapping`` → ``map``)."""
-    w = word.lower().strip("'’`.,;:()[]{}\"")
-    if _ACRONYM_PLURAL.fullmatch(word.strip("'’`.,;:()[]{}\"")):
-        return w[:-1]  # "CPUs" is "cpu" ("status" keeps its s, "CPUs" loses it)
-    if len(w) <= 3 or not w.isalpha():
-        return w
-    for suffix in _SUFFIXES:
-        if suffix == "s" and w.endswith(("ss", "us", "is")):
-            continue  # "class", "status", "analysis"
-        if suffix == "es" and not w[:-2].endswith(("s", "x", "z", "ch", "sh")):
-            continue  # "boxes" loses "es", "files" only its "s"
-        if len(w) - len(suffix) >= 3 and w.endswith(suffix):
-            stem = w[: -len(suffix)]
-            if suffix in ("ing", "ed", "ings") and len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "lsz":
-                stem = stem[:-1]  # mapping, mapped → map
-            if suffix == "ies":
-                stem += "y"
-            return stem.rstrip("e") if len(stem) > 4 else stem
-    return w.rstrip("e") if len(w) > 4 else w
-
-
-def same(a: str, b: str) -> bool:
-    """Whether two match keys are one word in two forms: equal, or one the other plus a short ending.
-
-    A final "i" is a "y" ("retri", from a tagger's lemma "retrie", is "retry").
-    """
-    a, b = (x[:-1] + "y" if x.endswith("i") else x for x in (a, b))
-    if a == b:
-        return True
-    short, long_ = sorted((a, b), key=len)
-    if len(short) < 5 or not long_.startswith(short[: max(5, int(0.75 * len(short)))]):
-        return False
-    common = next((i for i, (x, y) in enumerate(zip(short, long_, strict=False)) if x != y), len(short))
-    return common >= max(5, int(0.75 * len(short))) and len(long_) - common <= 5
 
 
 def required_words(question: str) -> tuple[str, ...]:
@@ -309,8 +271,9 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
     if focus_token is not None:
         skip.add(focus_token.i)
     terms: list[Term] = []
-    if verb is not None and verb.lemma_.lower() not in LIGHT_VERBS:
-        terms.append(Term(key(_base(verb)), hard=True, text=verb.text, role="verb"))
+    linking = verb is not None and any(c.dep_ == "acomp" for c in verb.children)  # "stay valid", "remain open"
+    if verb is not None and verb.lemma_.lower() not in LIGHT_VERBS:  # a linking verb's adjective says the action
+        terms.append(Term(key(_base(verb)), hard=not linking, text=verb.text, role="verb"))
     focus_words = {t.i for t in focus_token.subtree if t.i <= focus_token.i} if focus_token is not None else set()
     if counted is not None:
         focus_words.add(counted.i)  # "the number of tables": a number of tables answers it, the word itself may be left out
@@ -349,9 +312,9 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
             role, hard = "noun", t.i not in focus_words  # whatever the tagger called it
         elif defining or t.i in defined:  # "what is wobble?", "what does quill do?": the thing asked about
             role, hard = "noun", True
-        elif t.pos_ == "VERB":  # only the question's own action is required; "recommend calling": calling may differ
-            role, hard = "word", False
-        else:
+        elif linking and verb is not None and t.dep_ == "acomp" and t.head.i == verb.i:
+            role, hard = "word", verb.lemma_.lower() not in LIGHT_VERBS  # "stay valid": valid is the action
+        else:  # only the question's own action is required; "recommend calling": calling may differ
             role, hard = "word", False
         head = key(t.head.lemma_) if t.dep_ in ("amod", "compound") and t.head.pos_ in ("NOUN", "PROPN") \
             and not hard else ""
@@ -363,9 +326,13 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
     focus = key(focus_token.lemma_) if focus_token is not None else ""
     if described:  # "what does the -q option of foo do?": -q must be there; "option", "foo" are its frame
         inside = (described.group(1) or described.group(2)).lower()
-        named = [t for t in terms if t.text.lower() in inside and CODE_TOKEN.fullmatch(t.text)]
-        terms = [t for t in terms if t.text.lower() not in inside or t in named or not named]
-        if verb is not None and verb.lemma_.lower() in k.KEY_VERBS:  # form, not content
+        named = [t for t in terms if t.text.lower() in inside and (CODE_TOKEN.fullmatch(t.text) or t.text.isdigit()
+                                                                    and inside.endswith(t.text))]  # "return code 4"
+        numbered = any(t.text.isdigit() for t in named)  # a number is no rare word: its frame still weighs
+        terms = [t if t.text.lower() not in inside or t in named or not named else Term(t.key, False, t.text, "word")
+                 for t in terms if t.text.lower() not in k.KEY_VERBS and (numbered or t.text.lower() not in inside
+                                                                          or t in named or not named)]
+        if verb is not None and verb.lemma_.lower() in k.KEY_VERBS:
             terms, verb = [t for t in terms if t.role != "verb"], None
     if verb is not None and verb.lemma_.lower() == "happen":  # "what happens when …?": no line says "happens"
         terms, verb = [t for t in terms if t.role != "verb"], None
@@ -374,6 +341,8 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
         unique = (Term(focus, hard=False, text=focus_token.text, role="word"),)
     return Asked(text=text, kind=kind, wh=wh, focus=focus, shape=shape, default=default,
                  verb=key(_base(verb)) if verb is not None and verb.lemma_.lower() not in LIGHT_VERBS else "",
+                 particle=next((c.lower_ for c in verb.children if c.dep_ == "prt"), "") if verb is not None else "",
+                 negated=verb is not None and any(c.dep_ == "neg" for c in verb.children),
                  terms=unique, required=required_words(text), lang="en", named=_named(text),
                  counted=key(counted.lemma_) if counted is not None else "",
                  focus_text=focus_token.text.lower() if focus_token is not None else "",

@@ -33,10 +33,11 @@ from karaka.answering.narrator import narrated, narrators
 from karaka.answering.occasion import action_around, hangs_elsewhere, holds_action
 from karaka.answering.pointed import one_per_line
 from karaka.answering.polar import polar_candidates
-from karaka.answering.question import Asked, key, same
+from karaka.answering.question import Asked
 from karaka.answering.roles import role_candidates
 from karaka.answering.span import Span, span_tokens
 from karaka.answering.spans import NUMBER_WORDS, numbered, spans
+from karaka.answering.stems import key, same
 from karaka.kg.fact_text import titles
 from karaka.kg.units import parser_reads
 from karaka.store.base import Store
@@ -158,7 +159,7 @@ def read_lines(store: Store, entries: list[tuple[str, int, str]]) -> list[Line]:
         doc = docs[i] if readable[i] else None
         previous, following = _around(store, a)
         heading = str(a.get("section") or "").split(" › ")[-1]
-        words = line_words(text, doc, context, previous, following, before, heading)
+        words = line_words(text, doc, context, previous, following, before, heading, f"{title_of.get(doc_id, '')} {name}")
         if doc_id in told and narrated(text):
             words.narrator = told[doc_id][0]
         words.doers = pronoun_doers(store, node)
@@ -286,7 +287,8 @@ def _bare_number(asked: Asked, span: Span, line: Line) -> bool:
     noun = asked.counted or asked.focus
     if not noun:
         return False
-    if asked.default and called_default(span, line.text) and any(same(noun, w) for w in line.words.at):
+    if asked.default and called_default(span, line.text) and any(same(noun, w) for w in [*line.words.at,
+                                                                                          *line.words.intro]):
         return False  # "the --depth option …; the default is 3": the line's default, of the thing it names
     if line.kind == "table" and any(same(noun, w) for w in line.words.at):
         return False  # a row is one record: "Maximum number of hosts | 50" gives the hosts' number

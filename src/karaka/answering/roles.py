@@ -13,8 +13,9 @@ from karaka.answering.evidence import OWN_WORDS, weigh
 from karaka.answering.line import DETERMINERS, Line
 from karaka.answering.naming import focus_near
 from karaka.answering.narrator import SELF
-from karaka.answering.question import CODE_TOKEN, Asked, key, same
+from karaka.answering.question import CODE_TOKEN, Asked
 from karaka.answering.span import REASON_OPENERS, Span
+from karaka.answering.stems import key, same
 from karaka.kg.traverse import PREFERENCES, coverage, entities_named, spans_of
 from karaka.nlp import irregular_verb
 from karaka.nlp.lexicon import PREPOSITION_NOUNS, head_word, names_people
@@ -35,8 +36,8 @@ def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, lin
     named, who = arguments(store, step)
     for kriya in store.graph.neighbors(line.node, "CITED_IN", "in"):
         attrs = store.graph.node(kriya) or {}
-        if not of_verb(attrs, want):
-            continue
+        if not of_verb(attrs, want) or asked.particle and not _with_particle(line, want, asked.particle):
+            continue  # "make up" is not the "make" of "make sure"
         all_spans = spans_of(store, kriya)
         me = line.words.narrator
         missing = [value for role, value in named
@@ -50,20 +51,23 @@ def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, lin
         for _, name, text, entity in list(dict.fromkeys(stranded + [s for pref in order + means for s in all_spans
                                                                      if (s[0], s[1]) == pref])):
             plain = PATH.sub(" ", CODE_TOKEN.sub(" ", text))  # "index" of ".quill/index.db" is no "the index"
+            if re.search(r"[<(\[{]\s*$", text):
+                continue  # "at <" of "at <https://…>", cut at the bracket: what it names is not in it
             if any(coverage(n, plain) >= 0.5 or coverage(plain, n) >= 0.8 or entity in who[n] for _, n in named):
                 continue
             text = _with_conjuncts(line, text) if asked.kind in (k.NAME, k.TERM) else text
             at = line.text.find(text)
             span = Span(text, asked.kind, max(at, 0), max(at, 0) + len(text), *_token_range(line, at, len(text)))
-            evidence = weigh(asked, span, line.words, line.doc, rarity=rarity, referred=referred)
+            evidence = weigh(asked, span, line.words, line.doc, rarity=rarity, referred=referred, role=True)
             evidence.typed = True
             refers = me if me and text.lower() in SELF else \
                 antecedent(store, entity, line.node) if text.lower() in PRONOUNS else ""  # the narrator's "I" is its name
             introduced = named_earlier(store, line, text) if asked.kind == k.NAME and not refers else None
             if introduced is not None:
                 refers = introduced[0]
-            if attrs.get("negated"):
-                evidence.why_not = "the line says the action did not happen"
+            if bool(attrs.get("negated")) != asked.negated:  # "must not contain" answers "what must it not contain?"
+                evidence.why_not = "the line says the action did not happen" if attrs.get("negated") else \
+                    "the line says the action happened, the question asks what it did not"
             elif missing:
                 evidence.why_not = f"the action names another {', '.join(missing[:3])}"
             elif not _role_fits(asked, name, text, entity, store):
@@ -78,8 +82,7 @@ def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, lin
                 evidence.why_not = f"the line does not say {text!r} is a {asked.focus_text}"
                 evidence.typed = False
             elif evidence.why_not == "the line does not say it is what was asked about" \
-                    or evidence.why_not.startswith("a ") or evidence.why_not == OWN_WORDS \
-                    and not _all_asked(asked, text):
+                    or evidence.why_not == OWN_WORDS and not _all_asked(asked, text):
                 evidence.why_not = ""  # a role of the question's own action is its kind, as the action says
             evidence.notes.insert(0, f"{name} of {attrs.get('verb')}")
             yield Candidate(text, name, line.node, GRAPH, evidence, rank=line.rank, refers_to=refers,
@@ -92,6 +95,12 @@ def arguments(store: Store, step: dict[str, Any] | None) -> tuple[list[tuple[str
     named = [(role, str(value)) for role, value in ((step or {}).get("karakas") or {}).items()
              if value and not str(value).startswith("$")]
     return named, {value: entities_named(store, value, [], True)[0] for _, value in named}
+
+
+def _with_particle(line: Line, want: str, particle: str) -> bool:
+    """Whether the line writes the verb with the question's particle ("gave up", "gave the ship up")."""
+    return line.doc is None or any(same(key(t.lemma_), want) and any(
+        c.dep_ in ("prt", "prep") and c.lower_ == particle for c in t.children) for t in line.doc)  # "relied on"
 
 
 def of_verb(attrs: dict[str, Any], want: str) -> bool:

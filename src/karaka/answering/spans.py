@@ -20,8 +20,9 @@ from karaka.answering.entries import ARROWS
 from karaka.answering.explains import asks_consequence, consequences, definitions, manners, reasons
 from karaka.answering.naming import titled
 from karaka.answering.programs import named_programs
-from karaka.answering.question import CODE_TOKEN, VERSION_TOKEN, Asked, key, same
+from karaka.answering.question import CODE_TOKEN, VERSION_TOKEN, Asked
 from karaka.answering.span import Span, span_tokens
+from karaka.answering.stems import key, same
 from karaka.answering.values import named_defaults
 
 UNIT = re.compile(
@@ -381,7 +382,7 @@ def numbered(asked: Asked, text: str) -> list[Span]:
 
     "which chapter" → "Chapter 4", "which rooms" → "Rooms 1 through 9", "what code" → "code: 0-00-1".
     """
-    from karaka.answering.question import key, same
+    from karaka.answering.stems import key, same
 
     if not asked.focus or asked.kind not in (k.TERM, k.CODE, k.VERSION, k.VALUE):
         return []

@@ -19,7 +19,7 @@ from typing import Any
 
 from karaka.answering.corpus import corpus_text
 from karaka.answering.languages import language
-from karaka.answering.question import key
+from karaka.answering.stems import key
 from karaka.kg.retrieval import index_key
 from karaka.store.base import Store
 from karaka.words import FUNCTION_WORDS
@@ -29,7 +29,7 @@ _WORD = re.compile(r"(?<![\w'’.-])[a-z]{4,}(?![\w'’-])")
 
 @dataclass(frozen=True)
 class Vocabulary:
-    """The documents' words in lower case, and by stem (``question.key``) the shortest word of it."""
+    """The documents' words in lower case, and by stem (``stems.key``) the shortest word of it."""
 
     words: frozenset[str]
     stems: dict[str, str]

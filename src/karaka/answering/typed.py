@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 
 from karaka.answering import kinds as k
-from karaka.answering.question import CODE_TOKEN, Asked, key, same
+from karaka.answering.question import CODE_TOKEN, Asked
 from karaka.answering.span import Span
 from karaka.answering.spans import NUMBER_WORDS, UNIT, code_shape
+from karaka.answering.stems import key, same
 from karaka.words import DEICTIC_PRONOUNS, FUNCTION_WORDS, PRONOUNS, WORD
 
 _ANY_PRONOUN = PRONOUNS | DEICTIC_PRONOUNS

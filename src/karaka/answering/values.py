@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from karaka.answering.question import Asked, key, same
+from karaka.answering.question import Asked
+from karaka.answering.stems import key, same
 from karaka.nlp.phrases import span as phrase
 from karaka.words import WORD
 

@@ -47,6 +47,7 @@ _import_spacy_lean()
 from spacy.language import Language  # noqa: E402
 from spacy.tokens import Doc  # noqa: E402
 
+from karaka.nlp.adjunct import read_adjunct  # noqa: E402
 from karaka.nlp.cased import read_cased  # noqa: E402
 from karaka.nlp.older import OLDER_PASTS, read_again  # noqa: E402
 from karaka.nlp.paths import join_paths  # noqa: E402
@@ -100,7 +101,7 @@ def mended(doc: Doc) -> Doc:
     are verbs, a sentence in capitals or opening in lower case is read as if in sentence case. Every parse goes through it:
     one at a time, in batches, and in the parse-ahead process.
     """
-    return read_again(join_paths(read_cased(read_unticked(doc, nlp()), nlp())), nlp(), irregular_verb)
+    return read_adjunct(read_again(join_paths(read_cased(read_unticked(doc, nlp()), nlp())), nlp(), irregular_verb), nlp())
 
 
 @functools.lru_cache(maxsize=8192)

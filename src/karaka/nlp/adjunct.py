@@ -1,0 +1,31 @@
+"""A noun before a noun that the small model reads as a verb, right after "which" or "what".
+
+"Which build system compiles pkgconf?" is parsed with "build" as a verb whose object is "system"
+and whose clause is the subject of "compiles": the question would ask what builds a system. Such a
+question is parsed once more with a plain noun in the verb's place ("Which data system compiles
+…?"), and that parse is given back with the question's own words.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from karaka.nlp.older import keep_words
+
+STAND_IN = "data"
+"""A noun that is never a verb, put where the misread one stands."""
+
+
+def read_adjunct(doc: Any, model: Any) -> Any:
+    """``doc``, or its parse with the word after "which"/"what" read as a noun before the noun it modifies."""
+    for wh in doc[:-3]:
+        word, noun = doc[wh.i + 1], doc[wh.i + 2]
+        if wh.lower_ in ("which", "what") and word.pos_ == "VERB" and word.dep_ == "csubj" and \
+                noun.pos_ == "NOUN" and noun.head.i == word.i and word.head.pos_ in ("VERB", "AUX"):
+            other = model(doc.text[:word.idx] + STAND_IN + doc.text[word.idx + len(word.text):])
+            if len(other) != len(doc) or other[word.i].pos_ != "NOUN" or other[noun.i].pos_ != "NOUN":
+                return doc
+            lemmas = [t.lemma_ for t in other]
+            lemmas[word.i] = word.lower_
+            return keep_words(doc, other, lemmas, names=doc)
+    return doc
