@@ -1,6 +1,6 @@
 """Questions written over documents new to the project, scored as the blind set scores (totals and rows).
 
-    python benchmarks/fresh.py [--set fresh|shelf|shelf2|shelf3|shelf4] [--llm SPEC] [--workspace WS]
+    python benchmarks/fresh.py [--set fresh|shelf|shelf2|shelf3|shelf4|shelf5] [--llm SPEC] [--workspace WS]
 
 With ``--workspace`` the documents are kept in ``WS.source/``, so a rerun finds them unchanged.
 
@@ -23,9 +23,10 @@ was written at the session's end, after every change, and measured once on the s
 and last code (a license, a Markdown README, an HTML manual page and a German manual page: 20
 answerable, 2 not). ``--set shelf4`` (sixteenth session) was written the same way before anything
 ran on it (a license, a Markdown README, an HTML manual page, a PDF manual and a German manual
-page: 27 answerable, 3 not). Their documents come from Debian's ``base-passwd``, ``fontconfig``,
-``libffi-dev``, ``libtasn1-doc``, ``libxslt1-dev``, ``nettle-dev``, ``passwd``, ``pkgconf``, ``procps``,
-``python3-dev``, ``systemd`` and ``zstd`` (a missing
+page: 27 answerable, 3 not), and ``--set shelf5`` after shelf4's fixes, with a scan among its
+documents (25 answerable, 3 not). Their documents come from Debian's ``base-passwd``, ``fontconfig``,
+``bash``, ``libffi-dev``, ``libtasn1-doc``, ``libxslt1-dev``, ``man-db``, ``nettle-dev``, ``passwd``, ``pkgconf``, ``procps``,
+``psmisc``, ``python3-dev``, ``systemd`` and ``zstd``; a scan needs ``tesseract-ocr`` (a missing
 one is named).
 """
 
@@ -67,7 +68,14 @@ SETS = {  # per set: documents copied (a .gz source is unpacked) and manual page
                 "xsltproc.html": "/usr/share/doc/libxslt1-dev/html/xsltproc.html",
                 "nettle.pdf": "/usr/share/doc/nettle-dev/nettle.pdf.gz"},
                {"free.de.1.txt": "/usr/share/man/de/man1/free.1.gz"}),
+    "shelf5": ({"CC0-1.0.txt": "/usr/share/common-licenses/CC0-1.0",
+                "man-db-README.md": "/usr/share/doc/man-db/README.md.gz",
+                "libxslt-tutorial.html": "/usr/share/doc/libxslt1-dev/html/tutorial/libxslttutorial.html"},
+               {"fuser.de.1.txt": "/usr/share/man/de/man1/fuser.1.gz"}),
 }
+SCANS = {"shelf5": {"bash-intro-scan.pdf": "/usr/share/doc/bash/INTRO.gz"}}
+"""Per set: image-only PDFs made of a text's first page (typeset, rendered at 200 dpi): what a scanner makes."""
+SCAN_LINES = 58
 
 
 def norm(text: str) -> str:
@@ -83,7 +91,7 @@ def corpus(folder: Path, name: str) -> Path:
     """The set's documents, copied or rendered into ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
     copied, pages = SETS[name]
-    for source in {**copied, **pages}.values():
+    for source in {**copied, **pages, **SCANS.get(name, {})}.values():
         if not Path(source).exists():
             sys.exit(f"{source} is missing: install the Debian package that ships it")
     for target, source in copied.items():
@@ -96,7 +104,18 @@ def corpus(folder: Path, name: str) -> Path:
         rendered = subprocess.run(["groff", "-man", "-Tutf8"], input=page, capture_output=True, check=True).stdout
         text = re.sub(r".\x08", "", rendered.decode("utf-8", errors="replace"))  # what col -b does: no overstrikes
         (folder / target).write_text(re.sub(r"\x1b\[[0-9;]*m", "", text), encoding="utf-8")
+    for target, source in SCANS.get(name, {}).items():
+        (folder / target).write_bytes(scan(gzip.decompress(Path(source).read_bytes()).decode("latin-1")))
     return folder
+
+
+def scan(text: str) -> bytes:
+    """A scan of the text's first page: typeset in Helvetica, rendered to grey pixels, wrapped as an image."""
+    sys.path.insert(0, str(HERE.parent))
+    from tests.fakes import scanned, text_pdf
+
+    lines = [re.sub(r"([\\()])", r"\\\1", line.expandtabs()) for line in text.splitlines()[:SCAN_LINES]]
+    return scanned(text_pdf([[(50.0, 760.0 - 12.5 * i, line) for i, line in enumerate(lines)]]))
 
 
 def main() -> None:

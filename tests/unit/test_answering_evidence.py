@@ -567,3 +567,21 @@ def test_an_acronym_of_the_question_written_out_is_the_question_s_own_words():
     """"the Lesser Quillet Public License" is the "Lesser QPL" the question names, not what it replaced."""
     why = each("Which license did the Lesser QPL replace?", "The Lesser QPL replaced the Lesser Quillet Public License.")
     assert "the Lesser Quillet Public License" not in why
+
+
+def test_a_noun_the_noun_asked_about_classifies_or_a_verb_governs_names_no_command():
+    """"command lines" are lines, "editing commands" the question's own words, "complete command names" an action."""
+    why = each("Which editing commands does Quillet's line editing use?",
+               "Quillet lets users edit command lines using familiar emacs or vi-style editing commands.")
+    assert "lines" not in why and "editing" not in why
+    why = each("Which editing commands does Quillet's line editing use?",
+               "The editing facilities include a feature that allows users to complete command and file names.")
+    assert "complete" not in why
+
+
+def test_a_word_a_text_defines_in_quotes_after_an_article_is_no_name_of_code():
+    """(each, a "Work"), an "owner": a licence's defined terms, not directives."""
+    why = each("Under which directive do notebook rights arise?",
+               'The laws confer Notebook Rights upon the subsequent owner(s) (each and all, an "owner") of a notebook '
+               '(each, a "Work").')
+    assert "owner" not in why and "Work" not in why

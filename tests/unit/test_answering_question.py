@@ -254,3 +254,9 @@ def test_a_linking_verb_leaves_the_action_to_its_adjective():
 def test_the_doer_and_the_receiver_of_an_action_are_two_words():
     assert not same(key("employer"), key("employee")) and not same(key("lessor"), key("lessee"))
     assert same(key("employees"), key("employee")) and same(key("degrees"), key("degree"))
+
+
+def test_the_noun_standard_is_a_norm_and_the_adjective_a_default():
+    assert not analyse("Which standard does the converter conform to?").default
+    assert analyse("Which standard does the converter conform to?").kind == "term"
+    assert analyse("What is the standard port of the converter?").default

@@ -44,8 +44,9 @@ from karaka.answering.line import ACRONYM, LineWords, joined, spelled_out
 from karaka.answering.naming import focus_near
 from karaka.answering.other import does_another, in_another, other_kind, other_number, other_owner, version_of
 from karaka.answering.question import CODE_TOKEN, Asked, Term, code_tokens
+from karaka.answering.shapes import called, code_shape
 from karaka.answering.span import Span
-from karaka.answering.spans import UNIT, called, code_shape
+from karaka.answering.spans import UNIT
 from karaka.answering.stems import key, same
 from karaka.answering.typed import typed
 from karaka.words import FUNCTION_WORDS, WORD
@@ -183,6 +184,8 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         evidence.why_not = f"the line speaks of the {other}"
     elif asked.kind in VERB_FREE and (other_verb := in_another(asked, span, doc)):
         evidence.why_not = f"it is in the action of {other_verb!r}, not the question's"
+    elif (alone := _modifier_alone(asked, words, glued)):
+        evidence.why_not = f"the line speaks of {alone[0]}, not of its {alone[1]}"  # libxslt, not its tutorial
     elif (owner := other_owner(asked, words, doc)):
         evidence.why_not = f"the line speaks of {owner}"
     elif (numbered := other_number(asked, words.text)):
@@ -219,6 +222,20 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
             asked.focus and focus_near(asked, span, words, doc) and not all_focus(asked, span)):
         evidence.why_not = "the line does not say it is what was asked about"
     return evidence
+
+
+def _modifier_alone(asked: Asked, words: LineWords, glued: dict[str, list[int]]) -> tuple[str, str] | None:
+    """A name the question sets before its noun ("the libxslt Tutorial") that the line holds without the noun.
+
+    The noun found only in the heading or the document's name ("libxslt-tutorial") leaves the line
+    speaking of the name's own thing ("libxslt is a library written by …"), not of the noun's.
+    """
+    for name in asked.terms:
+        noun = next((t for t in asked.terms if name.head and t.key == name.head and t.hard and t is not name), None)
+        if noun is not None and name.hard and words.find(name) and not words.find(noun) and \
+                noun.key not in glued and not words.in_intro(noun) and words.in_context(noun):
+            return name.text, noun.text
+    return None
 
 
 def _called_code(asked: Asked, span: Span, words: LineWords) -> bool:

@@ -33,6 +33,11 @@ def named_programs(asked: Asked, text: str, doc: Any | None) -> list[tuple[str, 
         if (beside and not same(key(t.lemma_), asked.focus)) or ran:
             word = next((m for m in re.finditer(r"[\w.+-]*\w", text) if m.start() <= t.idx < m.end()), None)
             found = (word.group(0), word.start()) if word else (t.text, t.idx)  # "dpkg-trigger" whole
+            if not ran and (t.tag_ == "NNS" and before is not None and same(key(before.lemma_), asked.focus)
+                            or any(same(key(found[0]), term.key) for term in asked.terms)
+                            or t.pos_ == "VERB" and after is not None and any(a.i == t.i for a in after.ancestors)):
+                continue  # "command lines" says what kind of lines; "editing commands", asked of, and "complete
+                # command names", the verb's object, name no command
             out.append(_command_line(doc, t, text, found) if ran else found)
     return out
 

@@ -204,6 +204,11 @@ def _wh_kind(wh: str) -> tuple[str, str]:
             "how": (k.MANNER, ""), "how many": (k.QUANTITY, "")}.get(wh, (k.TERM, ""))
 
 
+def _defaulting(token: Any) -> bool:
+    """A word that asks for a default: "the standard port" does, "which standard" (a norm, a noun) does not."""
+    return token.lemma_.lower() in k.DEFAULT_WORDS and not (token.pos_ == "NOUN" and token.lemma_.lower() == "standard")
+
+
 def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the question's tokens
     from karaka.nlp import parse
 
@@ -250,14 +255,13 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
         if kind == k.QUANTITY and focus_token.lemma_.lower() in k.COUNT_NOUNS:
             of = next((c for c in focus_token.children if c.dep_ == "prep" and c.lower_ == "of"), None)
             counted = next((c for c in of.children if c.dep_ == "pobj"), None) if of is not None else None
-
-        if kind == k.TERM and wh_token is not None and focus_token.lemma_.lower() in k.DEFAULT_WORDS:
+        if kind == k.TERM and wh_token is not None and _defaulting(focus_token):
             kind = k.VALUE
     if wh == "how" and kind == k.MANNER and focus_token is None:
         kind = k.MANNER
     if wh in ("which", "what") and k.USED_FOR.search(text):
         kind = k.REASON  # "what is compaction used for?": its purpose
-    default = any(t.lemma_.lower() in k.DEFAULT_WORDS for t in tokens)
+    default = any(_defaulting(t) for t in tokens)
     if default:
         kind = k.default_kind(kind, focus_token.lemma_ if focus_token is not None else "")
     verb = past_identifier(tokens, verb_of(asking) or verb_by_position(tokens, focus_token))
@@ -316,8 +320,7 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
             role, hard = "word", verb.lemma_.lower() not in LIGHT_VERBS  # "stay valid": valid is the action
         else:  # only the question's own action is required; "recommend calling": calling may differ
             role, hard = "word", False
-        head = key(t.head.lemma_) if t.dep_ in ("amod", "compound") and t.head.pos_ in ("NOUN", "PROPN") \
-            and not hard else ""
+        head = key(t.head.lemma_) if t.dep_ in ("amod", "compound") and t.head.pos_ in ("NOUN", "PROPN") else ""
         terms.append(Term(key(t.lemma_ if t.pos_ != "PROPN" else t.text), hard=hard, text=t.text, role=role,
                           head=head))
     for m in CODE_TOKEN.finditer(text):

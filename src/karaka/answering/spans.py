@@ -21,6 +21,7 @@ from karaka.answering.explains import asks_consequence, consequences, definition
 from karaka.answering.naming import titled
 from karaka.answering.programs import named_programs
 from karaka.answering.question import CODE_TOKEN, VERSION_TOKEN, Asked
+from karaka.answering.shapes import ADDRESS, LITERAL, called, code_shape, fits_shape
 from karaka.answering.span import Span, span_tokens
 from karaka.answering.stems import key, same
 from karaka.answering.values import named_defaults
@@ -53,59 +54,6 @@ WORD_DATE = re.compile(rf"\b(?:(?:{_MONTH})\.? \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4
 YEAR = re.compile(r"(?<![\w.-])(1[0-9]\d\d|20\d\d)(?![\w.-])")
 ERA_YEAR = re.compile(r"\b(?:\d{1,4}\s?(?:BCE|BC|CE|AD|B\.C\.|A\.D\.)|(?:AD|A\.D\.)\s?\d{1,4})(?![\w])")
 """A year of an era: "56 BC", "AD 79"."""
-LITERAL = re.compile(r"(?<![\w-])(None|True|False|null|nil|\"[^\"]{0,40}\"|'[^']{1,40}')(?![\w-])")
-"""Literal values: what "what value does X give" may be answered by."""
-
-
-ADDRESS = re.compile(r"(?<![\w.@-])(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://[^\s<>\"')\]]+|www\.[\w-]+(?:\.[\w-]+)+"
-                     r"[^\s<>\"')\]]*)")
-"""An e-mail address or a web address."""
-
-
-def code_shape(token: str) -> str:
-    """The shape of a code token: ``address``, ``flag``, ``variable``, ``path``, ``call`` or ``name``."""
-    if ADDRESS.fullmatch(token):
-        return "address"
-    if re.match(r"--?[A-Za-z]", token):
-        return "flag"
-    if re.fullmatch(r"\$?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", token) or token.startswith("$"):
-        return "variable"
-    if "/" in token or re.search(r"\.[a-z]{1,5}$", token) and not token.endswith("()"):
-        return "path"
-    if token.endswith("()") or "." in token:
-        return "call"
-    return "name"
-
-
-def _fits_shape(asked: str, shape: str, token: str = "") -> bool:
-    if not asked:
-        return True
-    if asked == "name":  # a format, a class, a key: a file's name, an option or an address is none of them
-        return shape not in ("path", "flag", "address")
-    if asked == "command":  # a program's name or where programs lie ("/usr/bin/gzip"): no data path nor option
-        return shape == "name" or shape == "path" and bool(re.search(r"(?:^|/)(?:s?bin|libexec)/[^/]+$|^\./\S", token))
-    dotted = shape in ("call", "path") and "/" not in token and not token.endswith("()")
-    if asked == "call":  # "heron.dump" may look like a file's name ("x.dump"): a dotted name may be a call;
-        return (shape in ("call", "name") or dotted) and "=" not in token  # "indent=2" is an argument
-    if asked == "variable":  # a configuration variable is often dotted: "diff.relative", "user.name"
-        return (shape in ("variable", "name") or dotted) and " " not in token.strip()  # "gull-show status" is a command
-    if asked == "flag":  # a command-line flag, or a configuration option ("fetch.writeCommitGraph")
-        return shape == "flag" or dotted
-    return shape == asked
-
-
-def called(asked: Asked, text: str, start: int, end: int) -> bool:
-    """Whether the line calls the code at ``start:end`` by the noun asked about: "the `FIN` flag", "option `x`".
-
-    Then it is one, whatever its shape (a flag need not start with a dash when the text says it is
-    a flag), and whatever words it shares with the question ("the `keys()` method" for "which
-    method returns the keys?").
-    """
-    noun = re.escape(asked.focus_text)
-    return bool(noun) and bool(re.match(rf"(?:\(\))?[`'\"]?\s+{noun}s?\b", text[end:], re.IGNORECASE)
-                               or re.search(rf"\b{noun}\s+[`'\"]?$", text[:start], re.IGNORECASE))
-
-
 def _strip(text: str, start: int) -> tuple[str, int]:
     return text.strip(" ,;:()[]\"'"), start + len(text) - len(text.lstrip(" ,;:()[]\"'"))
 
@@ -141,7 +89,7 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
             if token.lower().rstrip(".") in ("e.g", "i.e", "etc", "cf", "vs"):
                 continue
             token = token[:-1] if token.endswith(".") and not m.group(1) else token  # the sentence's full stop
-            if kind == k.CODE and not _fits_shape(asked.shape, code_shape(token), token) and not called(
+            if kind == k.CODE and not fits_shape(asked.shape, code_shape(token), token) and not called(
                     asked, text, m.start(), m.end()):
                 continue
             if kind == k.NAME and code_shape(token) != "name":
@@ -182,6 +130,9 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
         for m in LITERAL.finditer(text):  # a quoted string is a name as well as a value: "xhtml"
             if any(a <= m.start(1) and m.end(1) <= b and (a, b) != (m.start(1), m.end(1)) for a, b in inside):
                 continue  # the "True" of "load(override=True)" is an argument, not a value of its own
+            if kind == k.CODE and re.search(r"\b(?:an?|the)\s+[\"“'`]?$", text[:m.start(1)], re.IGNORECASE) \
+                    and not called(asked, text, m.start(1), m.end(1)):
+                continue  # (each, a "Work"): a word the text defines, no name of code
             add(m.group(1), m.start(1), k.CODE if kind == k.CODE else k.VALUE)
     if kind in (k.QUANTITY, k.VALUE):
         out += quantities(text, doc)

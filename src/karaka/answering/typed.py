@@ -6,8 +6,9 @@ import re
 
 from karaka.answering import kinds as k
 from karaka.answering.question import CODE_TOKEN, Asked
+from karaka.answering.shapes import code_shape
 from karaka.answering.span import Span
-from karaka.answering.spans import NUMBER_WORDS, UNIT, code_shape
+from karaka.answering.spans import NUMBER_WORDS, UNIT
 from karaka.answering.stems import key, same
 from karaka.words import DEICTIC_PRONOUNS, FUNCTION_WORDS, PRONOUNS, WORD
 

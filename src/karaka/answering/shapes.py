@@ -1,0 +1,60 @@
+"""The shape of a code token (a flag, a path, a variable, a call, a name), and when a line calls one by the noun asked about."""
+
+from __future__ import annotations
+
+import re
+
+from karaka.answering.question import Asked
+
+LITERAL = re.compile(r"(?<![\w-])(None|True|False|null|nil|\"[^\"]{0,40}\"|'[^']{1,40}')(?![\w-])")
+"""Literal values: what "what value does X give" may be answered by."""
+
+
+ADDRESS = re.compile(r"(?<![\w.@-])(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://[^\s<>\"')\]]+|www\.[\w-]+(?:\.[\w-]+)+"
+                     r"[^\s<>\"')\]]*)")
+"""An e-mail address or a web address."""
+
+
+def code_shape(token: str) -> str:
+    """The shape of a code token: ``address``, ``flag``, ``variable``, ``path``, ``call`` or ``name``."""
+    if ADDRESS.fullmatch(token):
+        return "address"
+    if re.match(r"--?[A-Za-z]", token):
+        return "flag"
+    if re.fullmatch(r"\$?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", token) or token.startswith("$"):
+        return "variable"
+    if "/" in token or re.search(r"\.[a-z]{1,5}$", token) and not token.endswith("()"):
+        return "path"
+    if token.endswith("()") or "." in token:
+        return "call"
+    return "name"
+
+
+def fits_shape(asked: str, shape: str, token: str = "") -> bool:
+    """Whether a token of ``shape`` is of the shape a question asks for (``asked``: "flag", "path", "command"…)."""
+    if not asked:
+        return True
+    if asked == "name":  # a format, a class, a key: a file's name, an option or an address is none of them
+        return shape not in ("path", "flag", "address")
+    if asked == "command":  # a program's name or where programs lie ("/usr/bin/gzip"): no data path nor option
+        return shape == "name" or shape == "path" and bool(re.search(r"(?:^|/)(?:s?bin|libexec)/[^/]+$|^\./\S", token))
+    dotted = shape in ("call", "path") and "/" not in token and not token.endswith("()")
+    if asked == "call":  # "heron.dump" may look like a file's name ("x.dump"): a dotted name may be a call;
+        return (shape in ("call", "name") or dotted) and "=" not in token  # "indent=2" is an argument
+    if asked == "variable":  # a configuration variable is often dotted: "diff.relative", "user.name"
+        return (shape in ("variable", "name") or dotted) and " " not in token.strip()  # "gull-show status" is a command
+    if asked == "flag":  # a command-line flag, or a configuration option ("fetch.writeCommitGraph")
+        return shape == "flag" or dotted
+    return shape == asked
+
+
+def called(asked: Asked, text: str, start: int, end: int) -> bool:
+    """Whether the line calls the code at ``start:end`` by the noun asked about: "the `FIN` flag", "option `x`".
+
+    Then it is one, whatever its shape (a flag need not start with a dash when the text says it is
+    a flag), and whatever words it shares with the question ("the `keys()` method" for "which
+    method returns the keys?").
+    """
+    noun = re.escape(asked.focus_text)
+    return bool(noun) and bool(re.match(rf"(?:\(\))?[`'\"]?\s+{noun}s?\b", text[end:], re.IGNORECASE)
+                               or re.search(rf"\b{noun}\s+[`'\"]?$", text[:start], re.IGNORECASE))
