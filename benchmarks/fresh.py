@@ -101,7 +101,7 @@ def corpus(folder: Path, name: str) -> Path:
         sys.exit("groff is missing: apt-get install groff")
     for target, source in pages.items():
         page = gzip.decompress(Path(source).read_bytes())
-        rendered = subprocess.run(["groff", "-man", "-Tutf8"], input=page, capture_output=True, check=True).stdout
+        rendered = subprocess.run(["groff", "-Kutf-8", "-man", "-Tutf8"], input=page, capture_output=True, check=True).stdout
         text = re.sub(r".\x08", "", rendered.decode("utf-8", errors="replace"))  # what col -b does: no overstrikes
         (folder / target).write_text(re.sub(r"\x1b\[[0-9;]*m", "", text), encoding="utf-8")
     for target, source in SCANS.get(name, {}).items():
