@@ -585,3 +585,16 @@ def test_a_word_a_text_defines_in_quotes_after_an_article_is_no_name_of_code():
                'The laws confer Notebook Rights upon the subsequent owner(s) (each and all, an "owner") of a notebook '
                '(each, a "Work").')
     assert "owner" not in why and "Work" not in why
+
+
+def test_a_clause_opened_by_by_default_says_all_of_it_holds_by_default():
+    why = each("By default, which user owns the spool files?",
+               "By default, the spool files of every printer queue on the host are owned by user lp.")
+    assert why["lp"] == ""
+
+
+def test_a_value_set_as_the_noun_asked_about_is_called_that_noun():
+    """"proposed the root of the spool hierarchy as `/var/spool/quill`": the path is that root (no backquote)."""
+    why = each("What is the root of the spool hierarchy?",
+               "The standard proposed the root of the spool hierarchy as `/var/spool/quill` for all printers.")
+    assert why["/var/spool/quill"] == ""

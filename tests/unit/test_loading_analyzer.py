@@ -28,6 +28,13 @@ def test_refine_joins_wrapped_lines_and_splits_markdown_blocks():
     assert texts(refine("# Title\n- item one\ntext here.", markdown=True)) == ["Title", "item one", "text here."]
 
 
+def test_a_paragraph_in_capitals_joins_its_wrapped_lines_and_a_heading_in_capitals_stays():
+    text = ("NOTICE\n\n    THE KETTLE IS PROVIDED WITHOUT ANY WARRANTY OF FITNESS AND THE\n"
+            "    MAKER OFFERS IT ON AN \"AS-IS\" BASIS. NO CLAIM IS ACCEPTED.\n")
+    assert texts(refine(text)) == ["NOTICE", 'THE KETTLE IS PROVIDED WITHOUT ANY WARRANTY OF FITNESS AND THE MAKER '
+                                   'OFFERS IT ON AN "AS-IS" BASIS.', "NO CLAIM IS ACCEPTED."]
+
+
 def test_a_manual_pages_headings_are_the_sections_of_the_lines_under_them():
     page = ("TOOL(1)            User Commands            TOOL(1)\n\nNAME\n       tool - sorts\n\n"
             "BUGS\n       None known.\n\nAUTHORS\n       Ada Lovelace, Alan Turing.\n\nLinux    1.0    TOOL(1)\n")

@@ -249,6 +249,9 @@ def said_default(span: Span, text: str) -> bool:
     A value given with the condition that overrides it is the default too: "listens on port 7070
     unless TERN_PORT is set".
     """
+    opener = re.match(r"\s*(?:by|per)\s+default\b", text, re.IGNORECASE)  # "By default, the files are owned by …"
+    if opener and 0 <= span.start and not re.search(r"[;.]\s", text[opener.end():span.start]):
+        return True  # the clause it opens says what holds by default, all of it
     for m in _DEFAULT.finditer(text):
         gap = text[m.end():span.start] if m.end() <= span.start else text[span.end:m.start()]
         if len(gap) <= 40 and not re.search(r"[;.]\s", gap):

@@ -63,6 +63,12 @@ def _focus_in_parse(focus: str, span: Span, doc: Any) -> bool:
     if root.dep_ in ("attr", "acomp") and root.head.lemma_ == "be" and any(
             is_word(t, focus) for c in root.head.children if c.dep_ in ("nsubj", "nsubjpass") for t in c.subtree):
         return True  # "the maximum number of retries is 5": the copula says 5 is the number
+    if root.dep_ == "pobj" and root.head.lower_ == "as":
+        head = root.head.head  # "proposed the root of the cat hierarchy as /var/cache/man": it is the root
+        while head.dep_ in ("pobj", "prep") and head.head.i != head.i and not is_word(head, focus):
+            head = head.head
+        if head.pos_ == "NOUN" and is_word(head, focus):
+            return True
     i, words = span.last + 1, 0
     if doc[span.last].tag_ == "POS" or i < len(doc) and doc[i].tag_ == "POS":
         i = len(doc)  # "the White Whale's name": the whale has a name, it is none

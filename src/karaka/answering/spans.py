@@ -55,7 +55,7 @@ YEAR = re.compile(r"(?<![\w.-])(1[0-9]\d\d|20\d\d)(?![\w.-])")
 ERA_YEAR = re.compile(r"\b(?:\d{1,4}\s?(?:BCE|BC|CE|AD|B\.C\.|A\.D\.)|(?:AD|A\.D\.)\s?\d{1,4})(?![\w])")
 """A year of an era: "56 BC", "AD 79"."""
 def _strip(text: str, start: int) -> tuple[str, int]:
-    return text.strip(" ,;:()[]\"'"), start + len(text) - len(text.lstrip(" ,;:()[]\"'"))
+    return text.strip(" ,;:()[]\"'`"), start + len(text) - len(text.lstrip(" ,;:()[]\"'`"))
 
 
 HOW_OFTEN = re.compile(r"\bhow\s+(?:often|frequently)\b", re.IGNORECASE)

@@ -158,6 +158,8 @@ def wrapped(previous: str, line: str) -> bool:
         return False
     if line[:1].islower() or _CONTINUES.search(previous):
         return True
+    if previous.isupper() and line.isupper() and len(previous) >= WRAP_WIDTH:
+        return True  # a paragraph in capitals ("THE SOFTWARE IS PROVIDED …"): no title runs to the margin twice
     words = previous.split()
     titled = sum(1 for w in words if w[:1].isupper() or not w[:1].isalpha()) / len(words)
     return len(previous) >= WRAP_WIDTH and titled < 0.6
