@@ -1,6 +1,6 @@
 """Questions written over documents new to the project, scored as the blind set scores (totals and rows).
 
-    python benchmarks/fresh.py [--set fresh|shelf|shelf2|shelf3|shelf4|shelf5] [--llm SPEC] [--workspace WS]
+    python benchmarks/fresh.py [--set fresh|shelf|shelf2|…|shelf6] [--llm SPEC] [--workspace WS]
 
 With ``--workspace`` the documents are kept in ``WS.source/``, so a rerun finds them unchanged.
 
@@ -24,8 +24,8 @@ and last code (a license, a Markdown README, an HTML manual page and a German ma
 answerable, 2 not). ``--set shelf4`` (sixteenth session) was written the same way before anything
 ran on it (a license, a Markdown README, an HTML manual page, a PDF manual and a German manual
 page: 27 answerable, 3 not), and ``--set shelf5`` after shelf4's fixes, with a scan among its
-documents (25 answerable, 3 not). Their documents come from Debian's ``base-passwd``, ``fontconfig``,
-``bash``, ``libffi-dev``, ``libtasn1-doc``, ``libxslt1-dev``, ``man-db``, ``nettle-dev``, ``passwd``, ``pkgconf``, ``procps``,
+documents (25 answerable, 3 not), ``--set shelf6`` after shelf5's (25 and 3). Their documents come from Debian's ``base-passwd``, ``fontconfig``,
+``bash``, ``bc``, ``espeak-ng``, ``libffi-dev``, ``libtasn1-doc``, ``libxslt1-dev``, ``man-db``, ``nettle-dev``, ``passwd``, ``pkgconf``, ``procps``,
 ``psmisc``, ``python3-dev``, ``systemd`` and ``zstd``; a scan needs ``tesseract-ocr`` (a missing
 one is named).
 """
@@ -72,8 +72,13 @@ SETS = {  # per set: documents copied (a .gz source is unpacked) and manual page
                 "man-db-README.md": "/usr/share/doc/man-db/README.md.gz",
                 "libxslt-tutorial.html": "/usr/share/doc/libxslt1-dev/html/tutorial/libxslttutorial.html"},
                {"fuser.de.1.txt": "/usr/share/man/de/man1/fuser.1.gz"}),
+    "shelf6": ({"BSD.txt": "/usr/share/common-licenses/BSD",
+                "espeak-ng-guide.md": "/usr/share/doc/espeak-ng/docs/guide.md",
+                "libffi-closure-api.html": "/usr/share/doc/libffi8/html/The-Closure-API.html"},
+               {"kill.de.1.txt": "/usr/share/man/de/man1/kill.1.gz"}),
 }
-SCANS = {"shelf5": {"bash-intro-scan.pdf": "/usr/share/doc/bash/INTRO.gz"}}
+SCANS = {"shelf5": {"bash-intro-scan.pdf": "/usr/share/doc/bash/INTRO.gz"},
+         "shelf6": {"bc-readme-scan.pdf": "/usr/share/doc/bc/README"}}
 """Per set: image-only PDFs made of a text's first page (typeset, rendered at 200 dpi): what a scanner makes."""
 SCAN_LINES = 58
 
@@ -105,7 +110,8 @@ def corpus(folder: Path, name: str) -> Path:
         text = re.sub(r".\x08", "", rendered.decode("utf-8", errors="replace"))  # what col -b does: no overstrikes
         (folder / target).write_text(re.sub(r"\x1b\[[0-9;]*m", "", text), encoding="utf-8")
     for target, source in SCANS.get(name, {}).items():
-        (folder / target).write_bytes(scan(gzip.decompress(Path(source).read_bytes()).decode("latin-1")))
+        data = Path(source).read_bytes()
+        (folder / target).write_bytes(scan((gzip.decompress(data) if source.endswith(".gz") else data).decode("latin-1")))
     return folder
 
 

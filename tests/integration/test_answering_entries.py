@@ -116,3 +116,15 @@ def test_a_name_set_before_the_noun_asked_about_is_not_that_noun(ctx):
     assert grounded(ctx, "Who wrote Quillet?") == ["Ada Quist"]
     result = run_query(ctx, "Who wrote the Quillet Tutorial?")
     assert result["status"] != "GROUNDED", result
+
+
+API = ("<html><body><h2>2.5 The Closure API</h2>", "<p>heron also provides a way to write a generic function.</p>",
+       "<h3>Arguments</h3>", "<dl><dt>cif</dt><dd>The cif describing the function parameters.</dd>",
+       "<dt>codeloc</dt><dd>The executable address returned by the allocator.</dd></dl></body></html>")
+
+
+def test_a_line_under_a_document_named_by_every_word_of_the_question_must_still_say_something(tmp_path):
+    """"heron-closure-api.html" holds "Closure", "API" and "heron": the bare entry "cif" says nothing of who wrote it."""
+    ctx = parsed_workspace(tmp_path, {"heron-closure-api.html": API})
+    result = run_query(ctx, "Who wrote the Closure API of heron?")
+    assert result["status"] != "GROUNDED", result

@@ -598,3 +598,22 @@ def test_a_value_set_as_the_noun_asked_about_is_called_that_noun():
     why = each("What is the root of the spool hierarchy?",
                "The standard proposed the root of the spool hierarchy as `/var/spool/quill` for all printers.")
     assert why["/var/spool/quill"] == ""
+
+
+def test_a_label_before_a_colon_must_be_the_thing_asked_about():
+    """"Version: quill version 1.01" says what quill's version is, not what quill is."""
+    assert not any(why == "" for why in each("What is quill?", "Version: quill version 1.01").values())
+
+
+def test_code_bound_to_another_verb_is_no_answer_when_the_question_s_verb_only_sets_the_time():
+    """"Once you have allocated the memory, construct a heron_cif": the cif is constructed, it allocates nothing."""
+    why = each("Which function allocates memory for a closure?",
+               "Once you have allocated the memory for a closure, you must construct a heron_cif describing the call.")
+    assert why["heron_cif"] != ""
+    assert analyse("Which function allocates memory for a closure?").kind == "code"  # "function" tagged a verb
+
+
+def test_an_argument_of_the_call_the_question_names_is_no_answer():
+    why = each("Which function frees memory allocated using heron_alloc?",
+               "Memory: void *heron_alloc (size_t size, void **code)")
+    assert why["size_t"].startswith("an argument of heron_alloc")

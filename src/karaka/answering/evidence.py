@@ -40,16 +40,17 @@ from karaka.answering.identity import (
     possessor,
     said_default,
 )
-from karaka.answering.line import ACRONYM, LineWords, joined, spelled_out
+from karaka.answering.line import LineWords, joined
 from karaka.answering.naming import focus_near
 from karaka.answering.other import does_another, in_another, other_kind, other_number, other_owner, version_of
+from karaka.answering.own import in_question
 from karaka.answering.question import CODE_TOKEN, Asked, Term, code_tokens
 from karaka.answering.shapes import called, code_shape
 from karaka.answering.span import Span
 from karaka.answering.spans import UNIT
 from karaka.answering.stems import key, same
 from karaka.answering.typed import typed
-from karaka.words import FUNCTION_WORDS, WORD
+from karaka.words import WORD
 
 SOFT_WEIGHT = 0.4
 CONTEXT_WEIGHT = 0.9
@@ -178,7 +179,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         evidence.why_not = why
     elif asks(words.text, span.end):
         evidence.why_not = ASKS
-    elif asked.kind != k.POLAR and _in_question(asked, span) and not _called_code(asked, span, words):
+    elif asked.kind != k.POLAR and in_question(asked, span) and not _called_code(asked, span, words):
         evidence.why_not = OWN_WORDS
     elif other:
         evidence.why_not = f"the line speaks of the {other}"
@@ -190,6 +191,8 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         evidence.why_not = f"the line speaks of {owner}"
     elif (numbered := other_number(asked, words.text)):
         evidence.why_not = f"the line speaks of {numbered}"  # "Python 2" for a question on Python 3
+    elif span.kind == k.CODE and (called_by := _argument_of(asked, span, words.text)):
+        evidence.why_not = f"an argument of {called_by}, which the question names"  # "ffi_alloc (size_t size)"
     elif (product := version_of(asked, span, doc)):
         evidence.why_not = f"{span.text!r} is the version of {product}"
     elif missing and (words.verbless or asked.kind == k.NAME or not _spared(missing, hard, rarity, asked,
@@ -201,9 +204,11 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     elif asked.lang != "en" and asked.kind in (k.TERM, k.REASON, k.MANNER, k.PLACE) and span.kind not in SHAPED \
             and not asked.defines:  # what an entry does is what its line says after it, in any language
         evidence.why_not = "in a language the parser does not read, only a number, a date, a name or code is proved"
-    elif hard and titled == len(hard) and any(t.role != "verb" and not words.find(t) and not words.in_intro(t)
-                                              for t in soft):  # it names only the document asked of ("in xsltproc")
-        evidence.why_not = "the line says too little of what is asked of the document"
+    elif hard and titled == len(hard) and (any(t.role != "verb" and not words.find(t) and not words.in_intro(t)
+                                               for t in soft) or not any(words.find(t) or words.in_intro(t) for t in
+                                                                         asked.terms if not words.in_document(t))):
+        evidence.why_not = "the line says too little of what is asked of the document"  # "in xsltproc": the
+        # document's name asks nothing of the line, which must say the rest, and something ("cif" alone says nothing)
     elif hard and titled < len(hard) and (
             own + (headed if opens_with_name(hard, words) else 0.0) < OWN_SHARE * len(hard) or own == 0):
         evidence.why_not = "most of the question's words are in " + (
@@ -219,9 +224,30 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     elif asked.default and not said_default(span, words.text):
         evidence.why_not = "the line does not call it the default"
     elif asks_identity(asked) and not identity(span, words, doc, asked) and not (
-            asked.focus and focus_near(asked, span, words, doc) and not all_focus(asked, span)):
+            asked.focus and focus_near(asked, span, words, doc) and not all_focus(asked, span)
+            and not (_asks_of_focus(asked) and any(same(key(w), asked.focus) for w in WORD.findall(span.text)))):
+        # "What is bc?": "bc version 1.01" names bc, it does not say what bc is
         evidence.why_not = "the line does not say it is what was asked about"
     return evidence
+
+
+def _asks_of_focus(asked: Asked) -> bool:
+    """Whether the question asks what its focus itself is ("What is bc?"), not which thing is one ("Which tool is …?")."""
+    return bool(asked.focus_text) and re.match(rf"\s*(?:what|who)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?"
+                                               rf"{re.escape(asked.focus_text)}\s*\?*\s*$", asked.text,
+                                               re.IGNORECASE) is not None
+
+
+def _argument_of(asked: Asked, span: Span, text: str) -> str:
+    """The call the question names whose brackets hold the span ("size_t" in "ffi_alloc (size_t size)"), or ""."""
+    if span.start < 0:
+        return ""
+    opened = text.rfind("(", 0, span.start)
+    if opened < 0 or ")" in text[opened:span.start]:
+        return ""
+    before = re.search(r"([\w.]+)\s*$", text[:opened])
+    named = before.group(1) if before else ""
+    return named if named and any(t.role == "name" and t.key == named.lower() for t in asked.terms) else ""
 
 
 def _modifier_alone(asked: Asked, words: LineWords, glued: dict[str, list[int]]) -> tuple[str, str] | None:
@@ -349,54 +375,3 @@ def _spared(missing: list[str], hard: list[Term], rarity: Callable[[str], float]
         # (a date heading dates each entry under it, whatever the entry's words)
     total = sum(rarity(t.key) for t in hard) or 1.0
     return sum(rarity(t.key) for t in lost) <= MISSING_SHARE * total
-
-
-def _in_question(asked: Asked, span: Span) -> bool:
-    """A span the question itself holds ("12 rooms" of "the inn with 12 rooms"), or made of its words.
-
-    Code is read as written: case tells identifiers apart, so ``FROBZ`` (an environment variable) is
-    not the program ``frobz`` that the question names. A code-shaped word of the kind asked for is
-    never its answer, in any case: "ENVIRONMENT" (a manual's heading) names no environment variable.
-    """
-    if span.kind == k.CODE:
-        if asked.focus:
-            focus = {asked.focus} | {t.key for t in asked.terms if t.head == asked.focus}
-            own = [key(w) for w in WORD.findall(span.text)]
-            if own and all(any(same(w, f) for f in focus) for w in own):
-                return True  # "ENVIRONMENT" names no environment variable: it is the kind asked for
-        # an identifier is named after what it holds (CACHE_DIR answers "which variable holds the cache
-        # dir?"): only a token or phrase the question writes as it is written is the question's own
-        return any(n in span.text or span.text in n for n in code_tokens(asked.text) if n) or \
-            _phrase(span.text) in _phrase(asked.text)
-    low = _phrase(span.text.lower(), numbers=True)  # "two" is "2"
-    unpathed = re.sub(r"\S*/\S*", " ", asked.text.lower())  # "mail" is no word the question wrote in "/var/mail"
-    if low.strip() and low in _phrase(unpathed, numbers=True):
-        return True
-    if any(n and (n in span.text.lower() or _word_of(span.text.lower(), n)) for n in asked.named):
-        return True
-    own = [key(w) for w in WORD.findall(span.text) if w.lower() not in FUNCTION_WORDS]
-    if not own or span.kind in (k.QUANTITY, k.DATE, k.VERSION):
-        return False
-    if asked.focus and all(same(w, asked.focus) for w in own):
-        return True  # "the method" is no method's name
-    own = [w for w in own if not (asked.focus and same(w, asked.focus))]  # "port 7000": the focus is not repeated
-    spelled = {key(w) for a in ACRONYM.findall(asked.text) for m in spelled_out(a, span.text) for w in m.group(0).split()}
-    repeated = sum(any(same(w, t.key) for t in asked.terms) or w in spelled for w in own)  # "Lesser GPL" written out
-    if span.kind in (k.NAME, k.TERM, k.PLACE):  # "Harbour Guide Edition" names what was asked about
-        return repeated >= 0.5 * len(own)
-    return repeated == len(own)
-
-
-def _word_of(text: str, name: str) -> bool:
-    """Whether ``text`` is a whole word of ``name``: "mail" is not one of "/var/mail", "Moor" is of "Ilsa Moor"."""
-    return re.search(rf"(?<![\w/.\\-]){re.escape(text)}(?![\w/.\\-])", name) is not None
-
-
-_DIGITS = {w: str(n) for n, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
-
-
-def _phrase(text: str, numbers: bool = False) -> str:
-    """A text's words, one space between and around, as phrases are compared ("two" as "2" with ``numbers``)."""
-    return " " + " ".join(_DIGITS.get(w, w) if numbers else w for w in WORD.findall(text)) + " "
-
-

@@ -129,8 +129,10 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
         return True  # "Edited by Sunniva Dahl": she is an editor
     if _bracketed(span, words, asked):
         return True  # "The RPL (read-ahead page list)", "the write-ahead log (WAL)"
-    if doc is None or span.first < 0:
-        return bool(re.search(r":\s*$", words.text[:span.start]))
+    if doc is None or span.first < 0:  # "X: S": the label before the colon must be X ("Version: bc 1.01" is no bc)
+        label = re.search(r"([^:]*):\s*$", words.text[:span.start]) if span.start >= 0 else None
+        return label is not None and any(same(key(w), t.key) for w in WORD.findall(label.group(1))
+                                         for t in asked.terms if t.hard or t.key == asked.focus)
     if all(t.is_stop or not t.is_alpha for t in doc[span.first:span.last + 1]):
         return False  # "Next was Tam": a word that only points or orders names nothing
     head = span_head(span, doc)

@@ -73,7 +73,7 @@ def _focus_in_parse(focus: str, span: Span, doc: Any) -> bool:
     if doc[span.last].tag_ == "POS" or i < len(doc) and doc[i].tag_ == "POS":
         i = len(doc)  # "the White Whale's name": the whale has a name, it is none
     while i < len(doc) and words <= 3 and (doc[i].pos_ in ("NOUN", "PROPN", "ADJ") or _mark(doc[i])
-                                           and doc[i].text not in ",;."):
+                                           and doc[i].text not in ",;.:"):  # "Version: quill 1.0" labels, no noun run
         if is_word(doc[i], focus):
             return True  # "Rust target languages", "the -q option", "`flush()` method"
         words += not _mark(doc[i])

@@ -108,12 +108,17 @@ def _bound_to(asked: Asked, span: Span, doc: Any | None) -> Any | None:
     return head.head if bound else None
 
 
+_TIME_MARKS = frozenset("once after before when whenever until while since if unless".split())
+"""Conjunctions that open a clause of time or condition: what it says happens beside the main action, not for it."""
+
+
 def _serves(lower: Any, upper: Any) -> bool:
     """Whether ``lower`` hangs under ``upper`` as its means or purpose, not as another action joined by "and"."""
     token = lower
     while token.head.i != token.i and token.i != upper.i:
-        if token.dep_ == "conj":
-            return False
+        if token.dep_ == "conj" or token.dep_ == "advcl" and any(
+                c.dep_ == "mark" and c.lower_ in _TIME_MARKS for c in token.children):
+            return False  # "Once you have allocated it, construct X": a time, neither a means nor a purpose
         token = token.head
     return token.i == upper.i and lower.i != upper.i
 

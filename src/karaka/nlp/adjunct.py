@@ -1,9 +1,11 @@
-"""A noun before a noun that the small model reads as a verb, right after "which" or "what".
+"""A noun that the small model reads as a verb, right after "which" or "what".
 
 "Which build system compiles pkgconf?" is parsed with "build" as a verb whose object is "system"
 and whose clause is the subject of "compiles": the question would ask what builds a system. Such a
 question is parsed once more with a plain noun in the verb's place ("Which data system compiles
-…?"), and that parse is given back with the question's own words.
+…?"), and that parse is given back with the question's own words. A word the parse itself
+makes the subject or object of the sentence, with "which" as its determiner, and yet tags a verb
+("Which function allocates memory?") is a noun.
 """
 
 from __future__ import annotations
@@ -20,6 +22,10 @@ def read_adjunct(doc: Any, model: Any) -> Any:
     """``doc``, or its parse with the word after "which"/"what" read as a noun before the noun it modifies."""
     for wh in doc[:-3]:
         word, noun = doc[wh.i + 1], doc[wh.i + 2]
+        if wh.lower_ in ("which", "what") and word.pos_ == "VERB" and wh.head.i == word.i and wh.dep_ == "det" \
+                and word.dep_ in ("nsubj", "nsubjpass", "dobj", "pobj"):
+            word.pos_, word.tag_ = "NOUN", "NN"  # "Which function allocates …": a subject with "which" is a noun
+            return doc
         if wh.lower_ in ("which", "what") and word.pos_ == "VERB" and word.dep_ == "csubj" and \
                 noun.pos_ == "NOUN" and noun.head.i == word.i and word.head.pos_ in ("VERB", "AUX"):
             other = model(doc.text[:word.idx] + STAND_IN + doc.text[word.idx + len(word.text):])
