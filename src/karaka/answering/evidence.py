@@ -8,7 +8,11 @@ asks:
 - every hard term of the question (its nouns, names, numbers, code and action) is in the line,
   in the line it goes on from, in its heading or document name, or in the sentence just before
   or after it, and the line itself holds at least half of them; a line without a verb (a
-  heading, a table row, a list item) need not say the action;
+  heading, a table row, a list item) need not say the action; a question whose hard terms all
+  name the document it is asked of ("in xsltproc") needs the rest from the line, and something;
+  a name the question sets before its noun ("the libxslt Tutorial") proves nothing of the noun
+  that only the document's name holds; code inside the brackets of a call the question names is
+  that call's argument;
 - a question about a default is answered by the value the line calls the default, not by the
   name of the thing ("--timeout" is no default timeout);
 - "who is X?" and "what is X?" are answered by what the line says X is (a copula, an apposition,
@@ -204,11 +208,8 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     elif asked.lang != "en" and asked.kind in (k.TERM, k.REASON, k.MANNER, k.PLACE) and span.kind not in SHAPED \
             and not asked.defines:  # what an entry does is what its line says after it, in any language
         evidence.why_not = "in a language the parser does not read, only a number, a date, a name or code is proved"
-    elif hard and titled == len(hard) and (any(t.role != "verb" and not words.find(t) and not words.in_intro(t)
-                                               for t in soft) or not any(words.find(t) or words.in_intro(t) for t in
-                                                                         asked.terms if not words.in_document(t))):
-        evidence.why_not = "the line says too little of what is asked of the document"  # "in xsltproc": the
-        # document's name asks nothing of the line, which must say the rest, and something ("cif" alone says nothing)
+    elif hard and titled == len(hard) and not _says_beyond_document(asked, words, soft):
+        evidence.why_not = "the line says too little of what is asked of the document"
     elif hard and titled < len(hard) and (
             own + (headed if opens_with_name(hard, words) else 0.0) < OWN_SHARE * len(hard) or own == 0):
         evidence.why_not = "most of the question's words are in " + (
@@ -229,6 +230,19 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         # "What is bc?": "bc version 1.01" names bc, it does not say what bc is
         evidence.why_not = "the line does not say it is what was asked about"
     return evidence
+
+
+def _says_beyond_document(asked: Asked, words: LineWords, soft: list[Term]) -> bool:
+    """Whether a line says what a question asks of its document besides the document's name.
+
+    "What is the default maximum number of variables in xsltproc?", asked of xsltproc's manual: the
+    name asks nothing of the line, which must hold the rest ("Maximum number of variables. The
+    default is 15000."), and something at least: a bare entry "cif" under libffi-closure-api.html
+    says nothing of who wrote the Closure API of libffi.
+    """
+    said = [t for t in asked.terms if not words.in_document(t)]
+    return all(t.role == "verb" or words.find(t) or words.in_intro(t) for t in soft) and any(
+        words.find(t) or words.in_intro(t) for t in said)
 
 
 def _asks_of_focus(asked: Asked) -> bool:
