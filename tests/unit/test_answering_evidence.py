@@ -617,3 +617,10 @@ def test_an_argument_of_the_call_the_question_names_is_no_answer():
     why = each("Which function frees memory allocated using heron_alloc?",
                "Memory: void *heron_alloc (size_t size, void **code)")
     assert why["size_t"].startswith("an argument of heron_alloc")
+
+
+def test_a_default_is_of_the_noun_asked_about():
+    """"By default, quill uses the servers X": X is the servers' default, not the port's."""
+    line = "By default, quill uses the public time servers `time.example.org`, if no other configuration is set."
+    assert each("What is the default port of quill?", line)["time.example.org"].startswith("the line gives a default")
+    assert each("Which time servers does quill use by default?", line)["time.example.org"] == ""

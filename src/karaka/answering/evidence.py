@@ -224,6 +224,11 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         evidence.why_not = f"the line does not say whose {thing} it is"
     elif asked.default and not said_default(span, words.text):
         evidence.why_not = "the line does not call it the default"
+    elif asked.default and asked.focus and not any(same(key(w), asked.focus) for w in k.VALUE_NOUNS) and not any(
+            near(Term(asked.focus, False, asked.focus_text, "noun")) for near in (
+                words.find, words.in_intro, words.in_around)):  # a heading's "Porting …" is no port; "the
+        # default value of --x" names its thing otherwise
+        evidence.why_not = f"the line gives a default, not of a {asked.focus_text}"  # "By default, … uses X" is no port
     elif asks_identity(asked) and not identity(span, words, doc, asked) and not (
             asked.focus and focus_near(asked, span, words, doc) and not all_focus(asked, span)
             and not (_asks_of_focus(asked) and any(same(key(w), asked.focus) for w in WORD.findall(span.text)))):
