@@ -38,6 +38,7 @@ from karaka.answering.identity import (
     agent_verb,
     all_focus,
     asks_identity,
+    defined,
     identity,
     owned,
     owner_before,
@@ -224,14 +225,12 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         evidence.why_not = f"the line does not say whose {thing} it is"
     elif asked.default and not said_default(span, words.text):
         evidence.why_not = "the line does not call it the default"
-    elif asked.default and asked.focus and not any(same(key(w), asked.focus) for w in k.VALUE_NOUNS) and not any(
-            near(Term(asked.focus, False, asked.focus_text, "noun")) for near in (
-                words.find, words.in_intro, words.in_around)):  # a heading's "Porting …" is no port; "the
-        # default value of --x" names its thing otherwise
+    elif asked.default and not _default_of_focus(asked, words):
         evidence.why_not = f"the line gives a default, not of a {asked.focus_text}"  # "By default, … uses X" is no port
     elif asks_identity(asked) and not identity(span, words, doc, asked) and not (
             asked.focus and focus_near(asked, span, words, doc) and not all_focus(asked, span)
-            and not (_asks_of_focus(asked) and any(same(key(w), asked.focus) for w in WORD.findall(span.text)))):
+            and not (defined(asked).lower() == asked.focus_text
+                     and any(same(key(w), asked.focus) for w in WORD.findall(span.text)))):
         # "What is bc?": "bc version 1.01" names bc, it does not say what bc is
         evidence.why_not = "the line does not say it is what was asked about"
     return evidence
@@ -250,11 +249,16 @@ def _says_beyond_document(asked: Asked, words: LineWords, soft: list[Term]) -> b
         words.find(t) or words.in_intro(t) for t in said)
 
 
-def _asks_of_focus(asked: Asked) -> bool:
-    """Whether the question asks what its focus itself is ("What is bc?"), not which thing is one ("Which tool is …?")."""
-    return bool(asked.focus_text) and re.match(rf"\s*(?:what|who)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?"
-                                               rf"{re.escape(asked.focus_text)}\s*\?*\s*$", asked.text,
-                                               re.IGNORECASE) is not None
+def _default_of_focus(asked: Asked, words: LineWords) -> bool:
+    """Whether the line, the line it goes on from or its neighbours name the noun whose default is asked.
+
+    "By default, timesyncd uses the NTP servers X" gives no default port; a heading's "Porting …"
+    names no port. A generic noun ("the default value of --x") names its thing otherwise.
+    """
+    if not asked.focus or any(same(key(w), asked.focus) for w in k.VALUE_NOUNS):
+        return True
+    noun = Term(asked.focus, False, asked.focus_text, "noun")
+    return bool(words.find(noun)) or words.in_intro(noun) or words.in_around(noun)
 
 
 def _argument_of(asked: Asked, span: Span, text: str) -> str:

@@ -160,7 +160,6 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
     return bool(terms & linked) or named_so(asked, span, doc)
 
 
-
 def _standing_for(asked: Asked, words: LineWords, doc: Any) -> set[int]:
     """The pronouns of a line that stand for a name the question asks about: the narrator's "I", a doer's "she"."""
     names = [t for t in asked.terms if t.hard and t.role == "name"]

@@ -193,6 +193,15 @@ def line_words(text: str, doc: Any | None, context: str, previous: str = "", fol
     return out
 
 
+ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
+"""An acronym a question writes ("GPL"), which a line may spell out."""
+
+
+def spelled_out(acronym: str, text: str) -> list[re.Match[str]]:
+    """Where ``text`` writes an acronym out, one capitalised word per letter: "General Public License" for GPL."""
+    return list(re.finditer(r"\b" + r"\s+".join(rf"{c}[a-z]+" for c in acronym) + r"\b", text))
+
+
 def joined(asked: Asked, words: LineWords) -> dict[str, list[int]]:
     """Question words a line writes joined or shortened, with where the line has them.
 
@@ -220,11 +229,3 @@ def joined(asked: Asked, words: LineWords) -> dict[str, list[int]]:
         if places:
             out.setdefault(key(acronym), []).extend(places)
     return out
-
-
-ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
-
-
-def spelled_out(acronym: str, text: str) -> list[re.Match[str]]:
-    """Where ``text`` writes an acronym out, one capitalised word per letter: "General Public License" for GPL."""
-    return list(re.finditer(r"\b" + r"\s+".join(rf"{c}[a-z]+" for c in acronym) + r"\b", text))

@@ -59,5 +59,3 @@ _DIGITS = {w: str(n) for n, w in enumerate("zero one two three four five six sev
 def _phrase(text: str, numbers: bool = False) -> str:
     """A text's words, one space between and around, as phrases are compared ("two" as "2" with ``numbers``)."""
     return " " + " ".join(_DIGITS.get(w, w) if numbers else w for w in WORD.findall(text)) + " "
-
-

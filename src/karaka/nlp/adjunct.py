@@ -22,12 +22,12 @@ def read_adjunct(doc: Any, model: Any) -> Any:
     """``doc``, or its parse with the word after "which"/"what" read as a noun before the noun it modifies."""
     for wh in doc[:-3]:
         word, noun = doc[wh.i + 1], doc[wh.i + 2]
-        if wh.lower_ in ("which", "what") and word.pos_ == "VERB" and wh.head.i == word.i and wh.dep_ == "det" \
-                and word.dep_ in ("nsubj", "nsubjpass", "dobj", "pobj"):
+        if wh.lower_ not in ("which", "what") or word.pos_ != "VERB":
+            continue
+        if wh.head.i == word.i and wh.dep_ == "det" and word.dep_ in ("nsubj", "nsubjpass", "dobj", "pobj"):
             word.pos_, word.tag_ = "NOUN", "NN"  # "Which function allocates …": a subject with "which" is a noun
             return doc
-        if wh.lower_ in ("which", "what") and word.pos_ == "VERB" and word.dep_ == "csubj" and \
-                noun.pos_ == "NOUN" and noun.head.i == word.i and word.head.pos_ in ("VERB", "AUX"):
+        if word.dep_ == "csubj" and noun.pos_ == "NOUN" and noun.head.i == word.i and word.head.pos_ in ("VERB", "AUX"):
             other = model(doc.text[:word.idx] + STAND_IN + doc.text[word.idx + len(word.text):])
             if len(other) != len(doc) or other[word.i].pos_ != "NOUN" or other[noun.i].pos_ != "NOUN":
                 return doc
