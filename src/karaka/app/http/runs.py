@@ -17,7 +17,7 @@ import subprocess
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -132,10 +132,17 @@ class Runs:
 
     def _work(self, run: Run, paths: list[Path], staged: Path | None, replace: bool, urls: list[str]) -> None:
         run.status = "running"
-        try:
-            self._run(run, paths, staged, replace, urls)
-        finally:
-            self.metrics.runs.labels(run.status).inc()
+        self._run(run, paths, staged, replace, urls)
+
+    def _end(self, run: Run, status: str, error: str | None, reports: Sequence[dict[str, Any]] = ()) -> None:
+        """End ``run`` once, counting it (and its reports) in the metrics before anyone can see it ended."""
+        with self.lock:
+            if run.finished is not None:
+                return
+            for report in reports:
+                self.metrics.report(report)
+            self.metrics.runs.labels(status).inc()
+            run.end(status, error)
 
     def _run(self, run: Run, paths: list[Path], staged: Path | None, replace: bool, urls: list[str]) -> None:
         try:
@@ -146,13 +153,11 @@ class Runs:
                               "not writable; nothing was ingested")
             self._ingest(run, paths, staged, replace, urls)
         except RunCancelled:
-            with self.lock:
-                run.end("cancelled", CANCELLED)
+            self._end(run, "cancelled", CANCELLED)
             get_services(self.ctx).workspace.records.finish_run(f"http-{run.id}", run.view())
         except Exception as exc:  # noqa: BLE001 - the run fails with the reason; its stream ends
             log.exception("ingest run %s failed", run.id)
-            with self.lock:
-                run.end("failed", f"the run could not start or finish: {_without(str(exc), self.root, staged, self.home)}")
+            self._end(run, "failed", f"the run could not start or finish: {_without(str(exc), self.root, staged, self.home)}")
             try:
                 get_services(self.ctx).workspace.records.finish_run(f"http-{run.id}", run.view())
             except Exception:  # noqa: BLE001 - the records cannot be written either (a read-only workspace)
@@ -188,11 +193,9 @@ class Runs:
                 errors.append(f"{self._public(path, base)}: {_without(str(exc), base, self.home)}")
         with self.lock:
             run.report = reports[-1] if len(reports) == 1 else {"reports": reports} if reports else None
-            failures = sum(len(r.get("failures", [])) + len(r.get("skipped_files", [])) for r in reports)
-            run.end("failed" if errors and not reports else "finished_with_failures" if errors or failures
-                    else "finished", "; ".join(errors) or None)
-        for report in reports:
-            self.metrics.report(report)
+        failures = sum(len(r.get("failures", [])) + len(r.get("skipped_files", [])) for r in reports)
+        self._end(run, "failed" if errors and not reports else "finished_with_failures" if errors or failures
+                  else "finished", "; ".join(errors) or None, reports)
         records.finish_run(f"http-{run.id}", run.view())  # GET /runs/{id} still answers after a restart
 
     def open(self) -> int:
@@ -232,8 +235,8 @@ class Runs:
         """At shutdown: record every run still in flight as ``interrupted``; returns their ids."""
         with self.lock:
             live = [r for r in self.runs.values() if r.finished is None]
-            for run in live:
-                run.end("interrupted", INTERRUPTED)
+        for run in live:
+            self._end(run, "interrupted", INTERRUPTED)
         records = get_services(self.ctx).workspace.records
         for run in live:
             records.finish_run(f"http-{run.id}", run.view())
