@@ -38,12 +38,18 @@ le la les l de des du un une et ou est sont à au aux en dans par pour sur avec 
 elle ils elles on se sa son ses leur leurs ne pas plus
 der die das den dem des ein eine einen einem einer und oder ist sind wird werden wurde wurden im in am an auf
 aus bei mit nach von zu zum zur für über unter durch es er sie man sich nicht kein keine auch nur wie was wer
+eines dass daß damit wenn ob weil als bis ohne um sowie sondern aber denn doch noch schon dann da dort hier wo
+haben habe hatte hatten sein seine seiner seinen seinem war waren kann können konnte könnte darf dürfen durfte
+muss müssen musste soll sollen sollte wollen wollte ich du wir ihr ihnen ihm ihn ihre ihrer ihren ihrem dies
+diese dieser dieses diesem diesen jede jeder jedes jeden jedem alle allen aller welche welcher welches welchem
+welchen selbst hat falls
 el los las lo y o es son en por para con del al se"""
 
-ENGLISH_LOOKALIKES = frozenset("son man die war den".split())
+ENGLISH_LOOKALIKES = frozenset("son man die war den hat falls".split())
 """Function words of French, German or Spanish that are English nouns and verbs: French and Spanish "son"
-(his; are), German "man" (one), "die" (the), "war" (was), "den" (the). They are what an English text is about
-("the son of Tam", "a man of war"), so they count as words there; a question in another language drops them."""
+(his; are), German "man" (one), "die" (the), "war" (was), "den" (the), "hat" (has), "falls" (if). They are what
+an English text is about ("the son of Tam", "a man of war"), so they count as words there; a question in another
+language drops them."""
 
 FUNCTION_WORDS = frozenset((_ENGLISH_FUNCTION_WORDS + _OTHER_FUNCTION_WORDS).split()) - ENGLISH_LOOKALIKES
 """The stop-word list: function words of English, French, German and Spanish, never what a text is about (less

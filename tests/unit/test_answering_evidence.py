@@ -5,6 +5,7 @@ from karaka.answering.line import Line, line_words
 from karaka.answering.naming import focus_near
 from karaka.answering.question import analyse
 from karaka.answering.reader import read
+from karaka.answering.span import Span
 from karaka.answering.spans import spans
 from karaka.answering.stems import key
 from karaka.nlp import parse
@@ -624,3 +625,48 @@ def test_a_default_is_of_the_noun_asked_about():
     line = "By default, quill uses the public time servers `time.example.org`, if no other configuration is set."
     assert each("What is the default port of quill?", line)["time.example.org"].startswith("the line gives a default")
     assert each("Which time servers does quill use by default?", line)["time.example.org"] == ""
+
+
+def test_a_field_under_a_heading_is_said_of_what_the_heading_names():
+    assert proved("Who is the author of Quarry Lint?", "Author: Mirela Ostrova",
+                  context="Quarry Lint version 2.4")["Mirela Ostrova"] == ""
+    assert proved("Who is the author of Quarry Lint?", "Mirela Ostrova and the team thank you.",
+                  context="Quarry Lint version 2.4")["Mirela Ostrova"] != ""  # no field of authors
+
+
+def test_a_quoted_term_is_read_with_the_sentence_that_describes_it():
+    said = proved("Which configure option builds the tiny parser?", "‘--small-grammar’",
+                  following="Build the tiny parser instead of the full one.")
+    assert said["--small-grammar"] == ""
+
+
+
+def test_a_german_compound_with_a_hyphen_is_one_word_the_line_must_hold_whole():
+    said = proved("Welche Datei enthält die Liste der erlaubten Anmelde-Shells?", "/etc/okshells",
+                  following="Liste der erlaubten Anmelde-Shells")
+    assert said["/etc/okshells"] == ""
+
+
+def test_a_term_of_a_list_is_read_with_its_own_description_not_the_entry_before():
+    words = line_words("/etc/b", None, "", previous="Liste A", following="Beschreibung B", intro="Liste A")
+    assert words.intro_text == "Beschreibung B"
+    assert line_words("/etc/b", None, "", following="Beschreibung B", intro="Dateien:").intro_text == \
+        "Dateien: Beschreibung B"  # a line that introduces the list does
+
+
+def test_a_german_default_is_named_by_its_compound():
+    assert proved("Was ist das Standardsignal für zap?", "Das Standardsignal für zap ist HUP.") == {"HUP": ""}
+
+
+def test_the_counted_noun_right_after_a_number_in_an_unparsed_line_says_what_it_counts():
+    asked = analyse("Wie viele Zeichen darf ein Name höchstens haben?")
+    text = "Falls der Name länger als 12 Zeichen ist, wird er gekürzt."
+    at = text.find("12")
+    assert focus_near(asked, Span("12", "quantity", at, at + 2), line_words(text, None, ""), None)
+    at = text.find("Name")
+    assert not focus_near(asked, Span("Name", "term", at, at + 4), line_words(text, None, ""), None)
+
+
+def test_an_entry_asked_of_with_its_program_is_keyed_by_its_number():
+    assert proved("Was bedeutet der Rückgabewert 3 von zap?", "3 bad option", context="RÜCKGABEWERTE") == \
+        {"bad option": ""}

@@ -221,6 +221,19 @@ def test_the_participle_under_be_is_the_question_s_verb(question, verb):
     assert analyse(question).verb == verb
 
 
+@pytest.mark.parametrize(("question", "verb"), [
+    ("What is the Korvel engine based on?", "base"),  # the tagger hangs "based on" on the subject after "what is"
+    ("What was the old barn made of?", "make"),
+    ("What is the spare drawer used to hold?", "use"),
+])
+def test_a_participle_left_waiting_for_the_wh_word_is_the_question_s_verb(question, verb):
+    assert analyse(question).verb == verb
+
+
+def test_a_participle_with_its_own_object_describes_the_noun_it_follows():
+    assert analyse("Who is the man named Ishmael Brook?").verb == ""  # who he is, not a naming
+
+
 def test_a_subject_the_tagger_took_for_a_verb_is_a_noun_the_line_must_hold():
     terms = {t.text: (t.role, t.hard) for t in analyse("Why should hens sleep?").terms}
     assert terms["hens"] == ("noun", True) and analyse("Why should hens sleep?").verb == "sleep"
@@ -260,3 +273,7 @@ def test_the_noun_standard_is_a_norm_and_the_adjective_a_default():
     assert not analyse("Which standard does the converter conform to?").default
     assert analyse("Which standard does the converter conform to?").kind == "term"
     assert analyse("What is the standard port of the converter?").default
+
+
+def test_german_modal_verbs_and_conjunctions_are_no_words_a_line_must_hold():
+    assert [t.text for t in analyse("Wie viele Zeichen darf ein Name haben, damit er passt?").terms] == ["name", "passt"]

@@ -76,9 +76,23 @@ def entry_key(asked: Asked, text: str, words: LineWords, doc: Any | None) -> lis
 
 
 def opens_with_name(hard: list[Term], words: LineWords) -> bool:
-    """Whether the line opens with a name or number the question asks about: an entry of its heading's list.
+    """Whether the line opens with a name or number the question asks about, or a label it asks of: an entry.
 
     "2      The directory does not exist." under EXIT STATUS answers "What does exit status 2 mean?":
     the heading says what the entry's key is a key of.
     """
-    return any(t.role == "name" and 0 in words.find(t) for t in hard)
+    return any(t.role == "name" and 0 in words.find(t) for t in hard) or _labelled_by(hard, words.text)
+
+
+_LABEL = re.compile(r"\s*([^\W\d_][\w -]{0,30}?)\s*:\s+\S")
+"""A field's label: "Author: Ada Quist", "Maintainer: …"."""
+
+
+def _labelled_by(hard: list[Term], text: str) -> bool:
+    """Whether the line is a field whose label is a noun the question asks of ("Author: X" for "who is the author of …").
+
+    A field under a heading describes what the heading names, as an entry of a list does.
+    """
+    label = _LABEL.match(text)
+    words = re.findall(r"[^\W\d_]+", label.group(1)) if label else []
+    return 0 < len(words) <= 3 and any(t.role == "noun" and any(same(key(w), t.key) for w in words) for t in hard)

@@ -88,13 +88,17 @@ def instruction_for(asked: Asked, span: Span, doc: Any | None) -> bool:
     return all(any(same(term.key, w) for w in own) for term in asked.terms if term.hard and term.role != "verb")
 
 
+_OWNER = re.compile(r"\s+(?:of|von|vom|de|du|des)\s+(?:the\s+|der\s+|la\s+|le\s+)?[^\s\d]\S*\s*$", re.IGNORECASE)
+"""What a thing asked about belongs to, after it: "exit value 2 of chage", "Rückgabewert 2 von chage"."""
+
+
 def definitions(asked: Asked, text: str, doc: Any | None) -> list[Span]:
     """What a line says something is for ("What does the -q option do?").
 
     The rest of a line that starts with it (a table row, a definition list: "-q  Suppress all
     output."), or what follows it as its verb's subject ("The -q option suppresses all output").
     """
-    names = [m.group(1) or m.group(2) for m in CODE_TOKEN.finditer(asked.defines)] or [asked.defines.split()[-1]]
+    names = [m.group(1) or m.group(2) for m in CODE_TOKEN.finditer(asked.defines)] or [_OWNER.sub("", asked.defines).split()[-1]]
     out = []
     for name in names:
         at = text.find(name)
@@ -135,7 +139,7 @@ def described(asked: Asked, text: str, intro: str, doc: Any | None) -> list[Span
     The entry is a short line that opens with code; a longer line that mentions it (a table's row) is none.
     """
     names = [m.group(1) or m.group(2) for m in CODE_TOKEN.finditer(asked.defines)]
-    number = re.search(r"(?<![\w.])\d+$", asked.defines.strip())  # "return code 4": an entry keyed by a number
+    number = re.search(r"(?<![\w.])\d+$", _OWNER.sub("", asked.defines).strip())  # "return code 4": an entry keyed by a number
     if not names and number and intro.strip() == number.group(0) and len(text.split()) >= 2:
         names = [number.group(0)]  # "4" over "Failed to parse the stylesheet"
     elif not names or not CODE_TOKEN.match(intro.strip()) or len(intro.split()) > 6 or any(n in text for n in names) \

@@ -239,9 +239,11 @@ def _apposed(doc: Any, anchor: Any, appositive: Any) -> bool:
 _QUOTES = frozenset('"“”‘’«»')
 
 
-_DEFAULT = re.compile(r"\b(?:defaults?|default(?:s|ed)? (?:to|is|value)|by default|standard(?:wert)?|voreingestellt|"
+_DEFAULT = re.compile(r"\b(?:defaults?|default(?:s|ed)? (?:to|is|value)|by default|standard(?:(?!i[sz])[a-zäöüß]{3,})?|"
+                      r"voreingestellt|"
                       r"voreinstellung|vorgabe(?:wert)?|par défaut|por defecto|predeterminado)\b", re.IGNORECASE)
-"""How a line calls a value the default, in the four languages (every word of ``kinds.DEFAULT_WORDS``)."""
+"""How a line calls a value the default, in the four languages (every word of ``kinds.DEFAULT_WORDS``; a German
+compound: "Standardsignal", "standardmäßig")."""
 
 
 def said_default(span: Span, text: str) -> bool:

@@ -67,7 +67,7 @@ class LineWords:
 
     def find(self, term: Term) -> list[int]:
         """Where the term stands in the line ([] when it does not)."""
-        if term.role == "name" and not term.key.isalpha():
+        if _written_whole(term):
             found = [m.start() for m in _whole(term.key).finditer(self.text.lower())]
             return [max(0, bisect_right(self.starts, at) - 1) for at in found] if self.starts else found
         return [i for word, places in self.at.items() if same(term.key, word) for i in places]
@@ -107,8 +107,13 @@ def _whole(code: str) -> re.Pattern[str]:
                       re.search(r"[\w/-]$", code) else re.escape(code))  # a letter may follow: keys are stems
 
 
+def _written_whole(term: Term) -> bool:
+    """A name written with marks ("-k", "/etc/shells"), or a compound with a hyphen ("Anmelde-Shells"): matched as written."""
+    return term.role == "name" and not term.key.isalpha() or term.role == "word" and "-" in term.key.strip("-")
+
+
 def _holds(keys: set[str], text: str, term: Term) -> bool:
-    if term.role == "name" and not term.key.isalpha():
+    if _written_whole(term):
         return _whole(term.key).search(text.lower()) is not None
     return any(same(term.key, word) for word in keys)
 
@@ -179,11 +184,12 @@ def line_words(text: str, doc: Any | None, context: str, previous: str = "", fol
         for m in re.finditer(pattern, text, re.IGNORECASE):
             out.at.setdefault(key(bound), []).append(bisect_right(out.starts, m.start()) - 1 if out.starts
                                                      else m.start())
-    if out.verbless and len(text.split()) <= 8 and following and CODE_TOKEN.match(text.strip()):
-        out.intro_text = f"{intro} {following}".strip()
+    if out.verbless and len(text.split()) <= 8 and following and CODE_TOKEN.match(text.strip(" ‘’'\"“”`")):
+        # (a term quoted as Texinfo prints it: "‘--enable-mini-gmp’"); the entry before is no introduction
+        out.intro_text = f"{intro if intro.rstrip().endswith(':') else ''} {following}".strip()
         intro = out.intro_text
-    if previous and (POINTS_BACK.match(text) or _elliptic(doc)):  # "That's because …" gives the reason of the
-        # sentence before; "The default is 3000." is the default of what it spoke of
+    elif previous and (POINTS_BACK.match(text) or _elliptic(doc)):  # "That's because …" gives the reason of the
+        # sentence before; "The default is 3000." is the default of what it spoke of; a term is said of by what follows
         out.intro_text = f"{intro} {previous}".strip()
         intro = out.intro_text
     out.context = _keys(context)

@@ -48,11 +48,12 @@ def focus_near(asked: Asked, span: Span, words: LineWords, doc: Any | None = Non
         return _focus_in_parse(asked.focus, span, doc)
     word = r"[^\W_]+"
     before, after = words.text[:span.start], words.text[span.end:]
-    right_after = re.match(rf"\s*[)`'\"’”]*\s*(?:{word}[\s-]+)?({word})", after)  # "`x.target` unit"
+    right_after = re.match(rf"\s*[)`'\"’”]*\s*({word})(?:[\s-]+({word}))?", after)  # "`x.target` unit", "15 Zeichen"
     linked = re.match(rf"\s*,?\s*(?:as|is|are|was|were)\s+(?:the\s+|a\s+|an\s+|its\s+)?(?:{word}\s+)?({word})",
                       after)
     preceding = re.search(rf"({word})\s*(?:[:=(]|\bcalled|\bnamed)?\s*[\"'“‘`]?$", before)  # "option '-q'"
-    return any(m is not None and same(key(m.group(1)), asked.focus) for m in (right_after, linked, preceding))
+    return any(m is not None and any(g is not None and same(key(g), asked.focus) for g in m.groups())
+               for m in (right_after, linked, preceding))
 
 
 def _focus_in_parse(focus: str, span: Span, doc: Any) -> bool:

@@ -12,6 +12,9 @@ from karaka.words import WORD
 
 DEFAULTS_TO = re.compile(r"\bdefaults?\s+to\s+([^.,;:()\s][^.,;:()]*)", re.IGNORECASE)
 _CLAUSE_GOES_ON = re.compile(r"\s+(?:unless|if|when|and|or|but|which|because|so)\b.*", re.IGNORECASE)
+_GERMAN_DEFAULT_IS = re.compile(r"\b(Standard(?!i[sz])\w{3,}|Vorgabe\w*|Voreinstellung)\b((?:\s+[^\s.;:]+){0,3}?)\s+"
+                                r"(?:ist|sind|lautet|lauten)\s+[»„\"]?([^\s.,;:»“\"]+)")
+"""A German default named by its compound and a copula: "Das Standardsignal für kill ist TERM"."""
 MOST_WORDS = 6
 """A value is a word or a short phrase ("letter", "the number of CPUs"); more words after "defaults to" say how the
 default is found, which is no value to show."""
@@ -33,6 +36,9 @@ def named_defaults(asked: Asked, text: str, doc: Any | None) -> list[tuple[str, 
         sentence = re.split(r"(?<=[.!?])\s+", text[:m.start()])[-1]
         if value and len(value.split()) <= MOST_WORDS and of_focus(sentence):
             found.append((value, m.start(1) + len(raw) - len(raw.lstrip("`"))))
+    for m in _GERMAN_DEFAULT_IS.finditer(text):  # "Das Standardsignal für kill ist TERM."
+        if asked.focus in m.group(1).lower() or of_focus(m.group(2)):  # the compound's own noun, or one after it
+            found.append((m.group(3), m.start(3)))
     for t in doc if doc is not None else ():
         subject = next((c for c in t.head.children if c.dep_ == "nsubj"), None)
         if t.dep_ in ("attr", "acomp") and t.head.lemma_ == "be" and subject is not None and any(

@@ -151,6 +151,22 @@ def _after_subject(tokens: list):  # type: ignore[no-untyped-def, type-arg]
     return after
 
 
+def stranded(participle) -> bool:  # type: ignore[no-untyped-def]
+    """Whether a participle ends its question waiting for the wh-word: "based on?", "used to store?".
+
+    "What is grep based on?" is read by the small tagger as "what is grep (based on)", the
+    participle hung on the subject; a preposition or a "to" verb without its object says the
+    wh-word is that object, and the participle the question's action. "Who is the man named
+    Ishmael?" has its object: the participle describes the man.
+    """
+    last = max(t.i for t in participle.subtree)
+    if any(not t.is_punct for t in participle.doc[last + 1:]):
+        return False
+    return any(c.dep_ == "prep" and not any(g.dep_ == "pobj" for g in c.children)
+               or c.dep_ == "xcomp" and c.tag_ == "VB" and not any(g.dep_ in ("dobj", "prep") for g in c.children)
+               for c in participle.children)
+
+
 def verb_of(doc):  # type: ignore[no-untyped-def]
     """The question's main verb: the root when it is a verb, else the verb the root governs.
 
@@ -179,8 +195,9 @@ def verb_of(doc):  # type: ignore[no-untyped-def]
     if root.lemma_.lower() == "be":  # "when was the old mill built?", "when is the tide turning?": a tagger may
         said = next((c for c in root.children if c.dep_ == "acomp" and c.pos_ == "VERB"), None)  # hang the
         subject = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)  # participle on the noun
-        if said is None and subject is not None and not any(c.dep_ in ("attr", "acomp") for c in root.children):
-            said = next((c for c in subject.children if c.dep_ == "acl" and c.tag_ in ("VBN", "VBG")), None)
+        if said is None and subject is not None:
+            said = next((c for c in subject.children if c.dep_ == "acl" and c.tag_ in ("VBN", "VBG") and (
+                not any(g.dep_ in ("attr", "acomp") for g in root.children) or stranded(c))), None)
         if said is not None:
             return said
     return root if root.pos_ == "VERB" and root.lemma_.lower() not in LIGHT_VERBS else None

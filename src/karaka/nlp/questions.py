@@ -209,6 +209,10 @@ def question_step(question: str, known_verb: KnownVerb | None = None) -> dict[st
         if verb.dep_ == "acl" and verb.tag_ == "VBN" and verb.head.dep_ == "nsubj" and verb.head.head.lemma_ == "be":
             subject = " ".join(t.text for t in verb.head.subtree if t.i < verb.i)  # "Was Dov buried …?": Dov was
             known.setdefault("KARMA", _clean(subject))
+            purpose = next((c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VB" and not any(
+                g.dep_ in ("dobj", "prep", "ccomp") for g in c.children)), None)
+            if purpose is not None and extract is None:  # "what is the field used to store?": what it stores
+                verb, known, extract = purpose, {}, "KARMA"
         if extract is None:
             if wh is not None and wh.head.i != verb.i and wh.head.dep_ == "pobj":  # "in what city…"
                 extract = "ADHIKARANA_SPATIAL"
