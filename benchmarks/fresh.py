@@ -145,9 +145,12 @@ def main() -> None:
         run_ingest(resolve_context({"workspace": workspace, "llm": "none", "extractor": "parser"}), docs)
         ctx = resolve_context({"workspace": workspace, "llm": args.llm})
         questions = json.loads((HERE / "data" / args.set / "questions.json").read_text(encoding="utf-8"))
-        right = grounded = wrong = refused = 0
+        right = grounded = wrong = refused = first = cited = 0
         for q in questions:
             result = run_query(ctx, q["question"])
+            texts = [str(c.get("text", "")) for c in result.get("citations") or []]
+            first += q["answerable"] and bool(texts) and has(texts[0], q["gold"])  # as blind_eval.py counts them
+            cited += q["answerable"] and any(has(t, q["gold"]) for t in texts)
             answer = re.sub(r"\[[^\],]*,[^\]]*\]", " ", result["answer"])  # citations, not "time[1-4].google.com"
             ok = result["status"] == "GROUNDED" and has(answer, q["gold"])
             grounded += result["status"] == "GROUNDED"
@@ -156,10 +159,12 @@ def main() -> None:
             refused += not q["answerable"] and result["status"] != "GROUNDED"
             mark = ("RIGHT" if ok else "wrong") if q["answerable"] else ("refused" if result["status"] != "GROUNDED"
                                                                          else "WRONG")
-            print(f"{q['id']:4} {mark:7} {result['status']:9} {q['question'][:70]!r} -> "
+            line = "1st" if texts and has(texts[0], q["gold"]) else "cit" if any(has(t, q["gold"]) for t in texts) else "-"
+            print(f"{q['id']:4} {mark:7} {result['status']:9} {line:3} {q['question'][:70]!r} -> "
                   f"{'; '.join(result['answers'])[:60]!r}")
         answerable = sum(q["answerable"] for q in questions)
-        print(f"{args.set} ({args.llm}): right {right}/{answerable}, refused {refused}/{len(questions) - answerable}, "
+        print(f"{args.set} ({args.llm}): right {right}/{answerable}, first cited line holds it {first}/{answerable}, "
+              f"a cited line holds it {cited}/{answerable}, refused {refused}/{len(questions) - answerable}, "
               f"GROUNDED wrong {wrong}/{grounded}")
 
 

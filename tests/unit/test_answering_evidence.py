@@ -670,3 +670,13 @@ def test_the_counted_noun_right_after_a_number_in_an_unparsed_line_says_what_it_
 def test_an_entry_asked_of_with_its_program_is_keyed_by_its_number():
     assert proved("Was bedeutet der Rückgabewert 3 von zap?", "3 bad option", context="RÜCKGABEWERTE") == \
         {"bad option": ""}
+
+
+def test_a_flag_named_after_what_it_does_is_no_word_of_the_question():
+    assert proved("Which option makes a test run?", "Use --test to make a test run.") == {"--test": ""}
+    assert "--test" not in proved("What does the --test option do?", "Use --test to make a test run.")
+
+
+def test_a_command_in_backquotes_gives_the_option_the_question_names():
+    found = proved("Which option of quill makes a test run?", "`quill --test --user` for a test run of quill.")
+    assert found == {"--test": ""}  # --user is not what the question names

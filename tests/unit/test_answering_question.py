@@ -277,3 +277,8 @@ def test_the_noun_standard_is_a_norm_and_the_adjective_a_default():
 
 def test_german_modal_verbs_and_conjunctions_are_no_words_a_line_must_hold():
     assert [t.text for t in analyse("Wie viele Zeichen darf ein Name haben, damit er passt?").terms] == ["name", "passt"]
+
+
+def test_a_plural_noun_the_parse_gives_a_subject_and_an_object_is_the_question_s_verb():
+    asked = analyse("Which environment variable lists host names that should skip the cache?")
+    assert (asked.verb, asked.focus) == ("list", "variabl")

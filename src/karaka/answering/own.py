@@ -28,7 +28,8 @@ def in_question(asked: Asked, span: Span) -> bool:
         # an identifier is named after what it holds (CACHE_DIR answers "which variable holds the cache
         # dir?"): only a token or phrase the question writes as it is written is the question's own
         return any(n in span.text or span.text in n for n in code_tokens(asked.text) if n) or \
-            _phrase(span.text) in _phrase(asked.text)
+            not span.text.startswith("-") and _phrase(span.text) in _phrase(asked.text)  # "--test" for "a test run"
+        # is a flag named after what it does, as CACHE_DIR is; the question wrote the word, not the flag
     low = _phrase(span.text.lower(), numbers=True)  # "two" is "2"
     unpathed = re.sub(r"\S*/\S*", " ", asked.text.lower())  # "mail" is no word the question wrote in "/var/mail"
     if low.strip() and low in _phrase(unpathed, numbers=True):

@@ -25,6 +25,7 @@ from karaka.answering.shapes import ADDRESS, LITERAL, called, code_shape, fits_s
 from karaka.answering.span import Span, span_tokens
 from karaka.answering.stems import key, same
 from karaka.answering.values import named_defaults
+from karaka.words import WORD
 
 UNIT = re.compile(
     r"(?:[kKMGTP]i?)?(?:B|b|bit|bits|byte|bytes|bps|Hz|hz|px|pt|dpi)|ms|µs|us|ns|s|sec|secs|min|mins|h|hr|hrs|"
@@ -91,6 +92,12 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
             token = token[:-1] if token.endswith(".") and not m.group(1) else token  # the sentence's full stop
             if kind == k.CODE and not fits_shape(asked.shape, code_shape(token), token) and not called(
                     asked, text, m.start(), m.end()):
+                if m.group(1) and " " in token:  # "`systemd --test --system` for a test run": a command holds its
+                    for inner in CODE_TOKEN.finditer(token):  # options; the one named by the question's words answers
+                        part = inner.group(2)
+                        if part and fits_shape(asked.shape, code_shape(part), part) and any(
+                                key(w) == t.key for w in WORD.findall(part) for t in asked.terms):
+                            add(part, m.start(1) + inner.start(2), k.CODE)
                 continue
             if kind == k.NAME and code_shape(token) != "name":
                 continue

@@ -5,7 +5,9 @@ and whose clause is the subject of "compiles": the question would ask what build
 question is parsed once more with a plain noun in the verb's place ("Which data system compiles
 …?"), and that parse is given back with the question's own words. A word the parse itself
 makes the subject or object of the sentence, with "which" as its determiner, and yet tags a verb
-("Which function allocates memory?") is a noun.
+("Which function allocates memory?") is a noun. The other way round, a plural noun the parse makes
+the root with a subject and an object ("Which environment variable lists host names …?") is the
+question's verb, read again with a present tense in its place.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from karaka.nlp.older import keep_words
 
 STAND_IN = "data"
 """A noun that is never a verb, put where the misread one stands."""
+STAND_IN_VERB = "makes"
+"""A present tense that is never a noun, put where a verb read as a plural noun stands."""
 
 
 def read_adjunct(doc: Any, model: Any) -> Any:
@@ -33,5 +37,15 @@ def read_adjunct(doc: Any, model: Any) -> Any:
                 return doc
             lemmas = [t.lemma_ for t in other]
             lemmas[word.i] = word.lower_
+            return keep_words(doc, other, lemmas, names=doc)
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is not None and root.tag_ == "NNS" and doc[0].lower_ in ("which", "what") and {"nsubj", "dobj"} <= {
+            c.dep_ for c in root.children}:  # "Which environment variable lists host names …?": a noun has no
+        other = model(doc.text[:root.idx] + STAND_IN_VERB + doc.text[root.idx + len(root.text):])  # subject and object
+        if len(other) == len(doc) and other[root.i].pos_ == "VERB":
+            from karaka.nlp import verb_lemma
+
+            lemmas = [t.lemma_ for t in other]
+            lemmas[root.i] = verb_lemma(root.text)
             return keep_words(doc, other, lemmas, names=doc)
     return doc
