@@ -3,7 +3,7 @@
 from karaka.answering.evidence import weigh
 from karaka.answering.line import Line, line_words
 from karaka.answering.naming import focus_near
-from karaka.answering.question import analyse
+from karaka.answering.question import Term, analyse
 from karaka.answering.reader import read
 from karaka.answering.span import Span
 from karaka.answering.spans import spans
@@ -680,3 +680,9 @@ def test_a_flag_named_after_what_it_does_is_no_word_of_the_question():
 def test_a_command_in_backquotes_gives_the_option_the_question_names():
     found = proved("Which option of quill makes a test run?", "`quill --test --user` for a test run of quill.")
     assert found == {"--test": ""}  # --user is not what the question names
+
+
+def test_a_key_combination_matches_with_spaces_round_its_plus_signs():
+    combination = Term("control+alt+backspace", True, "Control+Alt+Backspace", "name")
+    words = line_words("The server quits when you press Control + Alt + Backspace.", None, "")
+    assert words.find(combination) and not line_words("Press Control + Alt to quit.", None, "").find(combination)

@@ -103,8 +103,9 @@ class LineWords:
 @lru_cache(maxsize=512)
 def _whole(code: str) -> re.Pattern[str]:
     """A name written with marks, as a whole token: "/usr/bin/python" is not in "/usr/bin/python2"."""
-    return re.compile(rf"(?<![\w/-]){re.escape(code)}(?![\d_/])" if re.match(r"[\w/-]", code) and
-                      re.search(r"[\w/-]$", code) else re.escape(code))  # a letter may follow: keys are stems
+    written = r"\s*\+\s*".join(re.escape(part) for part in code.split("+"))  # "Control + Alt" is "control+alt"
+    return re.compile(rf"(?<![\w/-]){written}(?![\d_/])" if re.match(r"[\w/-]", code) and
+                      re.search(r"[\w/-]$", code) else written)  # a letter may follow: keys are stems
 
 
 def _written_whole(term: Term) -> bool:
