@@ -1,6 +1,6 @@
 """Questions written over documents new to the project, scored as the blind set scores (totals and rows).
 
-    python benchmarks/fresh.py [--set fresh|shelf|shelf2|…|shelf7] [--llm SPEC] [--workspace WS]
+    python benchmarks/fresh.py [--set fresh|shelf|shelf2|…|shelf8] [--llm SPEC] [--workspace WS]
 
 With ``--workspace`` the documents are kept in ``WS.source/``, so a rerun finds them unchanged.
 
@@ -24,10 +24,13 @@ and last code (a license, a Markdown README, an HTML manual page and a German ma
 answerable, 2 not). ``--set shelf4`` (sixteenth session) was written the same way before anything
 ran on it (a license, a Markdown README, an HTML manual page, a PDF manual and a German manual
 page: 27 answerable, 3 not), and ``--set shelf5`` after shelf4's fixes, with a scan among its
-documents (25 answerable, 3 not), ``--set shelf6`` after shelf5's (25 and 3), ``--set shelf7`` last (18 and 2). Their documents come from Debian's ``base-passwd``, ``fontconfig``,
-``bash``, ``bc``, ``espeak-ng``, ``grep``, ``libffi-dev``, ``libtasn1-doc``, ``libxslt1-dev``, ``man-db``, ``nettle-dev``, ``passwd``, ``pkgconf``, ``procps``,
-``psmisc``, ``python3-dev``, ``systemd`` and ``zstd``; a scan needs ``tesseract-ocr`` (a missing
-one is named).
+documents (25 answerable, 3 not), ``--set shelf6`` after shelf5's (25 and 3), ``--set shelf7`` last (18 and 2).
+``--set shelf8`` (seventeenth session; an HTML reference, a Markdown spec, a German manual page and a scan: 25
+and 2) was written after the session's first changes and run on its first code before any change it led to.
+Their documents come from Debian's ``base-passwd``, ``fontconfig``, ``bash``, ``bc``, ``espeak-ng``, ``grep``,
+``libexpat1-dev``, ``libffi-dev``, ``libtasn1-doc``, ``libxslt1-dev``, ``man-db``, ``nettle-dev``, ``passwd``,
+``pkgconf``, ``procps``, ``psmisc``, ``python3-dev``, ``python3-pip``, ``sed``, ``systemd`` and ``zstd``; a scan
+needs ``tesseract-ocr`` (a missing one is named).
 """
 
 from __future__ import annotations
@@ -80,10 +83,14 @@ SETS = {  # per set: documents copied (a .gz source is unpacked) and manual page
                 "distro-porting.md": "/usr/share/doc/systemd/DISTRO_PORTING.md",
                 "libffi-primitive-types.html": "/usr/share/doc/libffi8/html/Primitive-Types.html"},
                {"killall.de.1.txt": "/usr/share/man/de/man1/killall.1.gz"}),
+    "shelf8": ({"expat-reference.html": "/usr/share/doc/libexpat1-dev/expat.html/reference.html",
+                "requirement-specifiers.md": "/usr/share/doc/python3-pip/html/reference/requirement-specifiers.md"},
+               {"watch.de.1.txt": "/usr/share/man/de/man1/watch.1.gz"}),
 }
 SCANS = {"shelf5": {"bash-intro-scan.pdf": "/usr/share/doc/bash/INTRO.gz"},
          "shelf6": {"bc-readme-scan.pdf": "/usr/share/doc/bc/README"},
-         "shelf7": {"grep-readme-scan.pdf": "/usr/share/doc/grep/README"}}
+         "shelf7": {"grep-readme-scan.pdf": "/usr/share/doc/grep/README"},
+         "shelf8": {"sed-readme-scan.pdf": "/usr/share/doc/sed/README"}}
 """Per set: image-only PDFs made of a text's first page (typeset, rendered at 200 dpi): what a scanner makes."""
 SCAN_LINES = 58
 

@@ -3,9 +3,10 @@
 from karaka.answering.evidence import weigh
 from karaka.answering.line import Line, line_words
 from karaka.answering.naming import focus_near
+from karaka.answering.other import does_another
 from karaka.answering.question import Term, analyse
 from karaka.answering.reader import read
-from karaka.answering.span import Span
+from karaka.answering.span import Span, span_tokens
 from karaka.answering.spans import spans
 from karaka.answering.stems import key
 from karaka.nlp import parse
@@ -686,3 +687,41 @@ def test_a_key_combination_matches_with_spaces_round_its_plus_signs():
     combination = Term("control+alt+backspace", True, "Control+Alt+Backspace", "name")
     words = line_words("The server quits when you press Control + Alt + Backspace.", None, "")
     assert words.find(combination) and not line_words("Press Control + Alt to quit.", None, "").find(combination)
+
+
+def test_code_joined_to_the_doer_of_a_passive_does_that_action():
+    asked = analyse("Which function frees the pool?")
+    text = "Memory allocated by zz_alloc or zz_grow must be returned."
+    doc, at = parse(text), text.find("zz_grow")
+    assert does_another(asked, Span("zz_grow", "code", at, at + 7, *span_tokens(doc, at, at + 7)), doc)
+
+
+def test_a_description_under_an_entry_says_the_entry_does_its_own_main_verb():
+    asked = analyse("Which function frees the pool?")
+    under = Span("zz_grow", "code", -1, -1, -1, -1)  # the entry's name, from the line above the description
+    assert does_another(asked, under, parse("Allocate a block of the pool."))
+    assert not does_another(asked, under, parse("Free the pool and its blocks."))
+
+
+def test_the_noun_asked_about_before_a_name_in_capitals_calls_it_one():
+    assert proved("Which file explains how to report bugs?", "Read the file HACKING before you report bugs.") == \
+        {"HACKING": ""}
+
+
+def test_a_german_question_asks_for_its_noun_and_a_decimal_comma_is_one_number():
+    asked = analyse("Welches kleinste Intervall erlaubt zap?")
+    assert (asked.kind, asked.focus) == ("quantity", "intervall")  # the capitalised noun, not the adjective
+    found = spans(asked, "Der Befehl erlaubt kein Intervall kleiner als 0,5 Sekunden.", None)
+    assert [s.text for s in found] == ["0,5 Sekunden"]
+
+
+def test_how_often_is_answered_in_german_by_every_so_many_units():
+    assert proved("Wie oft läuft zap standardmäßig?", "Standardmäßig läuft zap alle drei Minuten.") == \
+        {"alle drei Minuten": ""}
+
+
+def test_a_sentence_whose_subject_is_this_goes_on_from_the_one_before():
+    def intro(text):
+        return line_words(text, parse(text), "", previous="Link the program against foo.").intro_text
+    assert intro("On Unix, this is done with the -lfoo flag.") == "Link the program against foo."
+    assert intro("If this is not set, the -lfoo flag is used.") == ""  # a condition's subject

@@ -53,14 +53,17 @@ number amount count total quantity size length width height depth weight volume 
 delay latency interval timeout period age rate ratio percentage percent proportion share frequency speed
 bitrate throughput bandwidth capacity limit maximum minimum max min level price cost fee score
 temperature pressure resolution precision accuracy overhead population
-anzahl zahl größe länge breite höhe dauer grenze menge nombre taille longueur durée taux limite quantité
+anzahl zahl größe länge breite höhe dauer grenze menge intervall verzögerung zeitüberschreitung alter rate
+anteil häufigkeit geschwindigkeit kapazität maximum minimum stufe preis kosten temperatur gewicht tiefe
+nombre taille longueur durée taux limite quantité
 """.split())
 """Nouns after "which/what" (or a copula's subject) that name a measured amount: their answer is a number."""
 
 DIMENSIONS = frozenset("""
 length width height depth weight volume area distance duration delay latency interval timeout period age
 speed bitrate throughput bandwidth temperature pressure frequency rate
-länge breite höhe dauer longueur durée taille vitesse
+länge breite höhe dauer intervall verzögerung zeitüberschreitung alter geschwindigkeit häufigkeit temperatur
+gewicht tiefe longueur durée taille vitesse
 """.split())
 """Measure nouns of a physical dimension, measured in units ("14 knots", "3 seconds"), never by a count of
 things: "14 passengers" is no speed. (A limit, a total or a size may count anything: "up to 8 Developers".)"""

@@ -148,6 +148,12 @@ def _elliptic(doc: Any | None) -> bool:
     return len(own) <= 1 and any(t.like_num or CODE_TOKEN.match(t.text) for t in doc)
 
 
+def _demonstrative_subject(doc: Any | None) -> bool:
+    """A sentence whose main subject is a bare "this" or "that": "On Unix, this is done with -lexpat." goes on from the one before."""
+    return doc is not None and any(t.lower_ in ("this", "that") and t.dep_ in ("nsubj", "nsubjpass") and t.pos_ == "PRON"
+                                   and t.head.dep_ == "ROOT" for t in doc)  # not "if this is not set, …"
+
+
 def line_words(text: str, doc: Any | None, context: str, previous: str = "", following: str = "",
                intro: str = "", heading: str = "", document: str = "") -> LineWords:
     """The keys of a line's words (by token when parsed), its context, its introducing line and neighbours.
@@ -189,7 +195,7 @@ def line_words(text: str, doc: Any | None, context: str, previous: str = "", fol
         # (a term quoted as Texinfo prints it: "‘--enable-mini-gmp’"); the entry before is no introduction
         out.intro_text = f"{intro if intro.rstrip().endswith(':') else ''} {following}".strip()
         intro = out.intro_text
-    elif previous and (POINTS_BACK.match(text) or _elliptic(doc)):  # "That's because …" gives the reason of the
+    elif previous and (POINTS_BACK.match(text) or _elliptic(doc) or _demonstrative_subject(doc)):  # "That's because …" gives the reason of the
         # sentence before; "The default is 3000." is the default of what it spoke of; a term is said of by what follows
         out.intro_text = f"{intro} {previous}".strip()
         intro = out.intro_text

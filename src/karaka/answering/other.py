@@ -74,8 +74,13 @@ def does_another(asked: Asked, span: Span, doc: Any | None) -> bool:
 
     "The `purge` command deletes every cached page." says what purge does: it answers "which command
     deletes cached pages?", not "which command adds them?". Code the line only mentions ("see
-    --raw for the output") is not bound to a verb, and the question's verb need not be there.
+    --raw for the output") is not bound to a verb, and the question's verb need not be there. A
+    description under an entry whose main verb is another's says the entry does that other thing.
     """
+    if span.start < 0 and doc is not None and asked.verb:  # the description under an entry: what it says the entry
+        root = next((t for t in doc if t.dep_ == "ROOT"), None)  # does ("Allocate size bytes …" under XML_MemRealloc)
+        return root is not None and root.pos_ == "VERB" and not any(
+            t.pos_ == "VERB" and same(key(t.lemma_), asked.verb) for t in doc)
     return _bound_to(asked, span, doc) is not None
 
 
@@ -101,9 +106,11 @@ def _bound_to(asked: Asked, span: Span, doc: Any | None) -> Any | None:
     if doc is None or span.first < 0 or not asked.verb:
         return None
     head = doc[span.first]
-    while head.dep_ in ("compound", "amod", "nmod", "appos", "punct") and head.head.i != head.i:
-        head = head.head  # "the `purge` command": the command is the doer
-    bound = head.dep_ in ("nsubj", "nsubjpass", "dobj") and head.head.pos_ == "VERB" and not same(
+    while head.dep_ in ("compound", "amod", "nmod", "appos", "punct", "conj") and head.head.i != head.i:
+        head = head.head  # "the `purge` command": the command is the doer; "X or Y" share the place of X
+    if head.dep_ == "pobj" and head.head.dep_ == "agent":
+        head = head.head  # "allocated by XML_MemMalloc or XML_MemRealloc": the doer of a passive
+    bound = head.dep_ in ("nsubj", "nsubjpass", "dobj", "agent") and head.head.pos_ == "VERB" and not same(
         key(head.head.lemma_), asked.verb)
     return head.head if bound else None
 

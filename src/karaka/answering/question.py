@@ -156,10 +156,12 @@ def _analyse_words(text: str, lang: str) -> Asked:
             following = [x for x in words[i + 1:i + 4] if x not in stop]
             if wh == "how" and words[i + 1:i + 2] and words[i + 1] in k.DEGREE_AFTER_HOW:
                 wh = "how many"
-                following = [x for x in words[i + 2:i + 5] if x not in stop]
+                following = [x for x in words[i + 2:i + 5] if x not in stop] if words[i + 1] not in (
+                    "oft", "often", "lange", "long") else []  # "wie oft wird der Befehl …": how often, of no noun
             opening = following
             if (wh == "which" or wh == "what" and lang == "en") and following:
-                focus = following[0]
+                nouns = [x for x in following if lang == "de" and _capitalised(x, text)]
+                focus = nouns[0] if nouns else following[0]  # German writes its nouns with a capital: "kleinste Intervall"
             elif wh == "how many" and following:
                 focus = following[0]
             break
@@ -192,6 +194,11 @@ def _analyse_words(text: str, lang: str) -> Asked:
                  terms=tuple(dict.fromkeys(terms)), required=required_words(text), lang=lang, named=_named(text),
                  counted=key(focus) if wh == "how many" and focus else "", focus_text=focus,
                  defines=described.group(1).strip() if described else "")
+
+
+def _capitalised(word: str, text: str) -> bool:
+    """Whether a question writes ``word`` (found lower-cased) with a capital after its first word."""
+    return any(m.group(0)[:1].isupper() for m in re.finditer(rf"(?<=\s){re.escape(word)}\b", text, re.IGNORECASE))
 
 
 def _base(verb: Any) -> str:

@@ -40,7 +40,7 @@ UNIT = re.compile(
 NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
                  "sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
                  "hundred|thousand|half|dozen|score")
-NUMBER = re.compile(rf"(?<![\w.:/-])(?:[<>≤≥~]\s?)?(?:\d+(?:[,\u202f]\d{{3}})*(?:\.\d+)?(?:[kKMGT](?!\w))?"
+NUMBER = re.compile(rf"(?<![\w.:/-])(?:[<>≤≥~]\s?)?(?:\d+(?:[,\u202f]\d{{3}})*(?:[.,]\d+)?(?:[kKMGT](?!\w))?"
                     rf"(?:(?:\s?[-–]\s?|\s(?:or|to)\s)\d+"
                     rf"(?:\.\d+)?)?"
                     rf"|(?:{NUMBER_WORDS})(?:[ -](?:and )?(?:{NUMBER_WORDS}))*"
@@ -59,11 +59,13 @@ def _strip(text: str, start: int) -> tuple[str, int]:
     return text.strip(" ,;:()[]\"'`"), start + len(text) - len(text.lstrip(" ,;:()[]\"'`"))
 
 
-HOW_OFTEN = re.compile(r"\bhow\s+(?:often|frequently)\b", re.IGNORECASE)
+HOW_OFTEN = re.compile(r"\b(?:how\s+(?:often|frequently)|wie\s+oft|wie\s+häufig)\b", re.IGNORECASE)
+_GERMAN_NUMBER_WORDS = "ein|eine|einen|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|zwölf|zwanzig|dreißig|sechzig|hundert"
 FREQUENCY = re.compile(rf"\b(?:(?:once|twice|(?:{NUMBER_WORDS}|\d+)\s+times)\s+(?:a|an|per|each|every)\s+[a-z]+|"
-                       rf"every\s+(?:(?:{NUMBER_WORDS}|\d+)\s+)?[a-z]+|hourly|daily|nightly|weekly|monthly|yearly)\b",
-                       re.IGNORECASE)
-"""How often something happens: "once an hour", "every 5 minutes", "nightly"."""
+                       rf"every\s+(?:(?:{NUMBER_WORDS}|\d+)\s+)?[a-z]+|hourly|daily|nightly|weekly|monthly|yearly|"
+                       rf"(?:alle|jede[nrs]?)\s+(?:(?:{_GERMAN_NUMBER_WORDS}|\d+(?:,\d+)?)\s+)?[^\W\d_]+|"
+                       rf"(?:stündlich|täglich|nächtlich|wöchentlich|monatlich|jährlich))\b", re.IGNORECASE)
+"""How often something happens: "once an hour", "every 5 minutes", "nightly"; German "alle zwei Sekunden"."""
 
 
 def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
@@ -120,6 +122,8 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
     if kind == k.CODE and asked.focus_text:  # a name in capitals the noun asked about follows: "the NOTICE file"
         for m in re.finditer(rf"(?<![\w$-])([A-Z][A-Z0-9_]{{2,}})[`'\"]?\s+{re.escape(asked.focus_text)}s?\b", text):
             add(m.group(1), m.start(1), k.CODE)
+        for m in re.finditer(rf"\b{re.escape(asked.focus_text.rstrip('s'))}s?\s+[`'\"]?([A-Z][A-Z0-9_]{{2,}})(?![\w-])", text):
+            add(m.group(1), m.start(1), k.CODE)  # "the file BUGS"
     if kind in (k.VERSION, k.VALUE, k.CODE):
         for m in VERSION_TOKEN.finditer(text):
             if kind == k.VERSION and _OPTION_BEFORE.search(text[:m.start()]):
