@@ -7,7 +7,7 @@ from karaka.answering.other import does_another
 from karaka.answering.question import Term, analyse
 from karaka.answering.reader import read
 from karaka.answering.span import Span, span_tokens
-from karaka.answering.spans import spans
+from karaka.answering.spans import quantities, spans
 from karaka.answering.stems import key
 from karaka.nlp import parse
 
@@ -725,3 +725,23 @@ def test_a_sentence_whose_subject_is_this_goes_on_from_the_one_before():
         return line_words(text, parse(text), "", previous="Link the program against foo.").intro_text
     assert intro("On Unix, this is done with the -lfoo flag.") == "Link the program against foo."
     assert intro("If this is not set, the -lfoo flag is used.") == ""  # a condition's subject
+
+
+def test_a_description_is_read_with_the_bare_entry_name_above_it():
+    words = line_words("If defined, the parser keeps comments.", None, "", previous="ZZ_KEEP_COMMENTS")
+    assert words.intro_text == "ZZ_KEEP_COMMENTS"
+    assert line_words("If defined, the parser keeps comments.", None, "", previous="Read on.").intro_text == ""
+
+
+def test_a_unit_may_follow_its_figure_without_a_space_but_an_ordinal_is_no_amount():
+    found = [s.text for s in quantities("Wait 30s, send 10MB in .5s; the 4th try and the ones after fail.", None)]
+    assert found == ["30s", "10MB", ".5s"]
+
+
+def test_an_amount_without_bound_answers_how_much():
+    assert proved("What size may the log list have?", "The log list may be of unlimited size.") == {"unlimited": ""}
+
+
+def test_the_kind_noun_of_the_question_is_no_answer():
+    said = proved("What kind of licence is the Quill Licence?", "The Quill Licence is a kind of permissive licence.")
+    assert said.get("a kind", "own") != ""

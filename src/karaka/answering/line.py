@@ -148,6 +148,12 @@ def _elliptic(doc: Any | None) -> bool:
     return len(own) <= 1 and any(t.like_num or CODE_TOKEN.match(t.text) for t in doc)
 
 
+def _bare_term(text: str) -> bool:
+    """A line that is only code, an entry's name: "XML_NS", "-k, --keep", "‘--enable-mini-gmp’"."""
+    parts = [p.strip(" ‘’'\"“”`") for p in text.split(",")]
+    return all(p and CODE_TOKEN.fullmatch(p) for p in parts)
+
+
 def _demonstrative_subject(doc: Any | None) -> bool:
     """A sentence whose main subject is a bare "this" or "that": "On Unix, this is done with -lexpat." goes on from the one before."""
     return doc is not None and any(t.lower_ in ("this", "that") and t.dep_ in ("nsubj", "nsubjpass") and t.pos_ == "PRON"
@@ -199,6 +205,8 @@ def line_words(text: str, doc: Any | None, context: str, previous: str = "", fol
         # sentence before; "The default is 3000." is the default of what it spoke of; a term is said of by what follows
         out.intro_text = f"{intro} {previous}".strip()
         intro = out.intro_text
+    elif previous and not intro and _bare_term(previous):  # the description under "XML_NS" says what XML_NS does
+        out.intro_text = intro = previous.strip()
     out.context = _keys(context)
     out.document = _keys(document)
     out.around = _keys(out.around_text)

@@ -41,6 +41,9 @@ def in_question(asked: Asked, span: Span) -> bool:
         return False
     if asked.focus and all(same(w, asked.focus) for w in own):
         return True  # "the method" is no method's name
+    if all(any(same(w, key(n)) for n in k.KIND_NOUNS) and re.search(rf"\b{re.escape(w)}", asked.text, re.IGNORECASE)
+           for w in own):
+        return True  # "a kind" answers no "what kind of licence is it?": the question's frame
     own = [w for w in own if not (asked.focus and same(w, asked.focus))]  # "port 7000": the focus is not repeated
     spelled = {key(w) for a in ACRONYM.findall(asked.text) for m in spelled_out(a, span.text) for w in m.group(0).split()}
     repeated = sum(any(same(w, t.key) for t in asked.terms) or w in spelled for w in own)  # "Lesser GPL" written out

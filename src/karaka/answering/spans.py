@@ -40,12 +40,13 @@ UNIT = re.compile(
 NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
                  "sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
                  "hundred|thousand|half|dozen|score")
-NUMBER = re.compile(rf"(?<![\w.:/-])(?:[<>≤≥~]\s?)?(?:\d+(?:[,\u202f]\d{{3}})*(?:[.,]\d+)?(?:[kKMGT](?!\w))?"
+NUMBER = re.compile(rf"(?<![\w.:/-])(?:[<>≤≥~]\s?)?(?:(?:\d+(?:[,\u202f]\d{{3}})*(?:[.,]\d+)?|\.\d+)(?:[kKMGT](?!\w))?"
                     rf"(?:(?:\s?[-–]\s?|\s(?:or|to)\s)\d+"
                     rf"(?:\.\d+)?)?"
                     rf"|(?:{NUMBER_WORDS})(?:[ -](?:and )?(?:{NUMBER_WORDS}))*"
-                    rf"(?:\s(?:or|to)\s(?:{NUMBER_WORDS})(?:[ -](?:and )?(?:{NUMBER_WORDS}))*)?)(?![\w:/-]|[.,]\d)",
-                    re.IGNORECASE)
+                    rf"(?:\s(?:or|to)\s(?:{NUMBER_WORDS})(?:[ -](?:and )?(?:{NUMBER_WORDS}))*)?)"
+                    rf"(?:(?<=\d)(?=(?:{UNIT.pattern})(?!\w))|(?![\w:/-]|[.,]\d))",
+                    re.IGNORECASE)  # a unit may follow a figure without a space: "30s", "10MB" (not "4th")
 ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _MONTH = ("january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|"
           "apr|jun|jul|aug|sep|sept|oct|nov|dec|januar|februar|märz|mai|juni|juli|oktober|dezember|janvier|"
@@ -147,6 +148,9 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
             add(m.group(1), m.start(1), k.CODE if kind == k.CODE else k.VALUE)
     if kind in (k.QUANTITY, k.VALUE):
         out += quantities(text, doc)
+    if kind == k.QUANTITY:  # "of unlimited size": an amount that has no bound
+        for m in re.finditer(r"\b(?:unlimited|unbounded|infinite|unbegrenzt|illimitée?)\b", text, re.IGNORECASE):
+            add(m.group(0), m.start(), k.QUANTITY)
     if kind == k.QUANTITY and HOW_OFTEN.search(asked.text):
         for m in FREQUENCY.finditer(text):
             add(m.group(0), m.start(), k.QUANTITY)
