@@ -1,6 +1,6 @@
 """Questions written over documents new to the project, scored as the blind set scores (totals and rows).
 
-    python benchmarks/fresh.py [--set fresh|shelf|shelf2|…|shelf8] [--llm SPEC] [--workspace WS]
+    python benchmarks/fresh.py [--set fresh|shelf|shelf2|…|shelf9] [--llm SPEC] [--workspace WS]
 
 With ``--workspace`` the documents are kept in ``WS.source/``, so a rerun finds them unchanged.
 
@@ -86,6 +86,9 @@ SETS = {  # per set: documents copied (a .gz source is unpacked) and manual page
     "shelf8": ({"expat-reference.html": "/usr/share/doc/libexpat1-dev/expat.html/reference.html",
                 "requirement-specifiers.md": "/usr/share/doc/python3-pip/html/reference/requirement-specifiers.md"},
                {"watch.de.1.txt": "/usr/share/man/de/man1/watch.1.gz"}),
+    "shelf9": ({"MPL-1.1.txt": "/usr/share/common-licenses/MPL-1.1",
+                "valgrind-bbv-manual.html": "/usr/share/doc/valgrind/html/bbv-manual.html"},
+               {"uptime.de.1.txt": "/usr/share/man/de/man1/uptime.1.gz"}),
 }
 SCANS = {"shelf5": {"bash-intro-scan.pdf": "/usr/share/doc/bash/INTRO.gz"},
          "shelf6": {"bc-readme-scan.pdf": "/usr/share/doc/bc/README"},

@@ -5,7 +5,8 @@ from karaka.answering.line import Line, line_words
 from karaka.answering.naming import focus_near
 from karaka.answering.other import does_another
 from karaka.answering.question import Term, analyse
-from karaka.answering.reader import read
+from karaka.answering.reader import document_name, read
+from karaka.answering.roles import _role_fits
 from karaka.answering.span import Span, span_tokens
 from karaka.answering.spans import quantities, spans
 from karaka.answering.stems import key
@@ -745,3 +746,29 @@ def test_an_amount_without_bound_answers_how_much():
 def test_the_kind_noun_of_the_question_is_no_answer():
     said = proved("What kind of licence is the Quill Licence?", "The Quill Licence is a kind of permissive licence.")
     assert said.get("a kind", "own") != ""
+
+
+def test_a_default_in_brackets_after_an_option_is_its_value_whole():
+    said = proved("What is the default name of the output file?",
+                  "--out-file=<name> [default: zap.out.%p] names the output file.")
+    assert said.get("zap.out.%p") == ""
+
+
+def test_words_inside_a_flag_are_no_verb_of_its_line():
+    text = "--instr-count-only [default: no]"
+    assert line_words(text, parse(text), "").verbless
+
+
+def test_a_list_of_names_goes_on_past_their_addresses():
+    found = spans(analyse("Who wrote zap?"), "zap was written by Ada Quist <ada@example.org> and Ivo Lang.", None)
+    assert "Ada Quist <ada@example.org> and Ivo Lang" in [s.text for s in found]
+
+
+def test_time_of_from_time_to_time_is_no_date():
+    asked = analyse("When was the bridge built?")
+    assert not _role_fits(asked, "ADHIKARANA_TEMPORAL", "to time", None, None)  # type: ignore[arg-type]
+    assert _role_fits(asked, "ADHIKARANA_TEMPORAL", "in 1921", None, None)  # type: ignore[arg-type]
+
+
+def test_a_document_name_keeps_its_version():
+    assert (document_name("MPL-1.1"), document_name("chage.de.1")) == ("MPL 1.1", "chage de 1")

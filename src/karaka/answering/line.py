@@ -44,6 +44,8 @@ class LineWords:
     """Keys of its heading and its document's name."""
     document: set[str] = field(default_factory=set)
     """Keys of its document's name and title alone: what every line of it is about."""
+    document_text: str = ""
+    """Its document's name and title as written: "MPL 1.1" holds the version a question names."""
     intro: set[str] = field(default_factory=set)
     """Keys of the line it goes on from ("To install it, run:" before a command)."""
     intro_text: str = ""
@@ -76,7 +78,7 @@ class LineWords:
         return _holds(self.context, self.context_text, term)
 
     def in_document(self, term: Term) -> bool:
-        return _holds(self.document, "", term)
+        return _holds(self.document, self.document_text, term)
 
     def in_intro(self, term: Term) -> bool:
         return _holds(self.intro, self.intro_text, term)
@@ -182,10 +184,12 @@ def line_words(text: str, doc: Any | None, context: str, previous: str = "", fol
             for word in {key(t.lemma_), key(t.text), key(irregular), *(key(p) for p in re.split(r"[-_/]", t.text) if p)}:
                 if word:
                     out.at.setdefault(word, []).append(t.i)
+        code = [m.span() for m in CODE_TOKEN.finditer(text) if not m.group(1)]  # not a backquoted phrase
         out.verbless = not any((t.pos_ in ("VERB", "AUX") and not t.like_url and "/" not in t.text)
                                or t.pos_ == "NOUN" and irregular_verb(t.text)
                                or t.tag_ == "NNS" and t.i and doc[t.i - 1].pos_ == "ADV"
-                               for t in doc)  # "And Reuel begat Hobab": the tagger's noun is a verb's past;
+                               for t in doc if not any(a <= t.idx < b for a, b in code))  # "And Reuel begat
+        # Hobab": the tagger's noun is a verb's past; a word of code is none ("count" of "--instr-count-only");
         # "the flag now prints timings": a plural noun right after an adverb is a verb the tagger missed;
         # an address the tagger made an auxiliary ("Version 2.0, January 2004 http://…") is none
     else:
@@ -208,7 +212,7 @@ def line_words(text: str, doc: Any | None, context: str, previous: str = "", fol
     elif previous and not intro and _bare_term(previous):  # the description under "XML_NS" says what XML_NS does
         out.intro_text = intro = previous.strip()
     out.context = _keys(context)
-    out.document = _keys(document)
+    out.document, out.document_text = _keys(document), document
     out.around = _keys(out.around_text)
     out.intro = _keys(intro)
     return out

@@ -129,6 +129,11 @@ def _title_page(store: Store, doc_id: str) -> int:
     return end
 
 
+def document_name(doc_id: str) -> str:
+    """A document's name as words, a version's dots kept: "MPL-1.1" is "MPL 1.1", "chage.de.1" "chage de 1"."""
+    return re.sub(r"[_\s-]+|\.(?!\d)|(?<!\d)\.", " ", doc_id)
+
+
 def read_lines(store: Store, entries: list[tuple[str, int, str]]) -> list[Line]:
     """Each pool line with its parse (English prose only) and its words, with its surroundings'."""
     from karaka.nlp import parse_many
@@ -146,7 +151,7 @@ def read_lines(store: Store, entries: list[tuple[str, int, str]]) -> list[Line]:
     lines = []
     for i, ((node, rank, intro), a, text) in enumerate(zip(entries, attrs, texts, strict=True)):
         doc_id = str(a.get("doc_id", ""))
-        name = re.sub(r"[_\W]+", " ", doc_id)
+        name = document_name(doc_id)
         context = f"{a.get('section', '')} {title_of.get(doc_id, '')} {name}"  # "Git 2.28 Release Notes" holds 2.28
         before = texts[by_node[intro]] if intro and intro in by_node else entry_of(str(a.get("section") or ""))
         section, seq = str(a.get("section") or "").strip(), int(a.get("seq") or 0)

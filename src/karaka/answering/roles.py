@@ -248,6 +248,7 @@ def _role_fits(asked: Asked, name: str, text: str, entity: str | None, store: St
         return name in ("CAUSE", "PURPOSE") and bool(REASON_OPENERS.match(text) or re.match(r"(?:to|for) \w+", text))
     if kind == k.MANNER:  # "loudly", "with a chisel", "by boat"; not a bare noun phrase ("the keys")
         return name in ("MANNER", "KARANA") and bool(words) and words[0].lower() not in DETERMINERS
-    if kind == k.DATE:
-        return name in ("ADHIKARANA_TEMPORAL", "TIME") or etype == "Time"
+    if kind == k.DATE:  # "in 1921", "on Monday", "after the war"; not "to time" of "from time to time"
+        return (name in ("ADHIKARANA_TEMPORAL", "TIME") or etype == "Time") and not (
+            len(words) <= 2 and words and head_word(text).lower() == "time")
     return True

@@ -326,6 +326,10 @@ def coordination(doc: Any, token: Any) -> tuple[int, int] | None:
     return (first, last) if last - first < 12 else None
 
 
+_ADDRESSED = re.compile(r"\s*[⟨<(][^⟩>()]{1,80}[⟩>)]")
+"""A name's address or note in brackets: "Larry Greenfield ⟨greenfie@…⟩ und Michael K. Johnson" is one list."""
+
+
 def lists(found: list[Span], text: str) -> list[Span]:
     """Spans written as one list ("Ada Quist, Ivo Lang and Ben Ochs", "in 1820 and in 1902") as one span too."""
     ordered = sorted({s.start: s for s in found}.values(), key=lambda s: s.start)
@@ -334,7 +338,7 @@ def lists(found: list[Span], text: str) -> list[Span]:
     i = 0
     while i < len(ordered):
         j = i
-        while j + 1 < len(ordered) and joined.match(text[ordered[j].end:ordered[j + 1].start]):
+        while j + 1 < len(ordered) and joined.match(_ADDRESSED.sub(" ", text[ordered[j].end:ordered[j + 1].start])):
             j += 1
         if j > i:
             a, b = ordered[i], ordered[j]

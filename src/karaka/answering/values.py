@@ -15,6 +15,8 @@ _CLAUSE_GOES_ON = re.compile(r"\s+(?:unless|if|when|and|or|but|which|because|so)
 _GERMAN_DEFAULT_IS = re.compile(r"\b(Standard(?!i[sz])\w{3,}|Vorgabe\w*|Voreinstellung)\b((?:\s+[^\s.;:]+){0,3}?)\s+"
                                 r"(?:ist|sind|lautet|lauten)\s+[»„\"]?([^\s.,;:»“\"]+)")
 """A German default named by its compound and a copula: "Das Standardsignal für kill ist TERM"."""
+_DEFAULT_FIELD = re.compile(r"[\[(]\s*default:\s*([^\s\])]+)\s*[\])]", re.IGNORECASE)
+"""A default given in brackets after an option: "[default: bb.out.%p]", "(default: 3)"."""
 MOST_WORDS = 6
 """A value is a word or a short phrase ("letter", "the number of CPUs"); more words after "defaults to" say how the
 default is found, which is no value to show."""
@@ -36,6 +38,8 @@ def named_defaults(asked: Asked, text: str, doc: Any | None) -> list[tuple[str, 
         sentence = re.split(r"(?<=[.!?])\s+", text[:m.start()])[-1]
         if value and len(value.split()) <= MOST_WORDS and of_focus(sentence):
             found.append((value, m.start(1) + len(raw) - len(raw.lstrip("`"))))
+    for m in _DEFAULT_FIELD.finditer(text):  # "--bb-out-file=<name> [default: bb.out.%p]": the value whole
+        found.append((m.group(1), m.start(1)))
     for m in _GERMAN_DEFAULT_IS.finditer(text):  # "Das Standardsignal für kill ist TERM."
         if asked.focus in m.group(1).lower() or of_focus(m.group(2)):  # the compound's own noun, or one after it
             found.append((m.group(3), m.start(3)))
