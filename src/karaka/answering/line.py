@@ -150,9 +150,13 @@ def _elliptic(doc: Any | None) -> bool:
     return len(own) <= 1 and any(t.like_num or CODE_TOKEN.match(t.text) for t in doc)
 
 
+_TERM_QUOTES = " ‘’'\"“”`"
+"""What a term of a list may be wrapped in: Texinfo's ‘--enable-mini-gmp’, Markdown's backquotes."""
+
+
 def _bare_term(text: str) -> bool:
     """A line that is only code, an entry's name: "XML_NS", "-k, --keep", "‘--enable-mini-gmp’"."""
-    parts = [p.strip(" ‘’'\"“”`") for p in text.split(",")]
+    parts = [p.strip(_TERM_QUOTES) for p in text.split(",")]
     return all(p and CODE_TOKEN.fullmatch(p) for p in parts)
 
 
@@ -201,7 +205,7 @@ def line_words(text: str, doc: Any | None, context: str, previous: str = "", fol
         for m in re.finditer(pattern, text, re.IGNORECASE):
             out.at.setdefault(key(bound), []).append(bisect_right(out.starts, m.start()) - 1 if out.starts
                                                      else m.start())
-    if out.verbless and len(text.split()) <= 8 and following and CODE_TOKEN.match(text.strip(" ‘’'\"“”`")):
+    if out.verbless and len(text.split()) <= 8 and following and CODE_TOKEN.match(text.strip(_TERM_QUOTES)):
         # (a term quoted as Texinfo prints it: "‘--enable-mini-gmp’"); the entry before is no introduction
         out.intro_text = f"{intro if intro.rstrip().endswith(':') else ''} {following}".strip()
         intro = out.intro_text

@@ -150,6 +150,7 @@ def _analyse_words(text: str, lang: str) -> Asked:
     stop = FUNCTION_WORDS | ENGLISH_LOOKALIKES if lang != "en" else FUNCTION_WORDS  # "man", "die": German words here
     wh, focus, kind = "", "", k.TERM
     opening: list[str] = []  # the first content words after the question word
+    capitals = {m.group(0).lower() for m in re.finditer(r"(?<!^)(?<![.?!]\s)\b[A-ZÄÖÜÀ-Ý][\w-]+", text)}  # German nouns, and names
     for i, w in enumerate(words):
         if w in k.WH_WORDS and not (lang == "en" and w == "was"):
             wh = k.WH_WORDS[w]
@@ -160,7 +161,7 @@ def _analyse_words(text: str, lang: str) -> Asked:
                     "oft", "often", "lange", "long") else []  # "wie oft wird der Befehl …": how often, of no noun
             opening = following
             if (wh == "which" or wh == "what" and lang == "en") and following:
-                nouns = [x for x in following if lang == "de" and _capitalised(x, text)]
+                nouns = [x for x in following if lang == "de" and x in capitals]
                 focus = nouns[0] if nouns else following[0]  # German writes its nouns with a capital: "kleinste Intervall"
             elif wh == "how many" and following:
                 focus = following[0]
@@ -173,7 +174,6 @@ def _analyse_words(text: str, lang: str) -> Asked:
     if default:
         kind = k.default_kind(kind, focus)
     terms = []
-    capitals = {m.group(0).lower() for m in re.finditer(r"(?<!^)(?<![.?!]\s)\b[A-ZÄÖÜÀ-Ý][\w-]+", text)}
     for w in words:
         if w in stop or w in k.WH_WORDS or w == focus or w in k.DEFAULT_WORDS or w in k.DEGREE_AFTER_HOW \
                 or (len(w) < 2 and not w.isdigit()):
@@ -194,11 +194,6 @@ def _analyse_words(text: str, lang: str) -> Asked:
                  terms=tuple(dict.fromkeys(terms)), required=required_words(text), lang=lang, named=_named(text),
                  counted=key(focus) if wh == "how many" and focus else "", focus_text=focus,
                  defines=described.group(1).strip() if described else "")
-
-
-def _capitalised(word: str, text: str) -> bool:
-    """Whether a question writes ``word`` (found lower-cased) with a capital after its first word."""
-    return any(m.group(0)[:1].isupper() for m in re.finditer(rf"(?<=\s){re.escape(word)}\b", text, re.IGNORECASE))
 
 
 def _base(verb: Any) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from karaka.nlp.older import keep_words
+from karaka.nlp.older import read_with
 
 STAND_IN = "data"
 """A noun that is never a verb, put where the misread one stands."""
@@ -32,20 +32,12 @@ def read_adjunct(doc: Any, model: Any) -> Any:
             word.pos_, word.tag_ = "NOUN", "NN"  # "Which function allocates …": a subject with "which" is a noun
             return doc
         if word.dep_ == "csubj" and noun.pos_ == "NOUN" and noun.head.i == word.i and word.head.pos_ in ("VERB", "AUX"):
-            other = model(doc.text[:word.idx] + STAND_IN + doc.text[word.idx + len(word.text):])
-            if len(other) != len(doc) or other[word.i].pos_ != "NOUN" or other[noun.i].pos_ != "NOUN":
-                return doc
-            lemmas = [t.lemma_ for t in other]
-            lemmas[word.i] = word.lower_
-            return keep_words(doc, other, lemmas, names=doc)
+            read = read_with(doc, model, word, STAND_IN, word.lower_, "NOUN")
+            return read if read is not None and read[noun.i].pos_ == "NOUN" else doc
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is not None and root.tag_ == "NNS" and doc[0].lower_ in ("which", "what") and {"nsubj", "dobj"} <= {
             c.dep_ for c in root.children}:  # "Which environment variable lists host names …?": a noun has no
-        other = model(doc.text[:root.idx] + STAND_IN_VERB + doc.text[root.idx + len(root.text):])  # subject and object
-        if len(other) == len(doc) and other[root.i].pos_ == "VERB":
-            from karaka.nlp import verb_lemma
+        from karaka.nlp import verb_lemma  # subject and object
 
-            lemmas = [t.lemma_ for t in other]
-            lemmas[root.i] = verb_lemma(root.text)
-            return keep_words(doc, other, lemmas, names=doc)
+        return read_with(doc, model, root, STAND_IN_VERB, verb_lemma(root.text), "VERB") or doc
     return doc

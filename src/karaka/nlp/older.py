@@ -71,11 +71,19 @@ def read_again(doc: Any, model: Any, irregular: Any) -> Any:
             lemma, stand_in = past.lemma_, "makes"
     else:
         return doc
-    other = model(doc.text[:past.idx] + stand_in + doc.text[past.idx + len(past.text):])
-    if len(other) != len(doc) or other[past.i].pos_ != "VERB":
-        return doc
+    return read_with(doc, model, past, stand_in, lemma, "VERB") or doc
+
+
+def read_with(doc: Any, model: Any, token: Any, stand_in: str, lemma: str, pos: str) -> Any | None:
+    """``doc`` parsed again with ``stand_in`` in ``token``'s place, over its own words and ``lemma`` for the token.
+
+    None when the sentence read so splits into other tokens, or the stand-in is not read as ``pos``.
+    """
+    other = model(doc.text[:token.idx] + stand_in + doc.text[token.idx + len(token.text):])
+    if len(other) != len(doc) or other[token.i].pos_ != pos:
+        return None
     lemmas = [t.lemma_ for t in other]
-    lemmas[past.i] = lemma
+    lemmas[token.i] = lemma
     return keep_words(doc, other, lemmas, names=doc)
 
 
