@@ -1,6 +1,6 @@
 """Questions written over documents new to the project, scored as the blind set scores (totals and rows).
 
-    python benchmarks/fresh.py [--set fresh|shelf|shelf2|…|shelf9] [--llm SPEC] [--workspace WS]
+    python benchmarks/fresh.py [--set fresh|shelf|shelf2|…|shelf11] [--llm SPEC] [--workspace WS]
 
 With ``--workspace`` the documents are kept in ``WS.source/``, so a rerun finds them unchanged.
 
@@ -27,9 +27,13 @@ page: 27 answerable, 3 not), and ``--set shelf5`` after shelf4's fixes, with a s
 documents (25 answerable, 3 not), ``--set shelf6`` after shelf5's (25 and 3), ``--set shelf7`` last (18 and 2).
 ``--set shelf8`` (seventeenth session; an HTML reference, a Markdown spec, a German manual page and a scan: 25
 and 2) was written after the session's first changes and run on its first code before any change it led to.
-Their documents come from Debian's ``base-passwd``, ``fontconfig``, ``bash``, ``bc``, ``espeak-ng``, ``grep``,
-``libexpat1-dev``, ``libffi-dev``, ``libtasn1-doc``, ``libxslt1-dev``, ``man-db``, ``nettle-dev``, ``passwd``,
-``pkgconf``, ``procps``, ``psmisc``, ``python3-dev``, ``python3-pip``, ``sed``, ``systemd`` and ``zstd``; a scan
+``--set shelf10`` (eighteenth session: a licence, an HTML manual, a German manual page and a scan) and ``--set
+shelf11`` (a Markdown policy and glossary, an HTML manual, a German manual page and a scan), 32 answerable and 3
+not each, were written the same way, shelf11 after shelf10's first fixes.
+Their documents come from Debian's ``base-passwd``, ``fontconfig``, ``bash``, ``bc``, ``espeak-ng``, ``findutils``,
+``grep``, ``gzip``, ``libexpat1-dev``, ``libffi-dev``, ``libtasn1-doc``, ``libxslt1-dev``, ``man-db``, ``nettle-dev``,
+``nodejs``, ``passwd``, ``pkgconf``, ``procps``, ``psmisc``, ``python3-dev``, ``python3-pip``, ``sed``, ``systemd``,
+``valgrind`` and ``zstd``; a scan
 needs ``tesseract-ocr`` (a missing one is named).
 """
 
@@ -89,11 +93,20 @@ SETS = {  # per set: documents copied (a .gz source is unpacked) and manual page
     "shelf9": ({"MPL-1.1.txt": "/usr/share/common-licenses/MPL-1.1",
                 "valgrind-bbv-manual.html": "/usr/share/doc/valgrind/html/bbv-manual.html"},
                {"uptime.de.1.txt": "/usr/share/man/de/man1/uptime.1.gz"}),
+    "shelf10": ({"LGPL-3.txt": "/usr/share/common-licenses/LGPL-3",
+                 "valgrind-ms-manual.html": "/usr/share/doc/valgrind/html/ms-manual.html"},
+                {"pmap.de.1.txt": "/usr/share/man/de/man1/pmap.1.gz"}),
+    "shelf11": ({"nodejs-SECURITY.md": "/usr/share/doc/nodejs/SECURITY.md",
+                 "nodejs-glossary.md": "/usr/share/doc/nodejs/glossary.md",
+                 "valgrind-lk-manual.html": "/usr/share/doc/valgrind/html/lk-manual.html"},
+                {"pgrep.de.1.txt": "/usr/share/man/de/man1/pgrep.1.gz"}),
 }
 SCANS = {"shelf5": {"bash-intro-scan.pdf": "/usr/share/doc/bash/INTRO.gz"},
          "shelf6": {"bc-readme-scan.pdf": "/usr/share/doc/bc/README"},
          "shelf7": {"grep-readme-scan.pdf": "/usr/share/doc/grep/README"},
-         "shelf8": {"sed-readme-scan.pdf": "/usr/share/doc/sed/README"}}
+         "shelf8": {"sed-readme-scan.pdf": "/usr/share/doc/sed/README"},
+         "shelf10": {"gzip-readme-scan.pdf": "/usr/share/doc/gzip/README.gz"},
+         "shelf11": {"findutils-readme-scan.pdf": "/usr/share/doc/findutils/README.gz"}}
 """Per set: image-only PDFs made of a text's first page (typeset, rendered at 200 dpi): what a scanner makes."""
 SCAN_LINES = 58
 

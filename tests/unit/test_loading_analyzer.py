@@ -26,6 +26,8 @@ def test_refine_joins_wrapped_lines_and_splits_markdown_blocks():
     assert texts(refine("Rama gave the\nbow to Lakshmana.\n\n\nHe used it.")) == ["Rama gave the bow to Lakshmana.",
                                                                                   "He used it."]
     assert texts(refine("# Title\n- item one\ntext here.", markdown=True)) == ["Title", "item one", "text here."]
+    linked = "* **ZAP**: [Zone Access Protocol][] - Opens [zones][z] and [maps](maps.md)."
+    assert texts(refine(linked, markdown=True)) == ["ZAP: Zone Access Protocol - Opens zones and maps."]
 
 
 def test_a_paragraph_in_capitals_joins_its_wrapped_lines_and_a_heading_in_capitals_stays():
@@ -134,6 +136,8 @@ def test_an_older_or_misread_past_is_parsed_as_a_verb_and_keeps_the_sentence_s_w
     assert analyze("Bare feet on the stone.") == [] and analyze("The Left Bank") == []  # no subject before them
     assert analyze("Red apples on the table.") == []  # a plural noun with no object after it is no present tense
     assert [k["verb"] for k in analyze("Inkpot converts Markdown notes to PDF.")] == ["convert"]
+    stores = analyze("In the tar format, untar stores a 12 byte header.")  # "stores" tagged the root noun
+    assert [(k["verb"], k["karakas"].get("KARMA")) for k in stores] == [("store", "a 12 byte header")]
     hides = next(k for k in analyze("Osprey hides lost packets by repeating the last good frame.") if k["verb"] == "hide")
     assert hides["karakas"]["KARTA"] == "Osprey"  # "hides" was tagged an auxiliary of "lost"
     assert [k["verb"] for k in analyze("Tom has left the mill.")] == ["leave"]  # a true auxiliary stays one

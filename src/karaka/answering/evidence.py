@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from karaka.answering import kinds as k
-from karaka.answering.entries import keyed_entry, opens_with_name
+from karaka.answering.entries import KEY, keyed_entry, opens_with_name
 from karaka.answering.identity import (
     agent_verb,
     all_focus,
@@ -54,7 +54,7 @@ from karaka.answering.shapes import called, code_shape
 from karaka.answering.span import Span
 from karaka.answering.spans import UNIT
 from karaka.answering.stems import key, same
-from karaka.answering.typed import typed
+from karaka.answering.typed import names, typed
 from karaka.words import WORD
 
 SOFT_WEIGHT = 0.4
@@ -156,9 +156,9 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         elif term.key in k.AUTHORING_NOUNS and asked.kind == k.NAME and words.verbless and _only_names(doc):
             got += weight  # "Lena Varga" under a title: its author, as she is who wrote it
             own += weight if term in hard else 0.0
-        elif words.in_intro(term):
-            got += CONTEXT_WEIGHT * weight
-            own += CONTEXT_WEIGHT * weight if term in hard else 0.0
+        elif words.in_intro(term):  # an entry's description below it is its own
+            got += (share := 1.0 if words.entry else CONTEXT_WEIGHT) * weight
+            own += share * weight if term in hard else 0.0
         elif words.in_context(term):  # a heading or the document's name: it counts, but proves nothing alone
             got += CONTEXT_WEIGHT * weight
             headed += weight if term in hard else 0.0
@@ -207,7 +207,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
             t.text for t in soft if t.role != "verb" and not words.find(t) and not words.in_context(t)]):
         evidence.why_not = f"the entry's description lacks {', '.join(unsaid[:3])}"  # "broken" is not "not found"
     elif asked.lang != "en" and asked.kind in (k.TERM, k.REASON, k.MANNER, k.PLACE) and span.kind not in SHAPED \
-            and not asked.defines:  # what an entry does is what its line says after it, in any language
+            and not asked.defines and not KEY.fullmatch(span.text):  # a key ("42") has a shape; a definition any tongue
         evidence.why_not = "in a language the parser does not read, only a number, a date, a name or code is proved"
     elif hard and titled == len(hard) and not _says_beyond_document(asked, words, soft):
         evidence.why_not = "the line says too little of what is asked of the document"
@@ -229,8 +229,8 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         evidence.why_not = f"the line gives a default, not of a {asked.focus_text}"  # "By default, … uses X" is no port
     elif asks_identity(asked) and not identity(span, words, doc, asked) and not (
             asked.focus and focus_near(asked, span, words, doc) and not all_focus(asked, span)
-            and not (defined(asked).lower() == asked.focus_text
-                     and any(same(key(w), asked.focus) for w in WORD.findall(span.text)))):
+            and not ((defined(asked).lower() == asked.focus_text or not names(span.text))  # "the same work" is no
+                     and any(same(key(w), asked.focus) for w in WORD.findall(span.text)))):  # "Combined Work"
         # "What is bc?": "bc version 1.01" names bc, it does not say what bc is
         evidence.why_not = "the line does not say it is what was asked about"
     return evidence
@@ -255,7 +255,7 @@ def _default_of_focus(asked: Asked, words: LineWords) -> bool:
     "By default, timesyncd uses the NTP servers X" gives no default port; a heading's "Porting …"
     names no port. A generic noun ("the default value of --x") names its thing otherwise.
     """
-    if not asked.focus or any(same(key(w), asked.focus) for w in k.VALUE_NOUNS):
+    if not asked.focus or any(same(key(w), asked.focus) for w in k.VALUE_NOUNS | k.CALLED_NOUNS):  # "default name"
         return True
     noun = Term(asked.focus, False, asked.focus_text, "noun")
     return bool(words.find(noun)) or words.in_intro(noun) or words.in_around(noun)

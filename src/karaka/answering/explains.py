@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from karaka.answering import kinds as k
+from karaka.answering.identity import defined
 from karaka.answering.question import CODE_TOKEN, Asked
 from karaka.answering.span import REASON_OPENERS, Span, span_tokens
 from karaka.answering.stems import key, same
@@ -188,5 +189,40 @@ def consequences(asked: Asked, doc: Any | None) -> list[Span]:
             words = words[:-1]
         if len(words) > 1:
             a, b = words[0], words[-1]
+            out.append(Span(doc[a.i:b.i + 1].text, k.TERM, a.idx, b.idx + len(b.text), a.i, b.i))
+    return out
+
+
+SAID_TO_BE_WORDS = 30
+"""The most words of a description read whole: a longer one is a paragraph, shown as the line it is."""
+
+
+def said_to_be(asked: Asked, text: str, doc: Any | None) -> list[Span]:
+    """What a line says the thing a "what is X?" question asks about is, with what qualifies it.
+
+    "A Combined Work is a work produced by combining or linking an Application with the Library":
+    the noun after the copula alone ("a work") repeats the question's noun and says nothing of which;
+    its participles, relative clauses and prepositions do. A glossary's "**ECMAScript**: A standard for
+    scripting languages." says it after a colon, up to the sentence's end.
+    """
+    thing = [key(w) for w in WORD.findall(defined(asked))]
+    if not thing:
+        return []
+    out: list[Span] = []
+    label = re.match(rf"\W*{re.escape(defined(asked))}\W*?:\s+(\S.*?)\s*(?:[.;](?:\s|$)|$)", text, re.IGNORECASE)
+    if label and len(label.group(1).split()) < SAID_TO_BE_WORDS:
+        out.append(Span(label.group(1), k.TERM, label.start(1), label.end(1), *span_tokens(doc, *label.span(1))))
+    if doc is None:
+        return out
+    for t in doc:
+        subject = next((c for c in t.head.children if c.dep_ == "nsubj"), None)
+        if t.dep_ != "attr" or t.head.lemma_ != "be" or t.pos_ not in ("NOUN", "PROPN") or subject is None or \
+                not all(any(same(w, key(s.text)) for s in subject.subtree) for w in thing):
+            continue
+        words = [w for w in t.subtree if not (w.dep_ in ("conj", "cc", "punct") and w.head.i == t.i)]
+        while words and words[-1].is_punct:
+            words.pop()
+        a, b = words[0], words[-1]
+        if b.i > t.i and b.i - a.i < SAID_TO_BE_WORDS:
             out.append(Span(doc[a.i:b.i + 1].text, k.TERM, a.idx, b.idx + len(b.text), a.i, b.i))
     return out

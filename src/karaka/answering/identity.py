@@ -73,13 +73,37 @@ def given_name(asked: Asked, span: Span, words: LineWords, doc: Any | None) -> b
     return bool(named) and identity(span, words, doc, replace(asked, terms=tuple(named)))
 
 
-_WHOSE = re.compile(r"\s*(?:(?:in|at|to|from|with|for|by|of|on|into)\s+)?whose\s+([^\W\d_]+)", re.IGNORECASE)
+_WHOSE = re.compile(r"\s*(?:(?:in|at|to|from|with|for|by|of|on|into)\s+)?whose\s+(?:[^\W\d_]+\s+){0,2}?([^\W\d_]+)"
+                    r"(?=\s+(?:of|is|are|was|were|did|does|do|has|have|had|can|could|will|would|may|must|shall)\b|\s*\?)",
+                    re.IGNORECASE)
+"""The noun "whose" asks the owner of, after its adjectives: "whose public statement of …" asks of a statement."""
+_WHOSE_FIRST = re.compile(r"\s*(?:(?:in|at|to|from|with|for|by|of|on|into)\s+)?whose\s+([^\W\d_]+)", re.IGNORECASE)
 
 
 def owned(asked: Asked) -> str:
     """The thing a "whose" question asks the owner of ("Whose son was Pell?": son), or ""."""
-    found = _WHOSE.match(asked.text)
+    found = _WHOSE.match(asked.text) or _WHOSE_FIRST.match(asked.text)
     return key(found.group(1)) if found else ""
+
+
+def owners(asked: Asked, doc: Any | None) -> list[Span]:
+    """The owners a line gives the thing a "whose" question asks of, named or not: "that proxy's statement"."""
+    thing = owned(asked)
+    if not thing or doc is None:
+        return []
+    out = []
+    for t in doc:
+        if _owns(t) and t.pos_ in ("NOUN", "PROPN") and is_word(t.head, thing):
+            first = min([t.i] + [c.i for c in t.children if c.dep_ in ("compound", "amod", "flat")])
+            out.append(Span(doc[first:t.i + 1].text, k.NAME, doc[first].idx, t.idx + len(t.text), first, t.i))
+    return out
+
+
+def _owns(token: Any) -> bool:
+    """A possessive: the parse's, or a name the apostrophe after it makes one ("James Woods’ code", parsed a modifier)."""
+    after = token.doc[token.i + 1] if token.i + 1 < len(token.doc) else None
+    return token.dep_ == "poss" or token.dep_ in ("nmod", "compound") and after is not None and after.text in (
+        "’", "'", "’s", "'s") and token.head.i > token.i
 
 
 def possessor(span: Span, words: LineWords, doc: Any | None, thing: str) -> bool:
@@ -88,7 +112,7 @@ def possessor(span: Span, words: LineWords, doc: Any | None, thing: str) -> bool
         head = span_head(span, doc)
         if head.dep_ == "pobj" and head.head.lower_ == "of":
             return is_word(head.head.head, thing)
-        return head.dep_ == "poss" and is_word(head.head, thing)
+        return _owns(head) and is_word(head.head, thing)
     before, after = words.text[:span.start], words.text[span.end:]
     of = re.search(r"([^\W\d_]+)\s+of\s+(?:the\s+)?$", before)
     owns = re.match(r"['’]s?\s+([^\W\d_]+)", after)
@@ -129,10 +153,11 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
         return True  # "Edited by Sunniva Dahl": she is an editor
     if _bracketed(span, words, asked):
         return True  # "The RPL (read-ahead page list)", "the write-ahead log (WAL)"
-    if doc is None or span.first < 0:  # "X: S": the label before the colon must be X ("Version: bc 1.01" is no bc)
-        label = re.search(r"([^:]*):\s*$", words.text[:span.start]) if span.start >= 0 else None
-        return label is not None and any(same(key(w), t.key) for w in WORD.findall(label.group(1))
+    label = re.search(r"([^:]*):\s*$", words.text[:span.start]) if span.start >= 0 else None
+    labelled = label is not None and any(same(key(w), t.key) for w in WORD.findall(label.group(1))
                                          for t in asked.terms if t.hard or t.key == asked.focus)
+    if labelled or doc is None or span.first < 0:  # "X: S": the label before the colon must be X ("Version: bc
+        return labelled  # 1.01" is no bc); a glossary's "CITGM: Canary In The Gold Mine", parsed or not
     if all(t.is_stop or not t.is_alpha for t in doc[span.first:span.last + 1]):
         return False  # "Next was Tam": a word that only points or orders names nothing
     head = span_head(span, doc)

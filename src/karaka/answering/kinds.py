@@ -159,6 +159,8 @@ COUNT_NOUNS = frozenset("number count amount total quantity anzahl zahl nombre".
 PURPOSE_NOUNS = frozenset("purpose aim goal zweck but objectif propósito".split())
 """Nouns that ask what something is for: "what is the purpose of compaction?" is answered as "why …?" is."""
 
+CALLED = re.compile(r"\b(?:called|named|termed|known\s+as)\s*\?*\s*$", re.IGNORECASE)
+"""A question that asks what something is called: its answer is the name, whatever the noun asked about is."""
 USED_FOR = re.compile(r"\bused\s+for\s*\?*\s*$", re.IGNORECASE)
 """A question ending "… used for?" asks a purpose, as "why …?" does."""
 

@@ -60,6 +60,10 @@ class LineWords:
     """Each token's first character, for a parsed line (places are then token indices)."""
     verbless: bool = False
     """A line with no verb: a heading, a table row, a list item, a name."""
+    entry: bool = False
+    """A term of a definition list ("--x=<n> [default: 72]"): the description below it is its own."""
+    entry_above: bool = False
+    """A description under a term of a definition list, which is its introducing line."""
     heading: str = ""
     """The innermost heading above it."""
     narrator: str = ""
@@ -93,8 +97,8 @@ class LineWords:
 
         A title that speaks of something ("Ahab's Leg", "The Spouter-Inn") names no class of entries.
         """
-        words = WORD.findall(self.heading)
-        return bool(word) and 0 < len(words) <= LABEL_WORDS and same(key(words[-1]), word) and not any(
+        words = WORD.findall(self.heading)  # "EXIT-STATUS" names what a German "Exit-Status" asks for
+        return bool(word) and 0 < len(words) <= LABEL_WORDS and same(key(words[-1]), word.split("-")[-1]) and not any(
             w.lower() in DETERMINERS for w in words) and not re.search(r"['’]s\b", self.heading)
 
     def named_near(self, term: Term, around: bool = True) -> bool:
@@ -156,6 +160,7 @@ _TERM_QUOTES = " ‘’'\"“”`"
 
 def _bare_term(text: str) -> bool:
     """A line that is only code, an entry's name: "XML_NS", "-k, --keep", "‘--enable-mini-gmp’"."""
+    text = re.sub(r"\s*[\[(]\s*default:[^\])]*[\])]\s*$", "", text, flags=re.IGNORECASE)  # "--x=<n> [default: 72]"
     parts = [p.strip(_TERM_QUOTES) for p in text.split(",")]
     return all(p and CODE_TOKEN.fullmatch(p) for p in parts)
 
@@ -208,13 +213,14 @@ def line_words(text: str, doc: Any | None, context: str, previous: str = "", fol
     if out.verbless and len(text.split()) <= 8 and following and CODE_TOKEN.match(text.strip(_TERM_QUOTES)):
         # (a term quoted as Texinfo prints it: "‘--enable-mini-gmp’"); the entry before is no introduction
         out.intro_text = f"{intro if intro.rstrip().endswith(':') else ''} {following}".strip()
-        intro = out.intro_text
+        intro, out.entry = out.intro_text, True
     elif previous and (POINTS_BACK.match(text) or _elliptic(doc) or _demonstrative_subject(doc)):  # "That's because …" gives the reason of the
         # sentence before; "The default is 3000." is the default of what it spoke of; a term is said of by what follows
         out.intro_text = f"{intro} {previous}".strip()
         intro = out.intro_text
     elif previous and not intro and _bare_term(previous):  # the description under "XML_NS" says what XML_NS does
         out.intro_text = intro = previous.strip()
+        out.entry_above = True
     out.context = _keys(context)
     out.document, out.document_text = _keys(document), document
     out.around = _keys(out.around_text)

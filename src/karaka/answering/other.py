@@ -98,7 +98,10 @@ def in_another(asked: Asked, span: Span, doc: Any | None) -> str:
     while verb.dep_ == "conj" and verb.head.i != verb.i:
         verb = verb.head  # "Set X or pass --dir to move it": the purpose is the whole coordination's
     actions = [t for t in doc if t.pos_ == "VERB" and same(key(t.lemma_), asked.verb)]
-    return bound.text if actions and not any(_serves(verb, a) or _serves(a, verb) for a in actions) else ""
+    conditional = bound.dep_ == "advcl" and any(c.dep_ in ("mark", "advmod") and c.lower_ in _TIME_MARKS
+                                                for c in bound.children)  # "… counted when --x=yes is specified"
+    return bound.text if actions and (conditional or not any(_serves(verb, a) or _serves(a, verb) for a in actions)) \
+        else ""
 
 
 def _bound_to(asked: Asked, span: Span, doc: Any | None) -> Any | None:

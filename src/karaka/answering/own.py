@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from karaka.answering import kinds as k
+from karaka.answering.identity import defined
 from karaka.answering.line import ACRONYM, spelled_out
 from karaka.answering.question import Asked, code_tokens
 from karaka.answering.span import Span
@@ -19,6 +20,9 @@ def in_question(asked: Asked, span: Span) -> bool:
     not the program ``frobz`` that the question names. A code-shaped word of the kind asked for is
     never its answer, in any case: "ENVIRONMENT" (a manual's heading) names no environment variable.
     """
+    thing = WORD.findall(defined(asked).lower())  # as written: "combining" does not name a "Combined Work"
+    if thing and all(w in WORD.findall(span.text.lower()) for w in thing):
+        return True  # "--tool=massif" names Massif: it does not say what Massif is
     if span.kind == k.CODE:
         if asked.focus:
             focus = {asked.focus} | {t.key for t in asked.terms if t.head == asked.focus}
@@ -45,7 +49,8 @@ def in_question(asked: Asked, span: Span) -> bool:
            for w in own):
         return True  # "a kind" answers no "what kind of licence is it?": the question's frame
     own = [w for w in own if not (asked.focus and same(w, asked.focus))]  # "port 7000": the focus is not repeated
-    spelled = {key(w) for a in ACRONYM.findall(asked.text) for m in spelled_out(a, span.text) for w in m.group(0).split()}
+    spelled = {key(w) for a in ACRONYM.findall(asked.text) for m in spelled_out(a, span.text) for w in m.group(0).split()
+               } if not thing else set()  # "What is ZAP?": "Zone Access Protocol" is what it is
     repeated = sum(any(same(w, t.key) for t in asked.terms) or w in spelled for w in own)  # "Lesser GPL" written out
     if span.kind in (k.NAME, k.TERM, k.PLACE):  # "Harbour Guide Edition" names what was asked about
         return repeated >= 0.5 * len(own)

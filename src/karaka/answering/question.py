@@ -34,8 +34,9 @@ from karaka.words import AUXILIARIES, ENGLISH_LOOKALIKES, FUNCTION_WORDS, LIGHT_
 
 CODE_TOKEN = re.compile(r"`([^`]{1,80})`|(?<![\w/])(--?[A-Za-z][\w-]*(?:=[^\s,;)]+)?|[A-Za-z_][\w.]*=[^\s,;)]+|"
                         r"\$?[A-Z][A-Z0-9]*_[A-Z0-9_]+|(?:/[\w.+-]+){2,}/?|~?/[\w.+-]+/[\w.+/-]*|(?<![\w/])/[a-z][\w.+-]*|"
-                        r"[A-Za-z_][\w.]*\(\)|[a-z]+[A-Z]\w+|[A-Za-z][A-Za-z0-9]*(?:[._][A-Za-z0-9]+)+)(?![\w/])")
-"""Tokens shaped like code: backquoted text, flags, key=value, CONSTANT_NAMES, paths, calls, camelCase, dotted.names."""
+                        r"[A-Za-z_][\w.]*\(\)|[a-z]+[A-Z]\w+|[A-Za-z][A-Za-z0-9]*(?:[._](?:[A-Za-z0-9]+|<[\w-]+>|%\w))+)(?![\w/])")
+"""Tokens shaped like code: backquoted text, flags, key=value, CONSTANT_NAMES, paths, calls, camelCase, dotted.names
+(with a placeholder: "massif.out.<pid>", "bb.out.%p")."""
 VERSION_TOKEN = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)*(?!\w|\.\w)")  # a full stop may end the sentence
 _QUOTED = re.compile(r"[\"“«]([^\"”»]{2,60})[\"”»]")
 
@@ -261,6 +262,8 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
             kind = k.VALUE
     if wh == "how" and kind == k.MANNER and focus_token is None:
         kind = k.MANNER
+    if wh in ("which", "what") and k.CALLED.search(text) and kind not in (k.NAME, k.TERM):
+        kind, shape = k.TERM, ""  # "what is the particular version … called?": a name, no version number
     if wh in ("which", "what") and k.USED_FOR.search(text):
         kind = k.REASON  # "what is compaction used for?": its purpose
     default = any(_defaulting(t) for t in tokens)

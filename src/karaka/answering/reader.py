@@ -26,7 +26,7 @@ from karaka.answering.candidate import GRAPH, LINES, Candidate
 from karaka.answering.entries import entry_key, keyed_entry
 from karaka.answering.evidence import ASKS, OWN_WORDS, SHAPED, weigh
 from karaka.answering.explains import described, instruction_for
-from karaka.answering.identity import called_default, given_name
+from karaka.answering.identity import called_default, given_name, owned
 from karaka.answering.line import Line, entry_of, line_words
 from karaka.answering.naming import focus_near, named_so, titled
 from karaka.answering.narrator import narrated, narrators
@@ -103,13 +103,15 @@ def _has_verb(text: str) -> bool:
     return any(t.pos_ == "VERB" for t in parse(text))
 
 
-def _around(store: Store, attrs: dict[str, Any]) -> tuple[str, str]:
-    """The sentences just before and just after a line, in its document."""
+def _around(store: Store, attrs: dict[str, Any]) -> tuple[str, str, str]:
+    """The sentences just before and just after a line, in its document, and the node of the one before."""
     if "seq" not in attrs:
-        return "", ""
+        return "", "", ""
     seq = int(attrs["seq"])
-    near = {s.seq: s.text for s in store.records.lines(str(attrs["doc_id"]), max(1, seq - 1), seq + 1)}
-    return near.get(seq - 1, ""), near.get(seq + 1, "")
+    near = {s.seq: s for s in store.records.lines(str(attrs["doc_id"]), max(1, seq - 1), seq + 1)}
+    before, after = near.get(seq - 1), near.get(seq + 1)
+    return before.text if before else "", after.text if after else "", \
+        document_node(str(attrs["doc_id"]), before.line, before.sentence) if before else ""
 
 
 FRONT_LINES = 8
@@ -162,12 +164,13 @@ def read_lines(store: Store, entries: list[tuple[str, int, str]]) -> list[Line]:
             before = f"{before} {title_of[doc_id]}".strip()  # under the title, before any part: the document's
             # ("Published 14 March 2022."), whatever line of the title page it goes on from ("Version 1.4")
         doc = docs[i] if readable[i] else None
-        previous, following = _around(store, a)
+        previous, following, previous_node = _around(store, a)
         heading = str(a.get("section") or "").split(" › ")[-1]
         words = line_words(text, doc, context, previous, following, before, heading, f"{title_of.get(doc_id, '')} {name}")
         if doc_id in told and narrated(text):
             words.narrator = told[doc_id][0]
         words.doers = pronoun_doers(store, node)
+        intro = intro or (previous_node if words.entry_above else "")  # the entry a description is under
         lines.append(Line(node, text, doc, words, rank, intro, str(a.get("kind") or ""), heading))
     return lines
 
@@ -199,6 +202,9 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
                                  rarity=rarity), rank=line.rank,
                            also=[line.intro] if line.intro else []) for span, said in zip(found_spans, named_as,
                                                                                            strict=True)]
+        for span, c in zip(found_spans, typed, strict=True):  # the entry above writes it: cited there, with the
+            if span.start < 0 and line.words.entry_above and line.intro and span.text in line.words.intro_text:
+                c.node, c.also = line.intro, [line.node]  # description that proves it
         for span, c, said in zip(found_spans, typed, named_as, strict=True):
             in_role = [r for r in roles if r.proved and _overlap(line.text, r.text, span)]
             if asked.kind == k.TERM and asked.focus and not said:
@@ -228,7 +234,7 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
                 c.evidence.notes.append("the instruction given for the question's action")
             elif _needs_action(asked) and line.kind == "heading":
                 c.evidence.why_not = "a heading names a part of the text, it tells no action"
-            elif _needs_action(asked) and not line.words.verbless and span.kind != k.CODE:
+            elif _needs_action(asked) and not line.words.verbless and span.kind != k.CODE and not owned(asked):
                 c.evidence.why_not = "no action of the question's verb in the line holds it"
             elif (other := next((r for r in roles if r.proved and spans(asked, r.text, None)), None)) is not None:
                 c.evidence.why_not = f"the action's own {other.evidence.notes[0]} is {other.text!r}"
@@ -313,13 +319,12 @@ def _heading_values(asked: Asked, line: Line) -> list[Span]:
     A changelog's entry is dated by its heading; a manual page's description is of the entry it
     stands under ("-c, --create" over "creates a new archive", "TAR_VERSION" over "the version of tar").
     """
-    if asked.kind not in (k.DATE, k.VERSION, k.CODE) or not line.section:
+    sources = [SECTION_NUMBER.sub("", line.section)] if line.section else []  # "3.2 Invoking frob": no release
+    if asked.kind == k.CODE and line.words.entry_above:  # "--fnname=<name> [default: main]" over its description
+        sources.append(line.words.intro_text)
+    if asked.kind not in (k.DATE, k.VERSION, k.CODE):
         return []
-    from dataclasses import replace
-
-    section = SECTION_NUMBER.sub("", line.section)  # "3.2 Invoking frob" numbers its section: no release
-    heading = spans(replace(asked, kind=asked.kind), section, None)
-    return [Span(s.text, s.kind, -1, -1) for s in heading if s.kind == asked.kind]
+    return [Span(s.text, s.kind, -1, -1) for source in sources for s in spans(asked, source, None) if s.kind == asked.kind]
 
 
 def _code_line(asked: Asked, line: Line) -> list[Span]:

@@ -18,7 +18,7 @@ from karaka.answering.span import REASON_OPENERS, Span
 from karaka.answering.stems import key, same
 from karaka.kg.traverse import PREFERENCES, coverage, entities_named, spans_of
 from karaka.nlp import irregular_verb
-from karaka.nlp.lexicon import PREPOSITION_NOUNS, head_word, names_people
+from karaka.nlp.lexicon import ASPECT_ADVERBS, PREPOSITION_NOUNS, head_word, names_people
 from karaka.nlp.paths import PATH
 from karaka.store.base import Store
 from karaka.words import ANAPHORIC_PRONOUNS, FUNCTION_WORDS, HUMAN_PRONOUNS, PRONOUNS, WORD
@@ -173,7 +173,7 @@ def _apposed(text: str, span: str, value: str) -> bool:
 def _all_asked(asked: Asked, text: str) -> bool:
     """Whether every content word of a span is one of the question's."""
     own = [key(w) for w in WORD.findall(text) if w.lower() not in FUNCTION_WORDS]
-    words = [t.key for t in asked.terms] + [asked.focus]
+    words = [t.key for t in asked.terms] + [asked.focus] + [key(w) for w in WORD.findall(asked.text)]  # "Node.js"
     return bool(own) and all(any(same(w, a) for a in words if a) for w in own)
 
 
@@ -250,5 +250,6 @@ def _role_fits(asked: Asked, name: str, text: str, entity: str | None, store: St
         return name in ("MANNER", "KARANA") and bool(words) and words[0].lower() not in DETERMINERS
     if kind == k.DATE:  # "in 1921", "on Monday", "after the war"; not "to time" of "from time to time"
         return (name in ("ADHIKARANA_TEMPORAL", "TIME") or etype == "Time") and not (
-            len(words) <= 2 and words and head_word(text).lower() == "time")
+            len(words) <= 2 and words and head_word(text).lower() == "time") and not (
+            len(words) == 1 and words[0].lower() in ASPECT_ADVERBS)  # "ever published" says no time
     return True

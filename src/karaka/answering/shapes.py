@@ -23,7 +23,7 @@ def code_shape(token: str) -> str:
         return "flag"
     if re.fullmatch(r"\$?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", token) or token.startswith("$"):
         return "variable"
-    if "/" in token or re.search(r"\.[a-z]{1,5}$", token) and not token.endswith("()"):
+    if "/" in token or re.search(r"\.(?:[a-z]{1,5}|<[\w-]+>|%\w)$", token) and not token.endswith("()"):  # "x.<pid>"
         return "path"
     if token.endswith("()") or "." in token:
         return "call"

@@ -17,7 +17,8 @@ from typing import Any
 from karaka.answering import kinds as k
 from karaka.answering.acronyms import abbreviation, expansions
 from karaka.answering.entries import ARROWS
-from karaka.answering.explains import asks_consequence, consequences, definitions, manners, reasons
+from karaka.answering.explains import asks_consequence, consequences, definitions, manners, reasons, said_to_be
+from karaka.answering.identity import owners
 from karaka.answering.naming import titled
 from karaka.answering.programs import named_programs
 from karaka.answering.question import CODE_TOKEN, VERSION_TOKEN, Asked
@@ -114,6 +115,9 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
             token = token[:-1] if token.endswith(".") else token  # the sentence's full stop
             if "/" in token and code_shape(token) == "path":
                 add(token, m.start(1) if m.group(1) else m.start(2), k.CODE)
+    if kind == k.CODE and asked.shape == "path":  # "which extension?": a file name's ending written alone (".gz")
+        for m in re.finditer(r"(?<![\w.])\.[A-Za-z][A-Za-z0-9]{0,9}(?![\w.])", text):
+            add(m.group(0), m.start(), k.CODE)
     if kind == k.CODE and asked.shape == "command":
         for value, start in named_programs(asked, text, doc):
             add(value, start, k.CODE)
@@ -125,6 +129,10 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
             add(m.group(1), m.start(1), k.CODE)
         for m in re.finditer(rf"\b{re.escape(asked.focus_text.rstrip('s'))}s?\s+[`'\"]?([A-Z][A-Z0-9_]{{2,}})(?![\w-])", text):
             add(m.group(1), m.start(1), k.CODE)  # "the file BUGS"
+        quoted = r"[‘'\"`“]([\w.+-]+)[’'\"`”]"  # "the included ‘updatedb’ script", "the script 'updatedb'"
+        for m in re.finditer(rf"{quoted}\s+{re.escape(asked.focus_text)}s?\b|\b{re.escape(asked.focus_text)}s?\s+{quoted}",
+                             text, re.IGNORECASE):
+            add(m.group(1) or m.group(2), m.start(1) if m.group(1) else m.start(2), k.CODE)
     if kind in (k.VERSION, k.VALUE, k.CODE):
         for m in VERSION_TOKEN.finditer(text):
             if kind == k.VERSION and _OPTION_BEFORE.search(text[:m.start()]):
@@ -163,6 +171,8 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
                 add(m.group(0), m.start(), k.QUANTITY)
     if kind == k.DATE:
         out += lists([with_preposition(s, text, doc) for s in dates(text, doc)], text)
+    if kind == k.NAME:  # "that proxy's statement" for "whose statement …?"
+        out += owners(asked, doc)
     if kind in (k.NAME, k.PLACE, k.TERM):
         found = names(kind, text, doc)
         out += lists(found, text) if kind == k.NAME else lists([with_preposition(s, text, doc) for s in found], text) \
@@ -171,11 +181,16 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
         out += reasons(text, doc)
     if kind == k.MANNER:
         out += manners(text, doc)
-    if kind == k.TERM and asked.focus:  # a shaped name right after the noun asked about: "das Verfahren LZ77"
-        for m in re.finditer(r"(?<![\w-])([^\W\d_]+)\s+(?=([A-Z0-9][\w.+-]*[\w+]))", text):
+    if kind in (k.TERM, k.VALUE) and asked.focus:  # a shaped name beside the noun asked about: "das Verfahren LZ77",
+        for m in re.finditer(r"(?<![\w-])([^\W\d_]+)\s+(?=([A-Z0-9][\w.+-]*[\w+]))", text):  # "the LZ77 algorithm"
             name = m.group(2)
-            if same(key(m.group(1)), asked.focus) and (any(c.isdigit() for c in name) or name.isupper() and len(name) > 1):
+            if same(key(m.group(1)), asked.focus) and (any(c.isdigit() for c in name) or _shaped_name(name)):
                 add(name, m.start(2), k.CODE)  # a shaped name ("LZ77", "H264", "CELP") is code: proved in any language
+        for m in re.finditer(r"(?<![\w.+-])([A-Z0-9][\w.+-]*[\w+])\s+([^\W\d_]+)\b", text):
+            if same(key(m.group(2)), asked.focus) and _shaped_name(m.group(1)):
+                add(m.group(1), m.start(1), k.CODE)
+    if kind == k.TERM:  # "A Combined Work is a work produced by …": the description whole
+        out += said_to_be(asked, text, doc)
     if kind in (k.TERM, k.NAME) and asked.focus and doc is not None:
         for value, start in titled(asked.focus, doc):  # "runs as user proxy"
             add(value, start, kind)
@@ -188,6 +203,11 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
                 if whole is not None:  # "which woods?": "the pine and oak boards", the list the chunk ends
                     add(doc[whole[0]:whole[1] + 1].text, doc[whole[0]].idx, k.TERM)
     return out
+
+
+def _shaped_name(word: str) -> bool:
+    """A name by its shape alone: a letter, then digits ("LZ77", "H264"), or capitals ("CELP"); not "64K", a size."""
+    return word[:1].isalpha() and (any(c.isdigit() for c in word) or word.isupper() and len(word) > 1)
 
 
 _OPTION_BEFORE = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]*[=\s]\s*$")
@@ -280,6 +300,10 @@ _NAME_LABELS = {k.NAME: ("PERSON", "ORG", "NORP"), k.PLACE: ("GPE", "LOC", "FAC"
                 k.TERM: ("PERSON", "ORG", "PRODUCT", "WORK_OF_ART", "LAW", "LANGUAGE", "EVENT", "NORP", "GPE", "LOC")}
 
 
+_ONLY_ADDRESS = re.compile(r"\s*(?:[<⟨(\[][^>⟩)\]]*[>⟩)\]])?\s*[.,]?\s*")
+"""What may follow a name that is a whole line: nothing, or its address in brackets."""
+
+
 def names(kind: str, text: str, doc: Any | None) -> list[Span]:
     """Named things of the kind: the parser's entities, runs of proper nouns, and capitalised runs in unparsed text."""
     out: list[Span] = []
@@ -307,7 +331,7 @@ def names(kind: str, text: str, doc: Any | None) -> list[Span]:
                         out.append(Span(doc[a.i:b.i + 1].text, k.PLACE, a.idx, b.idx + len(b.text), a.i, b.i))
     elif kind == k.NAME:
         for m in re.finditer(r"(?<![\w.])[A-Z][a-zà-ÿ'’-]+(?: (?:[A-Z][a-zà-ÿ'’-]+|[A-Z]\.))+", text):
-            if m.start() > 0:
+            if m.start() > 0 or _ONLY_ADDRESS.fullmatch(text[m.end():]):  # a line that is a name: "Ada Quist <ada@…>"
                 out.append(Span(m.group(0), kind, m.start(), m.end()))
     return out
 

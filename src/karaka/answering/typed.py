@@ -14,6 +14,8 @@ from karaka.words import DEICTIC_PRONOUNS, FUNCTION_WORDS, PRONOUNS, WORD
 
 _ANY_PRONOUN = PRONOUNS | DEICTIC_PRONOUNS
 """Every pronoun, pointing back or at the speaker: alone, it names nothing."""
+_POINTING = re.compile(r"(?:this|that|these|those)\s+[^\W\d_]+", re.IGNORECASE)
+"""A demonstrative and a bare noun: "this person" stands for someone named before, as a pronoun does."""
 _MULTIPLIER = re.compile(r"thousand|million|billion|trillion|hundred|dozen", re.IGNORECASE)
 """Words after a number that scale it and count whatever the question counts."""
 _NOT_TIME_UNIT = re.compile(r"(?:[kKMGTP]i?)?(?:B|b|bit|bits|byte|bytes|bps|Hz|hz)$|%|percent", re.IGNORECASE)
@@ -24,10 +26,15 @@ def typed(asked: Asked, span: Span, after: str = "") -> tuple[bool, str]:
     kind = asked.kind
     if kind in (k.TERM, k.NAME) and span.text.strip().lower() in _ANY_PRONOUN:
         return False, "a pronoun, which names nothing by itself"  # an action's role says what it stands for
-    if kind == k.TERM and any(same(asked.focus, key(w)) for w in k.CALLED_NOUNS) and not _names(span.text):
+    if kind in (k.TERM, k.NAME) and _POINTING.fullmatch(span.text.strip()):
+        return False, "points back to what the line does not name"  # "This person will coordinate the fix"
+    if kind == k.TERM and any(same(asked.focus, key(w)) for w in k.CALLED_NOUNS) and not names(span.text):
         return False, f"says of what kind the {asked.focus_text} is, not what it is"  # "a wicked name"
     if kind == k.TERM:
         return True, ""
+    if kind == k.VALUE and span.kind == k.VERSION and asked.focus and not any(
+            same(asked.focus, key(w)) for w in k.VERSION_NOUNS | k.VALUE_NOUNS):
+        return False, f"a version, not a {asked.focus_text}"  # "the LZ77 algorithm used in zip 1.9": 1.9 is no algorithm
     if kind == k.VALUE:  # a number, a literal, a string, a name; not a call or a flag ("load(x=1)", "--quiet")
         shaped = span.kind != k.CODE or code_shape(span.text) in ("name", "variable", "path")
         return span.kind in (k.VALUE, k.QUANTITY, k.CODE, k.VERSION) and shaped and "(" not in span.text, \
@@ -62,7 +69,7 @@ def typed(asked: Asked, span: Span, after: str = "") -> tuple[bool, str]:
     return True, ""
 
 
-def _names(text: str) -> bool:
+def names(text: str) -> bool:
     """Whether a span names something: a capitalised word besides function words, a number, a quote or code."""
     return any(w[:1].isupper() and w.lower() not in FUNCTION_WORDS for w in WORD.findall(text)) or any(
         c.isdigit() or c in "\"“”'`«»" for c in text) or bool(CODE_TOKEN.search(text))

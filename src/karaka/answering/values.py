@@ -15,8 +15,9 @@ _CLAUSE_GOES_ON = re.compile(r"\s+(?:unless|if|when|and|or|but|which|because|so)
 _GERMAN_DEFAULT_IS = re.compile(r"\b(Standard(?!i[sz])\w{3,}|Vorgabe\w*|Voreinstellung)\b((?:\s+[^\s.;:]+){0,3}?)\s+"
                                 r"(?:ist|sind|lautet|lauten)\s+[»„\"]?([^\s.,;:»“\"]+)")
 """A German default named by its compound and a copula: "Das Standardsignal für kill ist TERM"."""
-_DEFAULT_FIELD = re.compile(r"[\[(]\s*default:\s*([^\s\])]+)\s*[\])]", re.IGNORECASE)
-"""A default given in brackets after an option: "[default: bb.out.%p]", "(default: 3)"."""
+_DEFAULT_FIELD = re.compile(r"[\[(]\s*(?:by\s+default|default|per\s+Vorgabe|standardmäßig|par\s+défaut)\s*:?\s*"
+                            r"([^\s\])]+)\s*[\])]", re.IGNORECASE)
+"""A default given in brackets: "[default: bb.out.%p]", "(default: 3)", "(by default SIGTERM)", "(per Vorgabe SIGTERM)"."""
 MOST_WORDS = 6
 """A value is a word or a short phrase ("letter", "the number of CPUs"); more words after "defaults to" say how the
 default is found, which is no value to show."""

@@ -19,7 +19,8 @@ _ADMONITION = re.compile(r'^\s{0,3}(?:!!!|\?\?\?\+?)\s*\w+(?:\s+"([^"]*)")?\s*$'
 _RULE = re.compile(r"^\s{0,3}([-*_])(\s*\1){2,}\s*$")
 _SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _INLINE = re.compile(r"\*\*|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])")
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_LINK = re.compile(r"!?\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])")
+"""An inline link ``[text](url)`` or a reference link ``[text][]``, ``[text][ref]``: its text stays."""
 SECTION_SEP = " › "
 
 

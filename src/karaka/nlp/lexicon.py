@@ -76,11 +76,13 @@ CAUSAL_PREPS = frozenset({"because", "due", "owing", "thanks"})
 """Prepositions of a reason: "because of", "due to", "owing to", "thanks to"."""
 
 
-TIME_ADVERBS = frozenset(
+ASPECT_ADVERBS = frozenset("again still already ever".split())
+"""Adverbs of aspect: they say whether an action goes on or comes back, never when ("ever published")."""
+
+TIME_ADVERBS = ASPECT_ADVERBS | frozenset(
     "sometimes often always usually frequently rarely seldom occasionally once twice now then soon later earlier "
-    "recently currently previously formerly originally eventually finally subsequently meanwhile already "
-    "afterwards afterward beforehand lately nowadays annually daily weekly monthly yearly initially "
-    "immediately again still ever".split()
+    "recently currently previously formerly originally eventually finally subsequently meanwhile afterwards "
+    "afterward beforehand lately nowadays annually daily weekly monthly yearly initially immediately".split()
 )
 """Adverbs of time and frequency: they say when, not how (no MANNER)."""
 

@@ -65,7 +65,10 @@ def read_again(doc: Any, model: Any, irregular: Any) -> Any:
             lemma, stand_in = irregular(past.text), "met" if doc[past.i + 1].pos_ in _OBJECT_STARTS else "went"
         else:  # "Inkpot converts Markdown notes to PDF.": a present tense read as a plural noun after a name
             past = next((t for t in doc[1:4] if t.tag_ == "NNS" and doc[t.i - 1].text[:1].isupper()
-                         and doc[t.i + 1].pos_ in _OBJECT_STARTS), None)  # an object after it: "Red apples on …" is none
+                         and doc[t.i + 1].pos_ in _OBJECT_STARTS), None) or next(  # an object after it: "Red
+                (t for t in doc[2:-2] if t.tag_ == "NNS" and t.dep_ == "ROOT" and doc[t.i - 1].dep_ in ("compound", "nsubj")
+                 and doc[t.i - 1].head.i == t.i and doc[t.i + 1].pos_ in _OBJECT_STARTS), None)  # apples on …" is
+            # none; "For tar files, quux checks a CRC": the subject the parse made the root's compound or subject
             if past is None:
                 return doc
             lemma, stand_in = past.lemma_, "makes"
