@@ -1,6 +1,6 @@
 """Questions written over documents new to the project, scored as the blind set scores (totals and rows).
 
-    python benchmarks/fresh.py [--set fresh|shelf|shelf2|…|shelf11] [--llm SPEC] [--workspace WS]
+    python benchmarks/fresh.py [--set fresh|shelf|shelf2|…|shelf12] [--llm SPEC] [--workspace WS]
 
 With ``--workspace`` the documents are kept in ``WS.source/``, so a rerun finds them unchanged.
 
@@ -29,8 +29,9 @@ documents (25 answerable, 3 not), ``--set shelf6`` after shelf5's (25 and 3), ``
 and 2) was written after the session's first changes and run on its first code before any change it led to.
 ``--set shelf10`` (eighteenth session: a licence, an HTML manual, a German manual page and a scan) and ``--set
 shelf11`` (a Markdown policy and glossary, an HTML manual, a German manual page and a scan), 32 answerable and 3
-not each, were written the same way, shelf11 after shelf10's first fixes.
-Their documents come from Debian's ``base-passwd``, ``fontconfig``, ``bash``, ``bc``, ``espeak-ng``, ``findutils``,
+not each, were written the same way, shelf11 after shelf10's first fixes; ``--set shelf12`` (a Markdown
+governance text, an HTML manual, a German manual page and a scan: 29 and 3) after all of that session's changes.
+Their documents come from Debian's ``base-passwd``, ``fontconfig``, ``bash``, ``bc``, ``ed``, ``espeak-ng``, ``findutils``,
 ``grep``, ``gzip``, ``libexpat1-dev``, ``libffi-dev``, ``libtasn1-doc``, ``libxslt1-dev``, ``man-db``, ``nettle-dev``,
 ``nodejs``, ``passwd``, ``pkgconf``, ``procps``, ``psmisc``, ``python3-dev``, ``python3-pip``, ``sed``, ``systemd``,
 ``valgrind`` and ``zstd``; a scan
@@ -100,13 +101,17 @@ SETS = {  # per set: documents copied (a .gz source is unpacked) and manual page
                  "nodejs-glossary.md": "/usr/share/doc/nodejs/glossary.md",
                  "valgrind-lk-manual.html": "/usr/share/doc/valgrind/html/lk-manual.html"},
                 {"pgrep.de.1.txt": "/usr/share/man/de/man1/pgrep.1.gz"}),
+    "shelf12": ({"nodejs-GOVERNANCE.md": "/usr/share/doc/nodejs/GOVERNANCE.md",
+                 "valgrind-dh-manual.html": "/usr/share/doc/valgrind/html/dh-manual.html"},
+                {"slabtop.de.1.txt": "/usr/share/man/de/man1/slabtop.1.gz"}),
 }
 SCANS = {"shelf5": {"bash-intro-scan.pdf": "/usr/share/doc/bash/INTRO.gz"},
          "shelf6": {"bc-readme-scan.pdf": "/usr/share/doc/bc/README"},
          "shelf7": {"grep-readme-scan.pdf": "/usr/share/doc/grep/README"},
          "shelf8": {"sed-readme-scan.pdf": "/usr/share/doc/sed/README"},
          "shelf10": {"gzip-readme-scan.pdf": "/usr/share/doc/gzip/README.gz"},
-         "shelf11": {"findutils-readme-scan.pdf": "/usr/share/doc/findutils/README.gz"}}
+         "shelf11": {"findutils-readme-scan.pdf": "/usr/share/doc/findutils/README.gz"},
+         "shelf12": {"ed-readme-scan.pdf": "/usr/share/doc/ed/README.gz"}}
 """Per set: image-only PDFs made of a text's first page (typeset, rendered at 200 dpi): what a scanner makes."""
 SCAN_LINES = 58
 

@@ -906,3 +906,26 @@ def test_a_name_an_apostrophe_alone_makes_possessive_owns_the_thing():
     doc = Doc(nlp().vocab, words=words, heads=[0, 2, 5, 2, 5, 0], deps=["ROOT", "compound", "nmod", "punct",
                                                                          "compound", "pobj"])
     assert _owns(doc[2]) and not _owns(doc[4])
+
+
+def test_standard_before_another_noun_than_the_one_asked_is_a_term_not_a_default():
+    assert not analyse("To which program is the standard output piped on Arch?").default
+    assert analyse("What is the standard port of zapd?").default
+
+
+def test_a_name_inside_another_word_is_no_part_of_it():
+    found = each("To which program is the output piped on Arch?",
+                 "Pipe the output to `aplay` (Arch) or `paplay` (Mint) instead.")
+    assert found["aplay"] == "" and found["paplay"] != ""
+
+
+def test_what_a_thing_is_called_needs_no_role_of_the_action_that_describes_it():
+    found = each("What is the person signing the deed called?",
+                 'The person signing the deed (the "Grantor") keeps one copy of it.')
+    assert found.get('the "Grantor') == ""  # the chunk as the parse cuts it
+
+
+def test_bare_names_side_by_side_are_a_list_not_an_apposition():
+    found = proved("Who was Tobin?", "Think of the old halls of Orm, Tobin, Hale; all of them are gone.")
+    assert found["Hale"] != ""
+    assert proved("Who was Tobin?", "Think of Tobin, the cooper, and his hall.")["the cooper"] == ""

@@ -282,3 +282,16 @@ def test_german_modal_verbs_and_conjunctions_are_no_words_a_line_must_hold():
 def test_a_plural_noun_the_parse_gives_a_subject_and_an_object_is_the_question_s_verb():
     asked = analyse("Which environment variable lists host names that should skip the cache?")
     assert (asked.verb, asked.focus) == ("list", "variabl")
+
+
+def test_the_verb_after_a_do_read_as_the_root_is_the_question_s_not_the_one_of_its_when_clause():
+    assert analyse("What exit code does frobz return when it cannot open the lock file?").verb == "return"
+    assert analyse("Which status does vipwx return when the file is locked?").verb == "return"
+    asked = analyse("What exit value does chmodx return when it cannot find the group file?")  # "chmodx" tagged a verb
+    assert asked.verb == "return" and any(t.text == "chmodx" for t in asked.terms)
+
+
+def test_an_empty_line_parses_to_nothing():
+    from karaka.nlp import parse
+
+    assert len(parse("")) == 0 and len(parse("   ")) <= 1

@@ -26,6 +26,8 @@ def test_refine_joins_wrapped_lines_and_splits_markdown_blocks():
     assert texts(refine("Rama gave the\nbow to Lakshmana.\n\n\nHe used it.")) == ["Rama gave the bow to Lakshmana.",
                                                                                   "He used it."]
     assert texts(refine("# Title\n- item one\ntext here.", markdown=True)) == ["Title", "item one", "text here."]
+    licence = 'The "Least Shared Source" for a Joint Build means the\nShared Source for the Joint Build, minus tests.'
+    assert texts(refine(licence)) == [licence.replace("\n", " ")]  # "the" ends no title: the capitals wrap on
     linked = "* **ZAP**: [Zone Access Protocol][] - Opens [zones][z] and [maps](maps.md)."
     assert texts(refine(linked, markdown=True)) == ["ZAP: Zone Access Protocol - Opens zones and maps."]
 
@@ -136,6 +138,8 @@ def test_an_older_or_misread_past_is_parsed_as_a_verb_and_keeps_the_sentence_s_w
     assert analyze("Bare feet on the stone.") == [] and analyze("The Left Bank") == []  # no subject before them
     assert analyze("Red apples on the table.") == []  # a plural noun with no object after it is no present tense
     assert [k["verb"] for k in analyze("Inkpot converts Markdown notes to PDF.")] == ["convert"]
+    checks = analyze("For tar files, untar checks a 16 bit CRC.")  # "CRC" parsed an apposition with no comma
+    assert [(k["verb"], k["karakas"].get("KARMA")) for k in checks] == [("check", "a 16 bit CRC")]
     stores = analyze("In the tar format, untar stores a 12 byte header.")  # "stores" tagged the root noun
     assert [(k["verb"], k["karakas"].get("KARMA")) for k in stores] == [("store", "a 12 byte header")]
     hides = next(k for k in analyze("Osprey hides lost packets by repeating the last good frame.") if k["verb"] == "hide")

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from karaka.answering import kinds as k
-from karaka.answering.identity import defined
+from karaka.answering.identity import defined, defining_verb
 from karaka.answering.question import CODE_TOKEN, Asked
 from karaka.answering.span import REASON_OPENERS, Span, span_tokens
 from karaka.answering.stems import key, same
@@ -215,11 +215,15 @@ def said_to_be(asked: Asked, text: str, doc: Any | None) -> list[Span]:
     if doc is None:
         return out
     for t in doc:
-        subject = next((c for c in t.head.children if c.dep_ == "nsubj"), None)
-        if t.dep_ != "attr" or t.head.lemma_ != "be" or t.pos_ not in ("NOUN", "PROPN") or subject is None or \
-                not all(any(same(w, key(s.text)) for s in subject.subtree) for w in thing):
+        verb = defining_verb(t) or (t.head if t.dep_ == "attr" and t.head.lemma_ == "be" else None)  # "X is Y",
+        subject = next((c for c in verb.children if c.dep_ == "nsubj"), None) if verb is not None else None  # "X
+        if subject is None or t.pos_ not in ("NOUN", "PROPN") or \
+                not all(any(same(w, key(s.text)) for s in subject.subtree) for w in thing):  # means Y"
             continue
         words = [w for w in t.subtree if not (w.dep_ in ("conj", "cc", "punct") and w.head.i == t.i)]
+        comma = next((w.i for w in words if w.text == "," and w.i > t.i), None)
+        if len(words) >= SAID_TO_BE_WORDS and comma is not None:  # a long one up to its first comma: "the
+            words = [w for w in words if w.i < comma]  # Corresponding Source for the Combined Work, excluding …"
         while words and words[-1].is_punct:
             words.pop()
         a, b = words[0], words[-1]

@@ -169,6 +169,8 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
     linked = set()
     if head.dep_ in ("attr", "nsubj", "nsubjpass") and head.head.lemma_ == "be":
         linked |= {i for c in head.head.children if c.dep_ in ("nsubj", "attr") and c.i != head.i for i in _named(c)}
+    if (defining := defining_verb(head)) is not None:  # "X means Y", "X refers to Y": Y is what X is
+        linked |= {i for c in defining.children if c.dep_ == "nsubj" for i in _named(c)}
     if head.dep_ == "appos" and _apposed(doc, head.head, head):
         linked |= _named(head.head)
     linked |= {i for c in head.children if c.dep_ == "appos" and _apposed(doc, head, c) for i in _named(c)}
@@ -183,6 +185,17 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
     if head.dep_ in ("oprd", "attr", "xcomp") and head.head.lemma_ in ("name", "call"):
         linked |= {i for c in head.head.children if c.dep_ == "nsubjpass" for i in _named(c)}  # "his wife was named Ilsa"
     return bool(terms & linked) or named_so(asked, span, doc)
+
+
+DEFINING_VERBS = frozenset("mean denote refer".split())
+"""Verbs by which a text defines a term: "X means Y", "X denotes Y", "X refers to Y"."""
+
+
+def defining_verb(token: Any) -> Any | None:
+    """The defining verb whose object ``token`` is: "means the source" (the source), "refers to a work" (a work)."""
+    verb = token.head.head if token.dep_ == "pobj" and token.head.lower_ == "to" else token.head
+    named = token.dep_ == "dobj" or token.dep_ == "pobj" and verb.lemma_.lower() == "refer"
+    return verb if named and verb.lemma_.lower() in DEFINING_VERBS and verb.i != token.i else None
 
 
 def _standing_for(asked: Asked, words: LineWords, doc: Any) -> set[int]:
@@ -252,13 +265,16 @@ def _apposed(doc: Any, anchor: Any, appositive: Any) -> bool:
     """Whether the parse's apposition is one: nothing between the two but the anchor's own phrase.
 
     The narrator's words and the speaker's are no apposition ("said Tom, the mate, “Ann is here”"),
-    and neither is a phrase a verb of another clause stands before ("Perth, withdrawing his iron,
+    nor are bare names side by side (a list), and neither is a phrase a verb of another clause stands before ("Perth, withdrawing his iron,
     began hammering it upon the anvil — the red mass sending off sparks": the mass is no Perth).
     """
     inner = {t.i for t in appositive.subtree}
     own = {t.i for t in anchor.subtree} - inner
     between = doc[min(anchor.i, appositive.i) + 1:max(anchor.i, appositive.i)]
-    return not any(t.text in _QUOTES or t.pos_ in ("VERB", "AUX") and t.i not in own | inner for t in between)
+    listed = anchor.pos_ == appositive.pos_ == "PROPN" and not any(  # "the court of Philip, Alexander, Croesus":
+        c.dep_ in ("det", "amod") for c in appositive.children)  # bare names side by side are a list
+    return not listed and not any(t.text in _QUOTES or t.pos_ in ("VERB", "AUX") and t.i not in own | inner
+                                  for t in between)
 
 
 _QUOTES = frozenset('"“”‘’«»')

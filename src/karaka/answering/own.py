@@ -52,7 +52,8 @@ def in_question(asked: Asked, span: Span) -> bool:
     spelled = {key(w) for a in ACRONYM.findall(asked.text) for m in spelled_out(a, span.text) for w in m.group(0).split()
                } if not thing else set()  # "What is ZAP?": "Zone Access Protocol" is what it is
     repeated = sum(any(same(w, t.key) for t in asked.terms) or w in spelled for w in own)  # "Lesser GPL" written out
-    if span.kind in (k.NAME, k.TERM, k.PLACE):  # "Harbour Guide Edition" names what was asked about
+    if span.kind in (k.NAME, k.TERM, k.PLACE) and not thing:  # "Harbour Guide Edition" names what was asked about;
+        # what a defined term is may reuse its words ("the Corresponding Source for the Work" of a "Least Corresponding Source")
         return repeated >= 0.5 * len(own)
     return repeated == len(own)
 

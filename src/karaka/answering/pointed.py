@@ -32,7 +32,7 @@ def one_per_line(asked: Asked, line: Line, proved: list[tuple[Span, Candidate]])
         return
     outer = []
     for text, (span, c) in by_text.items():
-        container = next((o for o in by_text if o != text and text in o), None)
+        container = next((o for o, (s, _) in by_text.items() if o != text and _inside(span, s, text, o)), None)
         restated = next((o for o, (s, _) in by_text.items() if o != text and _restates(line.text, s, span)), None)
         if container is not None:
             c.evidence.why_not = f"part of {by_text[container][1].text!r}"
@@ -62,6 +62,13 @@ def one_per_line(asked: Asked, line: Line, proved: list[tuple[Span, Candidate]])
             c.evidence.why_not = f"the line gives {ranked[0][1].text!r} and {ranked[1][1].text!r} alike"
         elif c is not ranked[0][1]:
             c.evidence.why_not = f"the question's words point to {ranked[0][1].text!r}"
+
+
+def _inside(inner: Span, outer: Span, inner_text: str, outer_text: str) -> bool:
+    """Whether a span stands within another: where both are placed, by place ("aplay" is no part of "paplay")."""
+    if inner.start >= 0 and outer.start >= 0:
+        return outer.start <= inner.start and inner.end <= outer.end and inner.end - inner.start < outer.end - outer.start
+    return re.search(rf"(?<![\w-]){re.escape(inner_text)}(?![\w-])", outer_text) is not None
 
 
 def _restates(text: str, first: Span, second: Span) -> bool:

@@ -266,7 +266,8 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
         kind, shape = k.TERM, ""  # "what is the particular version … called?": a name, no version number
     if wh in ("which", "what") and k.USED_FOR.search(text):
         kind = k.REASON  # "what is compaction used for?": its purpose
-    default = any(_defaulting(t) for t in tokens)
+    default = any(_defaulting(t) and (t.lemma_.lower() != "standard" or focus_token is None or t.head.i == focus_token.i)
+                  for t in tokens)  # "which program is the standard output piped to?": a term, no default program
     if default:
         kind = k.default_kind(kind, focus_token.lemma_ if focus_token is not None else "")
     verb = past_identifier(tokens, verb_of(asking) or verb_by_position(tokens, focus_token))

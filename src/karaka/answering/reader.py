@@ -368,7 +368,8 @@ def _needs_action(asked: Asked) -> bool:
     Dates and reasons have shapes of their own: the line's words prove them, unless the action of
     the question's verb holds another of the kind.
     """
-    return bool(asked.verb) and asked.kind in (k.NAME, k.TERM, k.PLACE, k.MANNER) and not asked.defines
+    return bool(asked.verb) and asked.kind in (k.NAME, k.TERM, k.PLACE, k.MANNER) and not asked.defines \
+        and not k.CALLED.search(asked.text)  # "what is the person associating X called?": a name, no action's role
     # "what does quill do when the disk is full?": what quill does, not a role of "full"
 
 

@@ -187,8 +187,9 @@ def verb_of(doc):  # type: ignore[no-untyped-def]
         return root
     if root.pos_ == "NOUN" and any(c.dep_ == "aux" and c.lower_ in ("do", "does", "did") for c in root.children):
         return root  # "what did Ann nail to the door?": a noun takes no "did", the tagger misread the verb
-    governed = next((c for c in root.children if c.pos_ == "VERB" and c.dep_ in ("xcomp", "ccomp", "conj", "advcl",
-                                                                                "csubj", "pcomp")), None)
+    governed = next((c for c in root.children if c.pos_ == "VERB" and (c.dep_ in (
+        "xcomp", "ccomp", "conj", "advcl", "csubj", "pcomp") or c.dep_ == "dobj" and root.lemma_.lower() == "do")), None)
+    # "What exit code does frobz return when …?": "does" read as the root, the verb as its object
     if governed is not None:  # "who thought was the finest picture?": the thinking is asked about; "With what
         # did they cut it?": the tagger's root is the fronted preposition, the cutting its complement
         return governed

@@ -24,7 +24,10 @@ ABBREVIATIONS = frozenset(
 _SENTENCE_END = re.compile(r"""([.!?…]+["'”’)\]]*)(\s+)(?=["'“‘(\[]?(?![a-z])[^\s\W_]|["'“‘(\[]?\d)""")
 _SCRIPT_END = re.compile(r"""([。！？।॥؟]+["'”’)\]」』]*)\s*(?=\S)""")
 _TERMINAL = re.compile(r"""[.!?…。！？।॥؟]["'”’)\]」』]*$""")
-_CONTINUES = re.compile(r"[,;:\-–—]$")
+_CONTINUES = re.compile(r"[,;:\-–—]$|(?<![\w-])(?:the|a|an|of|to|for|with|and|or|nor|by|in|on|at|from|that|which|"
+                        r"whose|as|than|into|its|their|his|her|is|are|was|were)$")
+"""A line that ends mid-phrase: on a comma or a dash, or on a small word no sentence or title ends with ("… means
+the" over "Corresponding Source for …": the capitals of a licence's defined terms make no title of it)."""
 SOFT_HYPHENS = "\u00ad\x02\ufffe"
 """A soft hyphen (U+00AD), as pdfium reads it (U+0002), and the U+FFFE pdfium gives for a hyphen ending a line."""
 _SOFT_BREAK = re.compile(rf"(?<=[^\W\d_])[{SOFT_HYPHENS}\u2010]$")

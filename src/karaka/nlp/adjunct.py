@@ -34,6 +34,11 @@ def read_adjunct(doc: Any, model: Any) -> Any:
         if word.dep_ == "csubj" and noun.pos_ == "NOUN" and noun.head.i == word.i and word.head.pos_ in ("VERB", "AUX"):
             read = read_with(doc, model, word, STAND_IN, word.lower_, "NOUN")
             return read if read is not None and read[noun.i].pos_ == "NOUN" else doc
+    for aux in doc[:-2] if len(doc) and doc[0].lower_ in ("which", "what", "how", "when", "where", "why", "who") else ():
+        word, after = doc[aux.i + 1], doc[aux.i + 2]
+        if aux.lower_ in ("does", "do", "did") and word.pos_ == "VERB" and after.tag_ == "NN":  # "does chage
+            read = read_with(doc, model, word, STAND_IN, word.lower_, "NOUN")  # return": the name is the subject
+            return read if read is not None and read[after.i].pos_ == "VERB" else doc
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is not None and root.tag_ == "NNS" and doc[0].lower_ in ("which", "what") and {"nsubj", "dobj"} <= {
             c.dep_ for c in root.children}:  # "Which environment variable lists host names …?": a noun has no

@@ -102,7 +102,9 @@ def span(token: Token, skip: frozenset[str] = SPAN_SKIP) -> str:
     """The phrase headed by ``token``: its subtree without coordinated, relative and appositive parts."""
     keep = {token.i}
     for child in token.children:
-        if child.dep_ in skip and not (child.dep_ == "punct" and child.i > token.i and child.text in "%'"):
+        glued = child.dep_ == "appos" and child.left_edge.i == token.i + 1 and names_people(  # "a 32 bit CRC": no
+            token.lemma_.lower()) not in ("person", "group")  # comma, no apposition; "his brother Kael" names him
+        if child.dep_ in skip and not glued and not (child.dep_ == "punct" and child.i > token.i and child.text in "%'"):
             continue
         if child.dep_ == "advmod" and child.i == token.left_edge.i and child.lower_ in TIME_ADVERBS:
             continue  # "Then Tamsin … took": the sentence's "then", hung on its subject, is no part of the name
