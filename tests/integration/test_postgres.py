@@ -148,7 +148,8 @@ def test_a_worker_killed_mid_run_leaves_its_units_to_the_rerun(tmp_path, pg_url)
                            timeout=300)  # the killed command, run again, resumes its checkpoint and finds it done
     assert rerun.returncode == 0, rerun.stderr
     assert _stored_units(pg_url) == 30
-    assert _wait_stats_flushed(pg_url, 30) == 30
+    redone = _wait_stats_flushed(pg_url, 30) - 30  # PostgreSQL counts the inserts of the transaction the kill
+    assert 0 <= redone <= 2  # aborted: at most the victim's two units in flight (--concurrency 2), never one it stored
     assert _graph_of_store(pg_url, tmp_path) == _reference(tmp_path, docs)
 
 

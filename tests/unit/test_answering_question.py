@@ -289,9 +289,24 @@ def test_the_verb_after_a_do_read_as_the_root_is_the_question_s_not_the_one_of_i
     assert analyse("Which status does vipwx return when the file is locked?").verb == "return"
     asked = analyse("What exit value does chmodx return when it cannot find the group file?")  # "chmodx" tagged a verb
     assert asked.verb == "return" and any(t.text == "chmodx" for t in asked.terms)
+    asked = analyse("How does ZORB measure program progress?")  # "measure" tagged a noun, "progress" the verb
+    assert asked.verb == "measur" and [t.role for t in asked.terms if t.text == "ZORB"] == ["name"]
 
 
 def test_an_empty_line_parses_to_nothing():
     from karaka.nlp import parse
 
     assert len(parse("")) == 0 and len(parse("   ")) <= 1
+
+
+def test_which_file_asks_a_file_s_name_unless_it_asks_what_speaks_of_something():
+    from karaka.nodes.query import _WHICH
+
+    assert not _WHICH.match("Which file is loaded in a web browser to run the viewer?")
+    assert not _WHICH.match("Which file contains the list of login shells?")
+    assert _WHICH.match("Which file mentions the storm?") and _WHICH.match("Which chapter is about the whale?")
+
+
+def test_what_kind_of_a_people_noun_asks_a_kind_not_a_name():
+    assert analyse("What kind of text editor is zed?").kind == "term"
+    assert analyse("Which editor wrote the preface?").kind == "name"

@@ -255,6 +255,8 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
     counted = focus_token if wh == "how many" else None
     if focus_token is not None and wh in ("which", "what"):
         kind, shape = k.kind_of_focus(focus_token.text, focus_token.lemma_)
+        if kind == k.NAME and any(t.lemma_.lower() in k.KIND_NOUNS and t.i < focus_token.i for t in tokens):
+            kind = k.TERM  # "what kind of text editor is ed?": a kind ("line-oriented"), no one's name
         if kind == k.QUANTITY and focus_token.lemma_.lower() in k.COUNT_NOUNS:
             of = next((c for c in focus_token.children if c.dep_ == "prep" and c.lower_ == "of"), None)
             counted = next((c for c in of.children if c.dep_ == "pobj"), None) if of is not None else None

@@ -7,7 +7,9 @@ question is parsed once more with a plain noun in the verb's place ("Which data 
 makes the subject or object of the sentence, with "which" as its determiner, and yet tags a verb
 ("Which function allocates memory?") is a noun. The other way round, a plural noun the parse makes
 the root with a subject and an object ("Which environment variable lists host names …?") is the
-question's verb, read again with a present tense in its place.
+question's verb, read again with a present tense in its place. After "does", "do" or "did", a name the
+tagger made the verb or a noun before the verb ("What does chage return …?", "How does DHAT measure program
+progress?") is read again as a plain noun, where that makes the word after it the question's verb.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from karaka.nlp.older import read_with
+from karaka.words import PRONOUNS
 
 STAND_IN = "data"
 """A noun that is never a verb, put where the misread one stands."""
@@ -36,9 +39,13 @@ def read_adjunct(doc: Any, model: Any) -> Any:
             return read if read is not None and read[noun.i].pos_ == "NOUN" else doc
     for aux in doc[:-2] if len(doc) and doc[0].lower_ in ("which", "what", "how", "when", "where", "why", "who") else ():
         word, after = doc[aux.i + 1], doc[aux.i + 2]
-        if aux.lower_ in ("does", "do", "did") and word.pos_ == "VERB" and after.tag_ == "NN":  # "does chage
-            read = read_with(doc, model, word, STAND_IN, word.lower_, "NOUN")  # return": the name is the subject
-            return read if read is not None and read[after.i].pos_ == "VERB" else doc
+        if aux.lower_ in ("does", "do", "did") and (word.pos_ in ("VERB", "PROPN", "NOUN") and after.tag_ == "NN" or
+                                                    word.pos_ == "PRON" and word.lower_ not in PRONOUNS):
+            read = read_with(doc, model, word, STAND_IN, word.lower_, "NOUN")  # "does chage return", "does DHAT
+            if read is not None and read[after.i].pos_ == "VERB" and read[after.i].dep_ == "ROOT":  # measure …": the
+                if word.pos_ == "PROPN":  # name is the subject, the verb after it the question's
+                    read[word.i].pos_, read[word.i].tag_ = "PROPN", "NNP"  # (and the name stays a name)
+                return read
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is not None and root.tag_ == "NNS" and doc[0].lower_ in ("which", "what") and {"nsubj", "dobj"} <= {
             c.dep_ for c in root.children}:  # "Which environment variable lists host names …?": a noun has no

@@ -32,11 +32,13 @@ from karaka.store.ids import cite_of, document_node
 
 _FIND = re.compile(r"^\s*(find|list|show|search)\b.*\b(documents?|lines?|passages?|sources?)\b"
                    r"(\s+(about|on|for|mentioning))?\s*(?P<topic>.*)$", re.IGNORECASE)
-_WHICH = re.compile(r"^\s*(?:in\s+)?which\s+(?:books?|documents?|files?|chapters?|texts?|stor(?:y|ies)|manuals?|"
-                    r"pages?|sections?|parts?)\s+(?:tells?|speaks?|talks?|says?|mentions?|describes?|explains?|"
-                    r"covers?|contains?|deals?|is|are|has|have)\s+(?:of|about|with|on)?\s*(?P<topic>.+?)[\s?.!]*$",
-                    re.IGNORECASE)
-"""A question that asks which document (book, chapter) holds something: answered as a search."""
+_SPEAKS = r"(?:tells?|speaks?|talks?|says?|mentions?|describes?|explains?|covers?|deals?)"
+_WHICH = re.compile(rf"^\s*(?:in\s+)?which\s+(?:(?:books?|documents?|chapters?|texts?|stor(?:y|ies)|manuals?|pages?|"
+                    rf"sections?|parts?)\s+(?:{_SPEAKS}|contains?|is|are|has|have)|files?\s+{_SPEAKS})\s+"
+                    r"(?:of|about|with|on)?\s*(?P<topic>.+?)[\s?.!]*$", re.IGNORECASE)
+"""A question that asks which document (book, chapter) holds something: answered as a search. A file is one only
+where the question says it speaks of something: "which file is loaded …?" and "which file holds the settings?"
+ask for a file's name."""
 _FOLLOW_UP = re.compile(r"^\s*(and|but|so|then|what about)\b|\b(him|her|it|them|they|he|she|that)\b", re.IGNORECASE)
 _SMALL_TALK = re.compile(r"^\s*(hi|hello|hey|hallo|bonjour|salut|good (morning|afternoon|evening|day)|thanks?|"
                          r"thank you|merci|danke|cheers|bye|goodbye|ok(ay)?|how are you|who are you|"
