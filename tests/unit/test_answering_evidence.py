@@ -929,3 +929,10 @@ def test_bare_names_side_by_side_are_a_list_not_an_apposition():
     found = proved("Who was Tobin?", "Think of the old halls of Orm, Tobin, Hale; all of them are gone.")
     assert found["Hale"] != ""
     assert proved("Who was Tobin?", "Think of Tobin, the cooper, and his hall.")["the cooper"] == ""
+
+
+def test_who_does_an_action_named_as_a_noun_is_the_object_of_its_by():
+    found = each("Who must approve every change to the Charter?",
+                 "Every change to the Charter needs approval by the Harbour Council (HC).")
+    assert "" in found.values()  # the council (or its initials), the doer of "approval"
+    assert all(why for text, why in found.items() if "Charter" in text)

@@ -234,7 +234,8 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
                 c.evidence.notes.append("the instruction given for the question's action")
             elif _needs_action(asked) and line.kind == "heading":
                 c.evidence.why_not = "a heading names a part of the text, it tells no action"
-            elif _needs_action(asked) and not line.words.verbless and span.kind != k.CODE and not owned(asked):
+            elif _needs_action(asked) and not line.words.verbless and span.kind != k.CODE and not owned(asked) \
+                    and not _nominal_doer(asked, span, line.doc):
                 c.evidence.why_not = "no action of the question's verb in the line holds it"
             elif (other := next((r for r in roles if r.proved and spans(asked, r.text, None)), None)) is not None:
                 c.evidence.why_not = f"the action's own {other.evidence.notes[0]} is {other.text!r}"
@@ -358,6 +359,17 @@ def _named_by_focus(asked: Asked, span: Span) -> bool:
     """
     own = WORD.findall(span.text)
     return bool(own) and same(key(own[-1]), asked.focus)
+
+
+def _nominal_doer(asked: Asked, span: Span, doc: Any | None) -> bool:
+    """Whether the span is who does the question's action named as a noun: "need approval by the CPC" (approve)."""
+    if doc is None or span.first < 0 or not asked.verb:
+        return False
+    head = doc[span.first]
+    while head.dep_ in ("compound", "appos", "conj", "flat") and head.head.i != head.i:
+        head = head.head  # "the Cross-Project Council (CPC)": the council is the doer
+    action = head.head.head if head.dep_ == "pobj" and head.head.lower_ == "by" else None
+    return action is not None and action.pos_ == "NOUN" and same(key(action.text), asked.verb)
 
 
 def _needs_action(asked: Asked) -> bool:
