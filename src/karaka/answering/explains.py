@@ -205,11 +205,12 @@ def said_to_be(asked: Asked, text: str, doc: Any | None) -> list[Span]:
     its participles, relative clauses and prepositions do. A glossary's "**ECMAScript**: A standard for
     scripting languages." says it after a colon, up to the sentence's end.
     """
-    thing = [key(w) for w in WORD.findall(defined(asked))]
+    term = defined(asked)
+    thing = [key(w) for w in WORD.findall(term)]
     if not thing:
         return []
     out: list[Span] = []
-    label = re.match(rf"\W*{re.escape(defined(asked))}\W*?:\s+(\S.*?)\s*(?:[.;](?:\s|$)|$)", text, re.IGNORECASE)
+    label = re.match(rf"\W*{re.escape(term)}\W*?:\s+(\S.*?)\s*(?:[.;](?:\s|$)|$)", text, re.IGNORECASE)
     if label and len(label.group(1).split()) < SAID_TO_BE_WORDS:
         out.append(Span(label.group(1), k.TERM, label.start(1), label.end(1), *span_tokens(doc, *label.span(1))))
     if doc is None:

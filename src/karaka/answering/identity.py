@@ -73,11 +73,13 @@ def given_name(asked: Asked, span: Span, words: LineWords, doc: Any | None) -> b
     return bool(named) and identity(span, words, doc, replace(asked, terms=tuple(named)))
 
 
-_WHOSE = re.compile(r"\s*(?:(?:in|at|to|from|with|for|by|of|on|into)\s+)?whose\s+(?:[^\W\d_]+\s+){0,2}?([^\W\d_]+)"
+_WHOSE_AT = r"\s*(?:(?:in|at|to|from|with|for|by|of|on|into)\s+)?whose\s+"
+_WHOSE = re.compile(_WHOSE_AT + r"(?:[^\W\d_]+\s+){0,2}?([^\W\d_]+)"
                     r"(?=\s+(?:of|is|are|was|were|did|does|do|has|have|had|can|could|will|would|may|must|shall)\b|\s*\?)",
                     re.IGNORECASE)
 """The noun "whose" asks the owner of, after its adjectives: "whose public statement of …" asks of a statement."""
-_WHOSE_FIRST = re.compile(r"\s*(?:(?:in|at|to|from|with|for|by|of|on|into)\s+)?whose\s+([^\W\d_]+)", re.IGNORECASE)
+_WHOSE_FIRST = re.compile(_WHOSE_AT + r"([^\W\d_]+)", re.IGNORECASE)
+"""Else the word right after "whose" ("Whose old grey boat sank …?": no verb the first pattern knows)."""
 
 
 def owned(asked: Asked) -> str:
@@ -264,9 +266,10 @@ def _named(phrase: Any) -> set[int]:
 def _apposed(doc: Any, anchor: Any, appositive: Any) -> bool:
     """Whether the parse's apposition is one: nothing between the two but the anchor's own phrase.
 
-    The narrator's words and the speaker's are no apposition ("said Tom, the mate, “Ann is here”"),
-    nor are bare names side by side (a list), and neither is a phrase a verb of another clause stands before ("Perth, withdrawing his iron,
-    began hammering it upon the anvil — the red mass sending off sparks": the mass is no Perth).
+    The narrator's words and the speaker's are no apposition ("said Tom, the mate, “Ann is here”"), nor
+    are bare names side by side (a list), and neither is a phrase a verb of another clause stands before
+    ("Perth, withdrawing his iron, began hammering it upon the anvil — the red mass sending off sparks":
+    the mass is no Perth).
     """
     inner = {t.i for t in appositive.subtree}
     own = {t.i for t in anchor.subtree} - inner

@@ -207,9 +207,15 @@ def _wh_kind(wh: str) -> tuple[str, str]:
             "how": (k.MANNER, ""), "how many": (k.QUANTITY, "")}.get(wh, (k.TERM, ""))
 
 
-def _defaulting(token: Any) -> bool:
-    """A word that asks for a default: "the standard port" does, "which standard" (a norm, a noun) does not."""
-    return token.lemma_.lower() in k.DEFAULT_WORDS and not (token.pos_ == "NOUN" and token.lemma_.lower() == "standard")
+def _defaulting(token: Any, focus: Any | None = None) -> bool:
+    """A word that asks for a default: "the standard port" does, "which standard" (a norm, a noun) does not.
+
+    "Standard" before another noun than the ``focus`` names a term: "which program is the standard output piped
+    to?" asks no default program.
+    """
+    lemma = token.lemma_.lower()
+    return lemma in k.DEFAULT_WORDS and not (token.pos_ == "NOUN" and lemma == "standard") and not (
+        lemma == "standard" and focus is not None and token.head.i != focus.i)
 
 
 def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the question's tokens
@@ -268,8 +274,7 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
         kind, shape = k.TERM, ""  # "what is the particular version … called?": a name, no version number
     if wh in ("which", "what") and k.USED_FOR.search(text):
         kind = k.REASON  # "what is compaction used for?": its purpose
-    default = any(_defaulting(t) and (t.lemma_.lower() != "standard" or focus_token is None or t.head.i == focus_token.i)
-                  for t in tokens)  # "which program is the standard output piped to?": a term, no default program
+    default = any(_defaulting(t, focus_token) for t in tokens)
     if default:
         kind = k.default_kind(kind, focus_token.lemma_ if focus_token is not None else "")
     verb = past_identifier(tokens, verb_of(asking) or verb_by_position(tokens, focus_token))

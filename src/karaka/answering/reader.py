@@ -202,10 +202,9 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
                                  rarity=rarity), rank=line.rank,
                            also=[line.intro] if line.intro else []) for span, said in zip(found_spans, named_as,
                                                                                            strict=True)]
-        for span, c in zip(found_spans, typed, strict=True):  # the entry above writes it: cited there, with the
-            if span.start < 0 and line.words.entry_above and line.intro and span.text in line.words.intro_text:
-                c.node, c.also = line.intro, [line.node]  # description that proves it
         for span, c, said in zip(found_spans, typed, named_as, strict=True):
+            if span.start < 0 and line.words.entry_above and line.intro and span.text in line.words.intro_text:
+                c.node, c.also = line.intro, [line.node]  # the entry above writes it: cited there, with the description
             in_role = [r for r in roles if r.proved and _overlap(line.text, r.text, span)]
             if asked.kind == k.TERM and asked.focus and not said:
                 c.evidence.why_not = c.evidence.why_not or f"the line does not say it is a {asked.focus_text}"
