@@ -936,3 +936,29 @@ def test_who_does_an_action_named_as_a_noun_is_the_object_of_its_by():
                  "Every change to the Charter needs approval by the Harbour Council (HC).")
     assert "" in found.values()  # the council (or its initials), the doer of "approval"
     assert all(why for text, why in found.items() if "Charter" in text)
+
+
+def test_a_flag_is_not_found_inside_a_longer_flag():
+    why = proved("What is the default value of --frob-level?", "--frob-level-max=<n> [default: 8]")
+    assert why["8"].startswith("the line lacks --frob-level")
+    assert proved("What is the default value of --frob-level?", "--frob-level=<n> [default: 2]")["2"] == ""
+
+
+def test_a_name_the_question_s_action_is_asked_of_must_be_in_its_line_not_the_one_beside_it():
+    asked = analyse("What does Brindle open?")
+    text = "Only the spool files are opened at start."
+    doc = parse(text)
+    words = line_words(text, doc, "", "Brindle reads its queue.")
+    span = Span("the spool files", "term", 5, 20, *span_tokens(doc, 5, 20))
+    assert weigh(asked, span, words, doc, role=True).why_not == "the line lacks Brindle"  # the action's role
+    assert not weigh(asked, span, words, doc).missing  # a typed span: the sentence around counts, partly
+
+
+def test_a_verbless_line_that_names_no_action_of_the_question_s_verb_answers_nothing():
+    why = each("What does Fizzgrind simulate?", "Output: Fizzgrind traces")
+    assert all(reason for reason in why.values())
+    assert "the line names no action of the question's verb" in why.values()
+
+
+def test_code_that_writes_the_name_asked_about_is_the_question_s_own_words():
+    assert best("What does Fizzgrind model?", "Run valgrind --tool=fizzgrind to start it.")[0] != "--tool=fizzgrind"

@@ -310,3 +310,9 @@ def test_which_file_asks_a_file_s_name_unless_it_asks_what_speaks_of_something()
 def test_what_kind_of_a_people_noun_asks_a_kind_not_a_name():
     assert analyse("What kind of text editor is zed?").kind == "term"
     assert analyse("Which editor wrote the preface?").kind == "name"
+
+
+def test_a_capitalised_word_inside_a_question_tagged_as_a_verb_is_a_name_the_line_must_hold():
+    asked = analyse("What does Fizzgrind model?")  # the tagger reads the unknown name as a verb
+    named = [t for t in asked.terms if t.text == "Fizzgrind"]
+    assert named and named[0].hard and named[0].role == "name"

@@ -1,13 +1,11 @@
 """Whether a line proves a span answers a question: the words it holds, how near, and in which relation.
 
-A span is *proved* (and its answer GROUNDED) only when its line says it for what the question
-asks:
-- it is of the kind asked for ("how many" wants a number, of the counted thing when the line
-  says what it counts; "which option" a flag; "how" a way or a command) and is none of the
-  question's own words;
-- every hard term of the question (its nouns, names, numbers, code and action) is in the line,
-  in the line it goes on from, in its heading or document name, or in the sentence just before
-  or after it, and the line itself holds at least half of them; a line without a verb (a
+A span is *proved* (and its answer GROUNDED) only when its line says it for what the question asks:
+- it is of the kind asked for ("how many" wants a number, of the counted thing when the line says what it
+  counts; "which option" a flag; "how" a way or a command) and is none of the question's own words;
+- every hard term of the question (its nouns, names, numbers, code and action) is in the line, in the line it goes on
+  from, in its heading or document name, or in the sentence just before or after it (a name the action asked is done
+  by or to: in its line), and the line itself holds at least half of them; a line without a verb (a
   heading, a table row, a list item) need not say the action; a question whose hard terms all
   name the document it is asked of ("in xsltproc") needs the rest from the line, and something;
   a name the question sets before its noun ("the libxslt Tutorial") proves nothing of the noun
@@ -163,8 +161,9 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
             got += CONTEXT_WEIGHT * weight
             headed += weight if term in hard else 0.0
             titled += term in hard and words.in_document(term)  # "in xsltproc", asked of xsltproc's manual
-        elif words.in_around(term) and not asked.possessed(term.key) and not _other_code(term, words.text):
-            got += AROUND_WEIGHT * weight  # not a possessive's thing or owner: the line must say whose it is
+        elif words.in_around(term) and not asked.possessed(term.key) and not _other_code(term, words.text) and not (
+                role and term.role == "name"):  # not a possessive's thing or owner, nor a name in the action asked:
+            got += AROUND_WEIGHT * weight  # the line must say whose it is, and name its action's doer and object
         elif term in hard and _classifies(term, asked, words):
             got += weight  # "version 1.4.0": the name the line holds says what it is
             own += weight

@@ -110,7 +110,8 @@ class LineWords:
 def _whole(code: str) -> re.Pattern[str]:
     """A name written with marks, as a whole token: "/usr/bin/python" is not in "/usr/bin/python2"."""
     written = r"\s*\+\s*".join(re.escape(part) for part in code.split("+"))  # "Control + Alt" is "control+alt"
-    return re.compile(rf"(?<![\w/-]){written}(?![\d_/])" if re.match(r"[\w/-]", code) and
+    longer = r"|-\w" if code.startswith("-") else ""  # "--leak-check" is not in "--leak-check-heuristics"
+    return re.compile(rf"(?<![\w/-]){written}(?![\d_/]{longer})" if re.match(r"[\w/-]", code) and
                       re.search(r"[\w/-]$", code) else written)  # a letter may follow: keys are stems
 
 

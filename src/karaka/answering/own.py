@@ -23,6 +23,9 @@ def in_question(asked: Asked, span: Span) -> bool:
     thing = WORD.findall(defined(asked).lower())  # as written: "combining" does not name a "Combined Work"
     if thing and all(w in WORD.findall(span.text.lower()) for w in thing):
         return True  # "--tool=massif" names Massif: it does not say what Massif is
+    if span.kind == k.CODE and asked.kind == k.TERM and any(
+            w.lower() == t.text.lower() for w in WORD.findall(span.text) for t in asked.terms if t.role == "name"):
+        return True  # nor what Massif does, counts or keeps: code that writes a name the question asks about
     if span.kind == k.CODE:
         if asked.focus:
             focus = {asked.focus} | {t.key for t in asked.terms if t.head == asked.focus}

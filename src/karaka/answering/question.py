@@ -218,6 +218,14 @@ def _defaulting(token: Any, focus: Any | None = None) -> bool:
         lemma == "standard" and focus is not None and token.head.i != focus.i)
 
 
+def _capital_verb(tokens: list[Any], t: Any) -> bool:
+    """A capitalised word inside the question tagged as a verb: a name the tagger does not know.
+
+    English capitalises no verb mid-sentence: "What does Zorbit compress?" asks of Zorbit.
+    """
+    return t.pos_ == "VERB" and t.i > 0 and t.text[:1].isupper() and not tokens[t.i - 1].is_punct
+
+
 def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the question's tokens
     from karaka.nlp import parse
 
@@ -321,7 +329,7 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
         if t.lower_ in k.DOCUMENT_WORDS or t.i in excluded:
             role, hard = "word", False  # "without its command-line utility": what the answer leaves out
         elif t.pos_ == "PROPN" or t.like_num and not (t.pos_ == "ADV" and t.is_alpha) or \
-                IDENTIFIER.search(t.text):  # "asn1Coding", whatever its tag, names a thing
+                IDENTIFIER.search(t.text) or _capital_verb(tokens, t):  # "asn1Coding", whatever its tag, names a thing
             role, hard = "name", True  # "look at first" is an order, not a number a line must hold
         elif t.pos_ == "NOUN" or t.dep_ in ("nsubj", "nsubjpass", "dobj", "pobj") or (  # "why should MPs go?":
                 t.dep_ in ("csubj", "csubjpass") and not any(  # a subject or object is a noun

@@ -236,6 +236,11 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
             elif _needs_action(asked) and not line.words.verbless and span.kind != k.CODE and not owned(asked) \
                     and not _nominal_doer(asked, span, line.doc):
                 c.evidence.why_not = "no action of the question's verb in the line holds it"
+            elif _needs_action(asked) and asked.kind != k.NAME and span.kind != k.CODE and not owned(asked) and not any(
+                    line.words.find(t) or line.words.in_intro(t) or line.words.in_context(t)
+                    for t in asked.terms if t.role == "verb"):  # "• fi= [Zorbit]" beside "… is simulated …"; a name
+                # under a title is its author's, as ``evidence`` reads it
+                c.evidence.why_not = "the line names no action of the question's verb"
             elif (other := next((r for r in roles if r.proved and spans(asked, r.text, None)), None)) is not None:
                 c.evidence.why_not = f"the action's own {other.evidence.notes[0]} is {other.text!r}"
         found += typed

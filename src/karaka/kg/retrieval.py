@@ -44,6 +44,7 @@ _lock = threading.Lock()
 
 
 _VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+(?!\w|\.\w)")
+_FLAG = re.compile(r"(?<![\w-])--?[a-z][^\W_]*(?:-[^\W_]+)+")  # a flag of words: "-W, --warndays" are words already
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
 
 
@@ -56,6 +57,7 @@ def tokens(text: str) -> list[str]:
     """
     text = unicodedata.normalize("NFKC", text).lower()
     out = _VERSION.findall(text)  # "1.0.0" is one word as well as three numbers
+    out += _FLAG.findall(text)  # "--leak-check" is one word as well as two; "--leak-check-heuristics" is another
     for word in WORD.findall(text):
         if word in SEARCH_STOP_WORDS:
             continue
@@ -158,7 +160,7 @@ BM25_FOLDER = "bm25"
 @functools.cache
 def tokens_stamp() -> str:
     """A fingerprint of how ``tokens`` splits text: a saved index made by another tokeniser is rebuilt, not read."""
-    made = "\n".join([WORD.pattern, _VERSION.pattern, _CJK.pattern, " ".join(sorted(SEARCH_STOP_WORDS))])
+    made = "\n".join([WORD.pattern, _VERSION.pattern, _FLAG.pattern, _CJK.pattern, " ".join(sorted(SEARCH_STOP_WORDS))])
     return hashlib.sha256(made.encode()).hexdigest()[:16]
 
 
