@@ -1,6 +1,6 @@
 """Questions written over documents new to the project, scored as the blind set scores (totals and rows).
 
-    python benchmarks/fresh.py [--set fresh|shelf|shelf2|…|shelf13] [--llm SPEC] [--workspace WS]
+    python benchmarks/fresh.py [--set fresh|shelf|shelf2|…|shelf14] [--llm SPEC] [--workspace WS]
 
 With ``--workspace`` the documents are kept in ``WS.source/``, so a rerun finds them unchanged.
 
@@ -32,11 +32,12 @@ shelf11`` (a Markdown policy and glossary, an HTML manual, a German manual page 
 not each, were written the same way, shelf11 after shelf10's first fixes; ``--set shelf12`` (a Markdown
 governance text, an HTML manual, a German manual page and a scan: 29 and 3) after all of that session's changes.
 ``--set shelf13`` (nineteenth session: Valgrind's whole manual as a 397-page PDF, a Markdown guide, a German manual
-page and a scan: 28 and 3) was written before that session changed anything.
-Their documents come from Debian's ``base-passwd``, ``fontconfig``, ``bash``, ``bc``, ``ed``, ``espeak-ng``, ``findutils``,
+page and a scan: 28 and 3) was written before that session changed anything, ``--set shelf14`` (an HTML guide, a
+Markdown policy, a German manual page and a scan: 20 and 3) after its changes, before they ran on it.
+Their documents come from Debian's ``base-passwd``, ``fontconfig``, ``bash``, ``bc``, ``ed``, ``espeak-ng``, ``findutils``, ``gettext``,
 ``grep``, ``gzip``, ``jq``, ``libexpat1-dev``, ``libffi-dev``, ``libtasn1-doc``, ``libxslt1-dev``, ``man-db``, ``nettle-dev``,
 ``nodejs``, ``passwd``, ``pkgconf``, ``procps``, ``psmisc``, ``python3-dev``, ``python3-pip``, ``sed``, ``systemd``,
-``valgrind`` and ``zstd``; a scan
+``valgrind``, ``xz-utils`` and ``zstd``; a scan
 needs ``tesseract-ocr`` (a missing one is named).
 """
 
@@ -109,6 +110,9 @@ SETS = {  # per set: documents copied (a .gz source is unpacked) and manual page
     "shelf13": ({"valgrind-manual.pdf": "/usr/share/doc/valgrind/valgrind_manual.pdf.gz",
                  "nodejs-onboarding.md": "/usr/share/doc/nodejs/onboarding.md"},
                 {"pidof.de.1.txt": "/usr/share/man/de/man1/pidof.1.gz"}),
+    "shelf14": ({"espeak-ng-mbrola.html": "/usr/share/doc/espeak-ng/docs/mbrola.html",
+                 "nodejs-CONTRIBUTING.md": "/usr/share/doc/nodejs/CONTRIBUTING.md"},
+                {"xz.de.1.txt": "/usr/share/man/de/man1/lzma.1.gz"}),
 }
 SCANS = {"shelf5": {"bash-intro-scan.pdf": "/usr/share/doc/bash/INTRO.gz"},
          "shelf6": {"bc-readme-scan.pdf": "/usr/share/doc/bc/README"},
@@ -117,7 +121,8 @@ SCANS = {"shelf5": {"bash-intro-scan.pdf": "/usr/share/doc/bash/INTRO.gz"},
          "shelf10": {"gzip-readme-scan.pdf": "/usr/share/doc/gzip/README.gz"},
          "shelf11": {"findutils-readme-scan.pdf": "/usr/share/doc/findutils/README.gz"},
          "shelf12": {"ed-readme-scan.pdf": "/usr/share/doc/ed/README.gz"},
-         "shelf13": {"jq-readme-scan.pdf": "/usr/share/doc/jq/README"}}
+         "shelf13": {"jq-readme-scan.pdf": "/usr/share/doc/jq/README"},
+         "shelf14": {"gettext-readme-scan.pdf": "/usr/share/doc/gettext/README"}}
 """Per set: image-only PDFs made of a text's first page (typeset, rendered at 200 dpi): what a scanner makes."""
 SCAN_LINES = 58
 

@@ -284,3 +284,18 @@ def test_a_file_with_no_suffix_is_read_as_plain_text_and_a_binary_one_is_refused
     (tmp_path / "tool").write_bytes(b"\x7fELF\x02\x01\x01\x00\x00\x00" * 50)
     with pytest.raises(DocumentError, match=r"tool: binary file"):
         load_file(tmp_path / "tool", 1000, [])
+
+
+def test_a_pdf_s_option_entry_is_the_section_of_its_description_so_a_sentence_of_it_answers(tmp_path):
+    from tests.fakes import grounded
+
+    rows = [(72, 700, "Packing options"), (72, 680, "--pack-level=<low|high> [default: low]"),
+            (72, 666, "Sets how hard the crates are packed by frobz."), (72, 652, "When high, nine passes are made."),
+            (72, 630, "--pack-size=<n> [default: 4]"), (72, 616, "Sets the size of each crate.")]
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "frobz-manual.pdf").write_bytes(text_pdf([rows]))
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
+    run_ingest(ctx, docs)
+    assert grounded(ctx, "How many passes are made when --pack-level is set to high?") == ["nine passes"]
+    assert run_query(ctx, "How many passes are made when --pack-size is set to high?")["status"] != "GROUNDED"

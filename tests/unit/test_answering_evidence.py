@@ -962,3 +962,17 @@ def test_a_verbless_line_that_names_no_action_of_the_question_s_verb_answers_not
 
 def test_code_that_writes_the_name_asked_about_is_the_question_s_own_words():
     assert best("What does Fizzgrind model?", "Run valgrind --tool=fizzgrind to start it.")[0] != "--tool=fizzgrind"
+
+
+def test_a_copula_that_calls_its_subject_the_default_names_the_default_whatever_its_shape():
+    assert proved("What is the default tool of Frobz?", "In Frobz, Crateck is the default tool.")["Crateck"] == ""
+    assert proved("What is the default mode of Frobz?", "In Frobz, Crateck is the default tool.").get("Crateck", "no") != ""
+
+
+def test_an_abbreviation_and_its_expansion_may_stand_in_quotation_marks_or_backquotes():
+    assert best("What does PTAL stand for?", "Reviewers often write `PTAL` (“Please Take A Look”).") \
+        == ("Please Take A Look", "")
+    assert best("What does RFD stand for?", "Ask for a request for discussion (`RFD`) first.")[0] \
+        == "request for discussion"
+    assert best("What does WFM stand for?", "A tester may just write `WFM` (“Works For Me”).") \
+        == ("Works For Me", "")  # an expansion spells the question's abbreviation: it is no own word of it

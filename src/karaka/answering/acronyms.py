@@ -51,6 +51,10 @@ def _spells(words: list[str], letters: str) -> bool:
     return bool(words) and fit(0, 0)
 
 
+_MARK = "[`'\"‘’“”]"
+"""A quotation mark or backquote around an abbreviation or its expansion."""
+
+
 def expansions(asked: Asked, text: str, doc: Any | None) -> list[Span]:
     """The expansions the line gives of the abbreviation asked about, in brackets after it or around it."""
     short = abbreviation(asked, what_is=True)
@@ -58,9 +62,10 @@ def expansions(asked: Asked, text: str, doc: Any | None) -> list[Span]:
     if not short or not letters:
         return []
     out = []
-    for m in re.finditer(rf"\b{re.escape(short)}s?\s*\(([^()]+)\)", text):  # "CRC (cyclic redundancy check)"
-        out.append((m.group(1).strip(), m.start(1)))
-    for m in re.finditer(rf"((?:[\w'-]+\s+){{1,{2 * len(letters)}}})\(\s*{re.escape(short)}s?\s*\)", text):
+    for m in re.finditer(rf"\b{re.escape(short)}s?{_MARK}?\s*\(\s*{_MARK}?([^()]+?){_MARK}?\s*\)", text):
+        out.append((m.group(1).strip(), m.start(1)))  # "CRC (cyclic redundancy check)", "`OK` (“Only Kites”)"
+    for m in re.finditer(rf"((?:[\w'-]+\s+){{1,{2 * len(letters)}}})\(\s*{_MARK}?{re.escape(short)}s?{_MARK}?\s*\)",
+                         text):
         words = m.group(1).split()  # "… the write-ahead log (WAL)": the fewest last words that spell it
         for size in range(1, len(words) + 1):
             if _spells(words[-size:], letters):

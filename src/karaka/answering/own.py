@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from karaka.answering import kinds as k
+from karaka.answering.acronyms import abbreviation
 from karaka.answering.identity import defined
 from karaka.answering.line import ACRONYM, spelled_out
 from karaka.answering.question import Asked, code_tokens
@@ -53,7 +54,8 @@ def in_question(asked: Asked, span: Span) -> bool:
         return True  # "a kind" answers no "what kind of licence is it?": the question's frame
     own = [w for w in own if not (asked.focus and same(w, asked.focus))]  # "port 7000": the focus is not repeated
     spelled = {key(w) for a in ACRONYM.findall(asked.text) for m in spelled_out(a, span.text) for w in m.group(0).split()
-               } if not thing else set()  # "What is ZAP?": "Zone Access Protocol" is what it is
+               } if not thing and not abbreviation(asked) else set()  # "What is ZAP?", "What does ZAP stand for?":
+    # "Zone Access Protocol" is what it is
     repeated = sum(any(same(w, t.key) for t in asked.terms) or w in spelled for w in own)  # "Lesser GPL" written out
     if span.kind in (k.NAME, k.TERM, k.PLACE) and not thing:  # "Harbour Guide Edition" names what was asked about;
         # what a defined term is may reuse its words ("the Corresponding Source for the Work" of a "Least Corresponding Source")

@@ -162,9 +162,9 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
     if kind == k.QUANTITY and HOW_OFTEN.search(asked.text):
         for m in FREQUENCY.finditer(text):
             add(m.group(0), m.start(), k.QUANTITY)
-    if kind == k.VALUE and asked.default:
+    if kind in (k.VALUE, k.CODE) and asked.default:  # "Frobz is the default tool" names a program
         for value, start in named_defaults(asked, text, doc):
-            add(value, start, k.VALUE)
+            add(value, start, kind)
     if kind == k.QUANTITY and asked.counted:  # "no retries" counts none of what was asked
         for m in re.finditer(r"\bno\s+([^\W\d_]+)", text, re.IGNORECASE):
             if same(key(m.group(1)), asked.counted):

@@ -50,4 +50,7 @@ def named_defaults(asked: Asked, text: str, doc: Any | None) -> list[tuple[str, 
                 w.lower_ in ("default", "defaults") for w in subject.subtree) and t.pos_ in ("NOUN", "ADJ", "PROPN") \
                 and of_focus(" ".join(w.text for w in subject.subtree)):
             found.append((phrase(t), t.left_edge.idx))  # "the number of CPUs", not "the number"
+        elif t.dep_ == "attr" and t.head.lemma_ == "be" and subject is not None and subject.pos_ in ("NOUN", "PROPN") \
+                and any(w.lower_ == "default" for w in t.subtree) and of_focus(" ".join(w.text for w in t.subtree)):
+            found.append((phrase(subject), subject.left_edge.idx))  # "since Frobz is the default tool": the other way
     return found

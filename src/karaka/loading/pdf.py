@@ -6,7 +6,8 @@ line at the top or bottom of a page that recurs, numbers aside, across the pages
 numbers are dropped; table-of-contents lines with dot leaders too. A line that reaches the right
 margin goes on into the next one, across a page break as well, so a sentence is not cut by the
 page furniture that used to sit inside it. Pages with no text layer are read by OCR when
-Tesseract is installed.
+Tesseract is installed. An option's entry ("-c --stdout") is the section of the description
+lines under it (``outline``).
 
 pdfium (pypdfium2) was chosen over pypdf: on the dev PDFs (126 pages) it reads the text 10–20
 times faster (0.13 s against 1.9 s), reports soft hyphens as such, and gives positions.
@@ -23,6 +24,7 @@ from typing import Any
 
 from karaka.loading.files import DocumentError, looks_like
 from karaka.loading.ocr import INSTALL, OCRError, read_page, tesseract
+from karaka.loading.outline import outline
 from karaka.loading.sentences import SOFT_HYPHENS, Raw, clean
 
 BAND = 0.1
@@ -304,7 +306,7 @@ def pdf_lines(path: Path, warnings: list[str], ocr_langs: str = "eng",
             out.append(Raw(number, text, page=page.number, page_line=on_page, method="ocr" if page.ocr else "",
                            wraps=line.right >= margin - 0.04 * page.width and
                            line.right - line.left >= 0.35 * page.width))
-    return out
+    return outline(out)  # the option entries a manual page's indent would tell
 
 
 def _margins(lines: list[Line]) -> dict[int, float]:
