@@ -976,3 +976,30 @@ def test_an_abbreviation_and_its_expansion_may_stand_in_quotation_marks_or_backq
         == "request for discussion"
     assert best("What does WFM stand for?", "A tester may just write `WFM` (“Works For Me”).") \
         == ("Works For Me", "")  # an expansion spells the question's abbreviation: it is no own word of it
+
+
+def test_a_command_answers_how_only_where_it_or_the_sentence_introducing_it_says_the_action():
+    asked = "How are the crates labelled?"
+    assert best(asked, "frobz pack --crate 3", intro="To ship the crates, run:", kind="code")[1]
+    assert best(asked, "frobz tag --crate 3", intro="To label the crates, run:", kind="code") \
+        == ("frobz tag --crate 3", "")
+    assert best("How are the crates named?", "frobz pack --crate 3", intro="To ship the crates, run:", kind="code")[1]
+    # "how … named?" asks how the naming is done, not what a thing is called
+    assert best("Which command lists other available crates?", "Available crates are in `frobz`.")[1]  # no listing
+
+
+def test_where_is_x_is_answered_by_a_line_that_names_x_not_only_the_line_beside_it():
+    why = proved("Where is the ladder of Frobz?", "Frobz is kept in the top barn.",
+                 following="The ladder is two metres long.")
+    assert why["in the top barn"] == "the line lacks ladder"
+    assert proved("Where is the ladder of Frobz?", "The ladder of Frobz is kept in the top barn.")[
+        "in the top barn"] == ""
+
+
+def test_an_e_mail_question_wants_a_mailbox_and_a_web_question_a_web_address():
+    text = "Report bugs in the tracker at <https://bugs.example.org/frobz> or by email to <bug-frobz@example.org>."
+    found = {q: [s.text for s in spans(analyse(q), text, None)] for q in (
+        "To which email address can bugs in frobz be reported?", "Which URL is the bug tracker of frobz?",
+        "Where can bugs in frobz be reported?")}
+    assert list(found.values()) == [["bug-frobz@example.org"], ["https://bugs.example.org/frobz"],
+                                    ["https://bugs.example.org/frobz", "bug-frobz@example.org"]]

@@ -316,3 +316,9 @@ def test_a_capitalised_word_inside_a_question_tagged_as_a_verb_is_a_name_the_lin
     asked = analyse("What does Fizzgrind model?")  # the tagger reads the unknown name as a verb
     named = [t for t in asked.terms if t.text == "Fizzgrind"]
     assert named and named[0].hard and named[0].role == "name"
+
+
+def test_a_plural_noun_a_relative_pronoun_follows_is_no_verb_and_a_passive_s_participle_is():
+    asked = analyse("How are the Frobz crates which hold apples labelled?")
+    assert asked.verb == key("labelled") or asked.verb == key("label")
+    assert [t.role for t in asked.terms if t.text == "crates"] == ["noun"]

@@ -162,8 +162,9 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
             headed += weight if term in hard else 0.0
             titled += term in hard and words.in_document(term)  # "in xsltproc", asked of xsltproc's manual
         elif words.in_around(term) and not asked.possessed(term.key) and not _other_code(term, words.text) and not (
-                role and term.role == "name"):  # not a possessive's thing or owner, nor a name in the action asked:
-            got += AROUND_WEIGHT * weight  # the line must say whose it is, and name its action's doer and object
+                role and term.role == "name" or asked.kind == k.PLACE and not asked.verb and term.role == "noun"):
+            got += AROUND_WEIGHT * weight  # the line must say whose it is, name its action's doer and object, and
+            # the thing "where is X?" places
         elif term in hard and _classifies(term, asked, words):
             got += weight  # "version 1.4.0": the name the line holds says what it is
             own += weight

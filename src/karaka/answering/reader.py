@@ -1,9 +1,8 @@
 """Read candidates off a pool of lines: the roles of the question's action, and spans of the kind asked for.
 
-The pool is the facts' and the graph's lines first (the actions the plan found), then the ranked
-lines of retrieval; a line that introduces the next one (it ends with ":", stops mid-sentence, or
-is a short title) brings that line, which reads with its words, and a "why" question brings the
-sentence that gives the line's reason ("This is because …"). Each line gives:
+The pool is the facts' and the graph's lines first (the actions the plan found), then the ranked lines of retrieval;
+a line that introduces the next one (it ends with ":", stops mid-sentence, or is a short title) brings that line, which
+reads with its words, and a "why" question brings the sentence that gives the line's reason. Each line gives:
 - *roles*: where an action of the line has the question's verb, the span in the role asked for
   (a who-question's doer, a where-question's place), proved when every argument the question
   names stands in a role of the same action and the line proves it as it proves any span;
@@ -18,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from karaka.answering import kinds as k
@@ -236,10 +236,12 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
             elif _needs_action(asked) and not line.words.verbless and span.kind != k.CODE and not owned(asked) \
                     and not _nominal_doer(asked, span, line.doc):
                 c.evidence.why_not = "no action of the question's verb in the line holds it"
-            elif _needs_action(asked) and asked.kind != k.NAME and span.kind != k.CODE and not owned(asked) and not any(
-                    line.words.find(t) or line.words.in_intro(t) or line.words.in_context(t)
-                    for t in asked.terms if t.role == "verb"):  # "• fi= [Zorbit]" beside "… is simulated …"; a name
-                # under a title is its author's, as ``evidence`` reads it
+            elif (_needs_action(asked) and asked.kind != k.NAME and (span.kind != k.CODE or asked.kind == k.MANNER)
+                  or asked.kind == k.CODE and asked.shape == "command" and asked.verb) and not owned(asked) and not any(
+                    line.words.find(v) or line.words.in_intro(v) or line.words.in_context(v) for t in asked.terms
+                    if t.role == "verb" for v in (t, replace(t, key=key(t.text[:-1])))):  # "piped": "pip" or "pipe";
+                # "• fi= [Zorbit]" beside "… is simulated …" says no simulating (names under a title: ``evidence``);
+                # a command answers "how …?", "which command …?" where it or its introduction says the action
                 c.evidence.why_not = "the line names no action of the question's verb"
             elif (other := next((r for r in roles if r.proved and spans(asked, r.text, None)), None)) is not None:
                 c.evidence.why_not = f"the action's own {other.evidence.notes[0]} is {other.text!r}"
@@ -377,15 +379,14 @@ def _nominal_doer(asked: Asked, span: Span, doc: Any | None) -> bool:
 
 
 def _needs_action(asked: Asked) -> bool:
-    """A who, what, where or how question with an action is answered by a role of that action.
-
-    Not by the nearest name, place or phrase.
+    """A who, what, where or how question with an action is answered by a role of that action, not the nearest phrase.
 
     Dates and reasons have shapes of their own: the line's words prove them, unless the action of
     the question's verb holds another of the kind.
     """
     return bool(asked.verb) and asked.kind in (k.NAME, k.TERM, k.PLACE, k.MANNER) and not asked.defines \
-        and not k.CALLED.search(asked.text)  # "what is the person associating X called?": a name, no action's role
+        and not (k.CALLED.search(asked.text) and asked.kind != k.MANNER)  # "what is the person associating X
+    # called?": a name, no action's role ("how are the crates named?" asks how the naming is done)
     # "what does quill do when the disk is full?": what quill does, not a role of "full"
 
 

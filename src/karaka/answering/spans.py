@@ -107,7 +107,10 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
                 continue
             add(token, m.start(1) if m.group(1) else m.start(2), k.CODE)
     if kind == k.PLACE or kind == k.CODE and asked.shape == "address":  # "where are bugs reported?": to an address
+        mail = {t.key for t in asked.terms} | {asked.focus}
         for m in ADDRESS.finditer(text):
+            if ("@" in m.group(0) and "/" not in m.group(0)) != bool(mail & _MAIL) and mail & (_MAIL | _WEB):
+                continue  # "which e-mail address?" is no web page; "which URL?" no mailbox
             add(m.group(0).rstrip(".,;:"), m.start(), k.CODE)
     if kind == k.PLACE:  # "where are the logs written?": to a path
         for m in CODE_TOKEN.finditer(text):
@@ -203,6 +206,10 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
                 if whole is not None:  # "which woods?": "the pine and oak boards", the list the chunk ends
                     add(doc[whole[0]:whole[1] + 1].text, doc[whole[0]].idx, k.TERM)
     return out
+
+
+_MAIL = frozenset({key("email"), key("e-mail"), key("mail"), key("courriel")})
+_WEB = frozenset({key("url"), key("website"), key("homepage"), key("webseite"), key("web")})
 
 
 def _shaped_name(word: str) -> bool:

@@ -93,7 +93,7 @@ def _verb_in_disguise(tokens: list, i: int) -> bool:  # type: ignore[type-arg]
         return False
     return nxt.pos_ in ("DET", "PRON") and nxt.dep_ != "poss" and nxt.tag_ not in ("WDT", "WP", "WP$") \
         or tokens[i].tag_ == "NNS" and (
-        nxt.pos_ == "ADV" or nxt.lower_ in k.WH_WORDS)
+        nxt.pos_ == "ADV" or nxt.lower_ in k.WH_WORDS and nxt.tag_ != "WDT")  # "voices which use …": a relative
 
 
 def verb_lemma(token) -> str:  # type: ignore[no-untyped-def]
@@ -108,8 +108,9 @@ def verb_lemma(token) -> str:  # type: ignore[no-untyped-def]
 def verb_by_position(tokens: list, focus: object):  # type: ignore[no-untyped-def, type-arg]
     """The verb of a question whose parse has none.
 
-    A noun-tagged word a determiner follows ("which option prints the output"), or the last word
-    of a do-question, whatever its tag ("which version does the guide describe?", "what did Tam lower?").
+    A noun-tagged word a determiner follows ("which option prints the output"), the last word of a
+    do-question, whatever its tag ("which version does the guide describe?", "what did Tam lower?"), or
+    the participle that ends a passive one ("how are the crates which hold apples labelled?").
     """
     for i in range(1, len(tokens)):
         if tokens[i] is not focus and _verb_in_disguise(tokens, i):
@@ -123,6 +124,8 @@ def verb_by_position(tokens: list, focus: object):  # type: ignore[no-untyped-de
                                                                                                    "ADJ") \
             and last is not focus and not any(t.pos_ == "ADP" for t in tokens[max(0, last.i - 3):last.i]):
         return last  # "which version does the guide describe?"; not "… for the mail server?"
+    if last is not None and last.tag_ == "VBN" and last is not focus and any(t.lemma_ == "be" for t in words[:3]):
+        return last  # "how are the crates which hold apples labelled?": a passive's participle ends it
     return None
 
 
