@@ -14,6 +14,8 @@ from typing import Any
 
 WORD = re.compile(r"[^\W_]+")
 """A word: a run of letters and digits. An underscore, an apostrophe or a hyphen ends it."""
+VARIABLE_NAME = r"\$?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+"
+"""An environment or configuration variable's name as code writes it: "FROBZ_LEVEL", "$FROBZ_HOME"."""
 
 
 def words(text: str) -> list[str]:

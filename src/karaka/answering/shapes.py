@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from karaka.answering.question import Asked
+from karaka.words import VARIABLE_NAME
 
 LITERAL = re.compile(r"(?<![\w-])(None|True|False|null|nil|\"[^\"]{0,40}\"|'[^']{1,40}')(?![\w-])")
 """Literal values: what "what value does X give" may be answered by."""
@@ -21,7 +22,7 @@ def code_shape(token: str) -> str:
         return "address"
     if re.match(r"--?[A-Za-z]", token):
         return "flag"
-    if re.fullmatch(r"\$?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", token) or token.startswith("$"):
+    if re.fullmatch(VARIABLE_NAME, token) or token.startswith("$"):
         return "variable"
     if "/" in token or re.search(r"\.(?:[a-z]{1,5}|<[\w-]+>|%\w)$", token) and not token.endswith("()"):  # "x.<pid>"
         return "path"

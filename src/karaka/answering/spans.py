@@ -107,9 +107,9 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
                 continue
             add(token, m.start(1) if m.group(1) else m.start(2), k.CODE)
     if kind == k.PLACE or kind == k.CODE and asked.shape == "address":  # "where are bugs reported?": to an address
-        mail = {t.key for t in asked.terms} | {asked.focus}
+        said = {t.key for t in asked.terms} | {asked.focus}  # the question's words: "e-mail", "URL"?
         for m in ADDRESS.finditer(text):
-            if ("@" in m.group(0) and "/" not in m.group(0)) != bool(mail & _MAIL) and mail & (_MAIL | _WEB):
+            if ("@" in m.group(0) and "/" not in m.group(0)) != bool(said & _MAIL) and said & (_MAIL | _WEB):
                 continue  # "which e-mail address?" is no web page; "which URL?" no mailbox
             add(m.group(0).rstrip(".,;:"), m.start(), k.CODE)
     if kind == k.PLACE:  # "where are the logs written?": to a path

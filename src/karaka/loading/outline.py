@@ -16,9 +16,10 @@ from __future__ import annotations
 import re
 
 from karaka.loading.sentences import Raw
+from karaka.words import VARIABLE_NAME
 
 FLAG = re.compile(r"--?[A-Za-z][\w-]*")
-VARIABLE = re.compile(r"\$?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?:=\S*)?")
+VARIABLE = re.compile(VARIABLE_NAME + r"(?:=\S*)?")
 """An environment variable alone on its line with its value's form ("FROBZ_LEVEL=<n>"): no option's description.
 
 Read as an entry of its own it gave the blind set one more wrong answer; the line after it goes on from it anyway
