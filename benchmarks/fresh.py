@@ -113,6 +113,10 @@ SETS = {  # per set: documents copied (a .gz source is unpacked) and manual page
     "shelf14": ({"espeak-ng-mbrola.html": "/usr/share/doc/espeak-ng/docs/mbrola.html",
                  "nodejs-CONTRIBUTING.md": "/usr/share/doc/nodejs/CONTRIBUTING.md"},
                 {"xz.de.1.txt": "/usr/share/man/de/man1/lzma.1.gz"}),
+    "shelf15": ({"GPL-2.txt": "/usr/share/common-licenses/GPL-2",
+                 "espeak-ng-voices.html": "/usr/share/doc/espeak-ng/docs/voices.html",
+                 "nodejs-BUILDING.md": "/usr/share/doc/nodejs/BUILDING.md"},
+                {"dpkg-split.de.1.txt": "/usr/share/man/de/man1/dpkg-split.1.gz"}),
 }
 SCANS = {"shelf5": {"bash-intro-scan.pdf": "/usr/share/doc/bash/INTRO.gz"},
          "shelf6": {"bc-readme-scan.pdf": "/usr/share/doc/bc/README"},
@@ -122,7 +126,8 @@ SCANS = {"shelf5": {"bash-intro-scan.pdf": "/usr/share/doc/bash/INTRO.gz"},
          "shelf11": {"findutils-readme-scan.pdf": "/usr/share/doc/findutils/README.gz"},
          "shelf12": {"ed-readme-scan.pdf": "/usr/share/doc/ed/README.gz"},
          "shelf13": {"jq-readme-scan.pdf": "/usr/share/doc/jq/README"},
-         "shelf14": {"gettext-readme-scan.pdf": "/usr/share/doc/gettext/README"}}
+         "shelf14": {"gettext-readme-scan.pdf": "/usr/share/doc/gettext/README"},
+         "shelf15": {"cscope-readme-scan.pdf": "/usr/share/doc/cscope/README"}}
 """Per set: image-only PDFs made of a text's first page (typeset, rendered at 200 dpi): what a scanner makes."""
 SCAN_LINES = 58
 
