@@ -99,6 +99,9 @@ FEMININE_PRONOUNS = frozenset("she her hers herself".split())
 DEICTIC_PRONOUNS = frozenset("i me my mine we us our ours you your yours this that".split())
 """Pronouns that point at the speaker, the listener or the situation, not back at a noun phrase."""
 
+POINTING_WORDS = frozenset("following above below next previous preceding same former latter".split())
+"""Words that pick a thing by where the text puts it ("the following script"), never its name."""
+
 ANAPHORIC_PRONOUNS = PRONOUNS - DEICTIC_PRONOUNS
 """Pronouns that point back at a noun phrase named before them ("it", "they", "which")."""
 

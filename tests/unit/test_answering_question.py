@@ -322,3 +322,12 @@ def test_a_plural_noun_a_relative_pronoun_follows_is_no_verb_and_a_passive_s_par
     asked = analyse("How are the Frobz crates which hold apples labelled?")
     assert asked.verb == key("labelled") or asked.verb == key("label")
     assert [t.role for t in asked.terms if t.text == "crates"] == ["noun"]
+
+
+def test_a_german_amount_question_counts_only_after_viele_and_its_noun_is_the_capitalised_word():
+    """"Wie groß ist die größte Stückgröße?" measures the Stückgröße (any unit answers); "wie viele Stücke" counts."""
+    size = analyse("Wie groß ist die größte Stückgröße standardmäßig?")
+    assert (size.kind, size.focus, size.counted, size.default) == (k.QUANTITY, key("Stückgröße"), "", True)
+    assert analyse("Wie viele Stücke gibt es?").counted == key("Stücke")
+    assert analyse("Wie heißt die Ausgabedatei?").kind == k.TERM  # the name, not a way
+    assert analyse("How is the frobnicate function called?").kind == k.MANNER  # English: may ask how it is invoked

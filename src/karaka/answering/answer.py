@@ -30,10 +30,11 @@ from karaka.answering.identity import defined
 from karaka.answering.line import LineWords
 from karaka.answering.model import LINES, Reading, agrees, as_candidate, read
 from karaka.answering.narrator import narrators
+from karaka.answering.pooling import pool
 from karaka.answering.prose_table import prose_table
 from karaka.answering.question import Asked, analyse
-from karaka.answering.reader import pool, read_lines, span_in, unnamed_amount
 from karaka.answering.reader import read as read_candidates
+from karaka.answering.reader import read_lines, span_in, unnamed_amount
 from karaka.answering.stems import key
 from karaka.answering.table import Table, asked_columns, find_table
 from karaka.kg.traverse import line_of

@@ -50,9 +50,8 @@ from karaka.answering.own import in_question
 from karaka.answering.question import CODE_TOKEN, Asked, Term, code_tokens
 from karaka.answering.shapes import called, code_shape
 from karaka.answering.span import Span
-from karaka.answering.spans import UNIT
 from karaka.answering.stems import key, same
-from karaka.answering.typed import names, typed
+from karaka.answering.typed import counted_noun, names, numbers_the_line, typed
 from karaka.words import WORD
 
 SOFT_WEIGHT = 0.4
@@ -174,9 +173,9 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     ok, why = typed(asked, span, words.text[span.end:] if span.end >= 0 else "")
     if role and not ok and why.startswith("a "):  # "a role, not a name", "a pronoun": ``roles`` reads them
         ok, why = True, ""
-    if ok and asked.kind == k.QUANTITY and (counts := _counts(asked, span, doc)):
+    if ok and asked.kind == k.QUANTITY and (counts := counted_noun(asked, span, doc)):
         ok, why = False, f"{span.text!r} counts {counts}, not what was asked"  # "one round chapter" is no price
-    elif ok and asked.kind == k.QUANTITY and _numbers_the_line(asked, span, words.text):
+    elif ok and asked.kind == k.QUANTITY and numbers_the_line(asked, span, words.text):
         ok, why = False, f"{span.text!r} numbers the line, it counts nothing"  # "3 Sigrun wept forty days"
     other = other_kind(asked, words, doc)
     evidence = Evidence(cover=round(got / total, 3), near=round(near, 3), missing=missing, typed=ok)
@@ -184,6 +183,9 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         evidence.why_not = why
     elif asks(words.text, span.end):
         evidence.why_not = ASKS
+    elif asked.kind == k.TERM and span.start >= 0 and not words.text[:span.start].strip() and re.match(
+            r"\s*:\s*\S", words.text[span.end:]):  # "Default value: 40" says what 40 is, not what the rasp is
+        evidence.why_not = "a field's label, not its value"
     elif asked.kind != k.POLAR and in_question(asked, span) and not _called_code(asked, span, words):
         evidence.why_not = OWN_WORDS
     elif other:
@@ -309,16 +311,6 @@ def _holds_word(text: str, term: Term) -> bool:
     return any(same(term.key, key(w)) for w in WORD.findall(text))
 
 
-def _numbers_the_line(asked: Asked, span: Span, text: str) -> bool:
-    """Whether a span is the number a line opens with before a name: a verse's or a paragraph's, no amount.
-
-    "5 Egil died …" counts no Egils; "12 Apples were eaten" counts the apples a question asks the number of.
-    """
-    found = re.fullmatch(r"\d{1,3}\s+([A-Z][a-z]+)", span.text)
-    return span.start == len(text) - len(text.lstrip()) and found is not None and not (
-        asked.counted and same(key(found.group(1)), asked.counted))
-
-
 def _names_alone(asked: Asked, doc: Any | None) -> bool:
     """A verbless line that does not say the action a who-question asks about.
 
@@ -349,21 +341,6 @@ def _other_code(term: Term, text: str) -> bool:
         return False
     shape = code_shape(term.text)
     return any(code_shape(token) == shape and token.lower() != term.key for token in code_tokens(text))
-
-
-def _counts(asked: Asked, span: Span, doc: Any | None) -> str:
-    """The noun a bare number counts in its line ("one" of "in one round chapter"), or "".
-
-    Only a noun that is neither a unit nor a word of the question: then the number answers nothing else.
-    """
-    if doc is None or span.first < 0 or span.first != span.last or doc[span.first].dep_ != "nummod":
-        return ""
-    noun = doc[span.first].head
-    if noun.pos_ not in ("NOUN", "PROPN") or UNIT.fullmatch(noun.text) or any(
-            same(key(noun.lemma_), t.key) or same(key(noun.text), t.key) for t in asked.terms) or any(
-            same(key(noun.lemma_), w) for w in (asked.counted, asked.focus) if w):
-        return ""
-    return noun.text
 
 
 def asks(text: str, at: int = -1) -> bool:

@@ -308,6 +308,11 @@ def said_default(span: Span, text: str) -> bool:
     return unless is not None and unless.start() <= 40 and not re.search(r"[;.,]\s", text[span.end:][:unless.start()])
 
 
+def says_default(text: str) -> bool:
+    """Whether a line speaks of a default at all ("Standardmäßig ist dies 450 kiB.", "The default is 3.")."""
+    return _DEFAULT.search(text) is not None
+
+
 _DEFAULT_IS = re.compile(r"\b(?:defaults?|voreinstellung|standardwert|défaut)\b((?:\W+\w+){0,2})\W*$", re.IGNORECASE)
 """A default named right before a value, only function words between: "the default is 3", "defaults to 3"."""
 

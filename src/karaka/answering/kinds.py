@@ -43,6 +43,10 @@ DEGREE_AFTER_HOW = frozenset(
     "heavy tall short strong hot cold viele viel lange alt groß hoch weit oft schnell".split())
 """Adjectives and adverbs after "how" (or German "wie") that ask for an amount: "how long", "wie viele"."""
 
+COUNTING_AFTER_HOW = frozenset(("many", "viele"))
+"""Of those, the ones that count the noun after them ("wie viele Teile"); the others measure it ("wie groß ist die
+Teilgröße", "how much memory"): its answer is a size or a time, in any unit."""
+
 TIME_NOUNS = frozenset(
     "year date day month time century decade week era period season hour morning evening night weekday "
     "jahr datum tag monat zeit année date jour mois heure siècle año fecha día mes".split())
@@ -120,8 +124,8 @@ a description of the name ("a wicked name")."""
 VALUE_NOUNS = frozenset("value setting wert valeur valor".split())
 """Nouns whose answer is a value of any shape: a number, a literal (``None``, ``true``), a quoted string or a token."""
 
-DEFAULT_WORDS = frozenset("default defaults standard voreinstellung standardwert vorgabe vorgabewert défaut "
-                          "predeterminado".split())
+DEFAULT_WORDS = frozenset("default defaults standard voreinstellung standardwert vorgabe vorgabewert standardmäßig "
+                          "voreingestellt voreingestellte voreingestellten défaut predeterminado".split())
 """Words that ask for a default value: its answer is the value said to be the default, not the thing's name."""
 
 DOCUMENT_WORDS = frozenset("manual page readme guide documentation docs changelog reference handbook notes "
@@ -161,6 +165,9 @@ PURPOSE_NOUNS = frozenset("purpose aim goal zweck but objectif propósito".split
 
 CALLED = re.compile(r"\b(?:called|named|termed|known\s+as)\s*\?*\s*$", re.IGNORECASE)
 """A question that asks what something is called: its answer is the name, whatever the noun asked about is."""
+NAMED_HOW = re.compile(r"\b(?:benannt|genannt|bezeichnet|heißt|heißen|heisst|heissen)\b", re.IGNORECASE)
+"""After "wie", a word that asks for the name, not a way: "wie heißt die Datei?", "wie werden die Teile benannt?"
+(English "how are the crates named?" may ask how the naming is done, "how is it called?" how a function is invoked)."""
 USED_FOR = re.compile(r"\bused\s+for\s*\?*\s*$", re.IGNORECASE)
 """A question ending "… used for?" asks a purpose, as "why …?" does."""
 

@@ -136,7 +136,17 @@ def entry_of(section: str) -> str:
     Every sentence of the description under it is said of that entry, as the line that introduces it is.
     """
     inner = section.split(" › ")[-1].strip()
-    return inner if inner and CODE_TOKEN.match(inner) else ""
+    return inner if inner and CODE_TOKEN.match(inner) else keyword_of(section)
+
+
+def keyword_of(section: str) -> str:
+    """The innermost heading when it is one word in small letters, a keyword, else "".
+
+    "flutter" over "Adds pitch fluctuations." names what the description speaks of: a title or a
+    section's topic is written with a capital.
+    """
+    inner = section.split(" › ")[-1].strip()
+    return inner if re.fullmatch(r"[a-z][a-z0-9_]*", inner) else ""
 
 
 POINTS_BACK = re.compile(r"\s*(?:that|this)(?:['’]s|\s+is|\s+was)\s+(?:because|why|so that|how)\b", re.IGNORECASE)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from karaka.answering import kinds as k
 from karaka.answering.question import Asked
 from karaka.answering.span import Span
 from karaka.answering.stems import key, same
@@ -144,4 +145,23 @@ def titled(focus: str, doc: Any) -> list[tuple[str, int]]:
         if word.i + 1 < len(doc) and doc[word.i + 1].pos_ in ("NOUN", "PROPN"):
             continue  # "user proxy settings": a run of nouns, whose head is the last
         out.append((word.text, word.idx))
+    return out
+
+
+def numbered(asked: Asked, text: str) -> list[Span]:
+    """The noun asked about with its number or value.
+
+    "which chapter" → "Chapter 4", "which rooms" → "Rooms 1 through 9", "what code" → "code: 0-00-1".
+    """
+    if not asked.focus or asked.kind not in (k.TERM, k.CODE, k.VERSION, k.VALUE):
+        return []
+    out = []
+    after = re.compile(r"(?:\s+[^\W\d_]+)?(?:\s+|\s*:\s*)v?\d[\w.-]*(?:\s*(?:through|to|and|-|–)\s*\d[\w.-]*)?")
+    for word in re.finditer(r"\b[^\W\d_]{2,}\b", text):
+        if not same(key(word.group(0)), asked.focus):
+            continue
+        m = after.match(text, word.end())
+        if m:
+            value = text[word.start():m.end()].rstrip(".,")
+            out.append(Span(value, k.TERM, word.start(), word.start() + len(value)))
     return out

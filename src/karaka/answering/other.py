@@ -140,8 +140,8 @@ def other_kind(asked: Asked, words: LineWords, doc: Any | None) -> str:
     """
     if doc is None:
         return ""
-    asked_keys = {t.key for t in asked.terms}
-    for term in asked.terms:
+    asked_keys = {t.key for t in asked.terms} | ({key(w) for w in k.DEFAULT_WORDS} if asked.default else set())
+    for term in asked.terms:  # "the default value is 5" qualifies no other value for "the default priority value"
         if not term.head or words.find(term):
             continue
         for i in [i for word, at in words.at.items() if same(term.head, word) for i in at]:

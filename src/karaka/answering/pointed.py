@@ -57,11 +57,23 @@ def one_per_line(asked: Asked, line: Line, proved: list[tuple[Span, Candidate]])
                 votes[id(outer[chosen][1])] += 1.0
     ranked = sorted(outer, key=lambda pair: -votes[id(pair[1])])
     top, second = votes[id(ranked[0][1])], votes[id(ranked[1][1])]
+    if top == second and (len(ranked) == 2 or votes[id(ranked[2][1])] < second) and (
+            either := _alternatives(line.text, ranked[0][0], ranked[1][0])):
+        ranked[0][1].text, ranked[1][1].evidence.why_not = either, f"one of {either!r}, which answers"
+        return  # "`make lint`/`vcbuild lint`": one answer, written two ways
     for _, c in ranked:
         if top == second:
             c.evidence.why_not = f"the line gives {ranked[0][1].text!r} and {ranked[1][1].text!r} alike"
         elif c is not ranked[0][1]:
             c.evidence.why_not = f"the question's words point to {ranked[0][1].text!r}"
+
+
+def _alternatives(text: str, a: Span, b: Span) -> str:
+    """Two spans written as one choice, side by side: "`make lint`/`vcbuild lint`", "-q or --quiet"; else ""."""
+    first, last = sorted((a, b), key=lambda s: s.start)
+    if first.start < 0 or not re.fullmatch(r"[`'\"]?\s*(?:/|or)\s*[`'\"]?", text[first.end:last.start]):
+        return ""
+    return re.sub(r"[`'\"]", "", text[first.start:last.end])
 
 
 def _inside(inner: Span, outer: Span, inner_text: str, outer_text: str) -> bool:

@@ -7,6 +7,7 @@ from typing import Any
 
 from karaka.answering.question import Asked
 from karaka.answering.stems import key, same
+from karaka.words import POINTING_WORDS
 
 RUN_VERBS = frozenset("run execute invoke launch call type".split())
 """Verbs whose object names a program: "by running dpkg-trigger", "type make"."""
@@ -21,15 +22,16 @@ def named_programs(asked: Asked, text: str, doc: Any | None) -> list[tuple[str, 
         return []
     out = []
     for t in doc:
-        if t.is_punct or t.is_stop or not re.fullmatch(r"[A-Za-z][\w.+-]*", t.text) or t.pos_ not in (
-                "NOUN", "PROPN", "X", "VERB", "ADJ"):
+        if t.is_punct or t.is_stop or t.lower_ in POINTING_WORDS or not re.fullmatch(r"[A-Za-z][\w.+-]*", t.text) \
+                or t.pos_ not in ("NOUN", "PROPN", "X", "VERB", "ADJ"):  # "the following script" names none
             continue
         after, before = (doc[t.i + 1] if t.i + 1 < len(doc) else None), (doc[t.i - 1] if t.i else None)
         beside = any(n is not None and same(key(n.lemma_), asked.focus) for n in (after, before)) and not any(
             c.dep_ in ("nsubj", "nsubjpass") and same(key(c.lemma_), asked.focus) for c in t.children)
         # "the purge command deletes …": what the command does, not its name
-        ran = t.dep_ in ("dobj", "obj") and t.head.lemma_.lower() in RUN_VERBS or any(
-            c.dep_ == "amod" and c.lemma_.lower() in RUN_VERBS for c in t.children)  # "by running mkbundle"
+        ran = t.tag_ != "NNS" and (t.dep_ in ("dobj", "obj") and t.head.lemma_.lower() in RUN_VERBS or any(
+            c.dep_ == "amod" and c.lemma_.lower() in RUN_VERBS for c in t.children))  # "by running mkbundle"; a
+        # plural ("running linters and tests") says what kind of thing is run, it names no program
         if (beside and not same(key(t.lemma_), asked.focus)) or ran:
             word = next((m for m in re.finditer(r"[\w.+-]*\w", text) if m.start() <= t.idx < m.end()), None)
             found = (word.group(0), word.start()) if word else (t.text, t.idx)  # "dpkg-trigger" whole

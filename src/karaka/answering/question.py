@@ -33,9 +33,9 @@ from karaka.nlp.questions import after_do
 from karaka.words import AUXILIARIES, ENGLISH_LOOKALIKES, FUNCTION_WORDS, LIGHT_VERBS, attributive
 
 CODE_TOKEN = re.compile(r"`([^`]{1,80})`|(?<![\w/])(--?[A-Za-z][\w-]*(?:=[^\s,;)]+)?|[A-Za-z_][\w.]*=[^\s,;)]+|"
-                        r"\$?[A-Z][A-Z0-9]*_[A-Z0-9_]+|(?:/[\w.+-]+){2,}/?|~?/[\w.+-]+/[\w.+/-]*|(?<![\w/])/[a-z][\w.+-]*|"
+                        r"\$?[A-Z][A-Z0-9]*_[A-Z0-9_]+|(?:\.\.?)?(?:/[\w.+-]+){2,}/?|~?/[\w.+-]+/[\w.+/-]*|(?<![\w/])/[a-z][\w.+-]*|"
                         r"[A-Za-z_][\w.]*\(\)|[a-z]+[A-Z]\w+|[A-Za-z][A-Za-z0-9]*(?:[._](?:[A-Za-z0-9]+|<[\w-]+>|%\w))+)(?![\w/])")
-"""Tokens shaped like code: backquoted text, flags, key=value, CONSTANT_NAMES, paths, calls, camelCase, dotted.names
+"""Tokens shaped like code: backquoted text, flags, key=value, CONSTANT_NAMES, paths (from "./" too), calls, camelCase, dotted.names
 (with a placeholder: "massif.out.<pid>", "bb.out.%p")."""
 VERSION_TOKEN = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)*(?!\w|\.\w)")  # a full stop may end the sentence
 _QUOTED = re.compile(r"[\"“«]([^\"”»]{2,60})[\"”»]")
@@ -149,7 +149,7 @@ def _analyse_words(text: str, lang: str) -> Asked:
     low = text.lower()
     words = re.findall(r"[^\W_]+(?:[-.'][^\W_]+)*", low)
     stop = FUNCTION_WORDS | ENGLISH_LOOKALIKES if lang != "en" else FUNCTION_WORDS  # "man", "die": German words here
-    wh, focus, kind = "", "", k.TERM
+    wh, focus, kind, counting = "", "", k.TERM, False
     opening: list[str] = []  # the first content words after the question word
     capitals = {m.group(0).lower() for m in re.finditer(r"(?<!^)(?<![.?!]\s)\b[A-ZÄÖÜÀ-Ý][\w-]+", text)}  # German nouns, and names
     for i, w in enumerate(words):
@@ -158,16 +158,18 @@ def _analyse_words(text: str, lang: str) -> Asked:
             following = [x for x in words[i + 1:i + 4] if x not in stop]
             if wh == "how" and words[i + 1:i + 2] and words[i + 1] in k.DEGREE_AFTER_HOW:
                 wh = "how many"
-                following = [x for x in words[i + 2:i + 5] if x not in stop] if words[i + 1] not in (
+                following = [x for x in words[i + 2:] if x not in stop][:3] if words[i + 1] not in (
                     "oft", "often", "lange", "long") else []  # "wie oft wird der Befehl …": how often, of no noun
             opening = following
-            if (wh == "which" or wh == "what" and lang == "en") and following:
-                nouns = [x for x in following if lang == "de" and x in capitals]
+            nouns = [x for x in following if lang == "de" and x in capitals]
+            if (wh == "which" or wh == "what" and lang == "en" or wh == "how many") and following:
                 focus = nouns[0] if nouns else following[0]  # German writes its nouns with a capital: "kleinste Intervall"
-            elif wh == "how many" and following:
-                focus = following[0]
+            counting = k.WH_WORDS[w] == "how many" or wh == "how many" and words[i + 1] in k.COUNTING_AFTER_HOW
+            # "combien de", "wie viele" count; "wie groß" measures, in any unit
             break
     kind, shape = _wh_kind(wh)
+    if wh == "how" and k.NAMED_HOW.search(text):
+        kind = k.TERM  # "wie werden die Teile benannt?": by their name
     if focus and wh in ("which", "what"):
         kind, shape = k.kind_of_focus(focus, focus, lang)
     default = any(w in k.DEFAULT_WORDS for w in words) or lang == "de" and bool(opening) and opening[0].startswith(
@@ -193,7 +195,7 @@ def _analyse_words(text: str, lang: str) -> Asked:
         terms = [t for t in terms if t.text not in inside or t.role == "name"]
     return Asked(text=text, kind=kind, wh=wh, focus=key(focus) if focus else "", shape=shape, default=default,
                  terms=tuple(dict.fromkeys(terms)), required=required_words(text), lang=lang, named=_named(text),
-                 counted=key(focus) if wh == "how many" and focus else "", focus_text=focus,
+                 counted=key(focus) if counting and focus else "", focus_text=focus,
                  defines=described.group(1).strip() if described else "")
 
 
@@ -334,7 +336,10 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
         elif t.pos_ == "NOUN" or t.dep_ in ("nsubj", "nsubjpass", "dobj", "pobj") or (  # "why should MPs go?":
                 t.dep_ in ("csubj", "csubjpass") and not any(  # a subject or object is a noun
                     c.dep_ in ("dobj", "prep", "attr", "acomp", "xcomp", "ccomp", "advmod") for c in t.children)):
-            role, hard = "noun", t.i not in focus_words  # whatever the tagger called it
+            role, hard = "noun", t.i not in focus_words or (  # whatever the tagger called it; a generic noun's
+                focus_token is not None and t.dep_ == "compound" and t.head.i == focus_token.i
+                and focus_token.lemma_.lower() in k.VALUE_NOUNS)
+            # compound says what it is: "the default priority value" is the default priority
         elif defining or t.i in defined:  # "what is wobble?", "what does quill do?": the thing asked about
             role, hard = "noun", True
         elif linking and verb is not None and t.dep_ == "acomp" and t.head.i == verb.i:

@@ -27,16 +27,17 @@ from karaka.answering.entries import entry_key, keyed_entry
 from karaka.answering.evidence import ASKS, OWN_WORDS, SHAPED, weigh
 from karaka.answering.explains import described, instruction_for
 from karaka.answering.identity import called_default, given_name, owned
-from karaka.answering.line import Line, entry_of, line_words
-from karaka.answering.naming import focus_near, named_so, titled
+from karaka.answering.line import Line, entry_of, keyword_of, line_words
+from karaka.answering.naming import focus_near, named_so, numbered, titled
 from karaka.answering.narrator import narrated, narrators
 from karaka.answering.occasion import action_around, hangs_elsewhere, holds_action
 from karaka.answering.pointed import one_per_line
 from karaka.answering.polar import polar_candidates
 from karaka.answering.question import Asked
 from karaka.answering.roles import role_candidates
+from karaka.answering.shapes import code_shape, fits_shape
 from karaka.answering.span import Span, span_tokens
-from karaka.answering.spans import NUMBER_WORDS, numbered, spans
+from karaka.answering.spans import NUMBER_WORDS, spans
 from karaka.answering.stems import key, same
 from karaka.kg.fact_text import titles
 from karaka.kg.units import parser_reads
@@ -44,65 +45,8 @@ from karaka.store.base import Store
 from karaka.store.ids import document_node
 from karaka.words import WORD
 
-POOL = 12
-"""Lines read for a question (the graph's and retrieval's best), besides the lines they bring."""
 TYPED = (k.QUANTITY, k.VERSION, k.CODE, k.VALUE)
 """Kinds a span's own shape tells: their answers are read as spans, an action's role only supports them."""
-_GOES_ON = re.compile(r"^(?:(?:this|that|it) (?:is|was) (?:because|due to|why|so|done)|the reason (?:is|was|for this))\b",
-                      re.IGNORECASE)
-"""A sentence that gives the reason for the one before it ("This is because …"); a sentence that opens with
-"Because" gives the reason for its own main clause."""
-_CUT = re.compile(r"(?:,|\b(?:the|a|an|of|to|in|on|at|by|for|with|from|and|or|as|is|are|see))$", re.IGNORECASE)
-"""The end of a line cut mid-sentence: the next line goes on with it."""
-
-
-def pool(store: Store, asked: Asked, nodes: list[str], size: int = POOL) -> list[tuple[str, int, str]]:
-    """(node, rank, the node it goes on from) of the lines to read: ``nodes`` in order, and the lines they bring."""
-    out: list[tuple[str, int, str]] = []
-    seen: set[str] = set()
-    for rank, node in enumerate(dict.fromkeys(nodes)):
-        if len(out) >= size:
-            break
-        attrs = store.graph.node(node)
-        if attrs is None or node in seen:
-            continue
-        out.append((node, rank, ""))
-        seen.add(node)
-        follow = _brings(store, asked, attrs)
-        if follow and follow not in seen:
-            out.append((follow, rank, node))
-            seen.add(follow)
-    return out
-
-
-def _brings(store: Store, asked: Asked, attrs: dict[str, Any]) -> str:
-    """The line a line brings with it: what it introduces, or the sentence that gives its reason."""
-    if "seq" not in attrs:
-        return ""
-    after = store.records.lines(str(attrs["doc_id"]), int(attrs["seq"]) + 1, int(attrs["seq"]) + 2)
-    if not after:
-        return ""
-    text = str(attrs.get("text", "")).rstrip()
-    follow = after[0]
-    if asked.kind == k.REASON:
-        follow = next((s for s in after if _GOES_ON.match(s.text)), follow)
-        if _GOES_ON.match(follow.text):
-            return document_node(str(attrs["doc_id"]), follow.line, follow.sentence)
-    short_title = len(text) < 60 and not text.endswith(".") and attrs.get("kind") not in ("code", "table") and (
-        attrs.get("kind") == "heading" or not _has_verb(text))
-    if text.endswith(":") or short_title or _CUT.search(text):
-        node = document_node(str(attrs["doc_id"]), follow.line, follow.sentence)
-        return node if store.graph.node(node) is not None else ""
-    return ""
-
-
-def _has_verb(text: str) -> bool:
-    """Whether a short line says an action (then it is no title over the next line)."""
-    from karaka.nlp import parse
-
-    return any(t.pos_ == "VERB" for t in parse(text))
-
-
 def _around(store: Store, attrs: dict[str, Any]) -> tuple[str, str, str]:
     """The sentences just before and just after a line, in its document, and the node of the one before."""
     if "seq" not in attrs:
@@ -331,7 +275,10 @@ def _heading_values(asked: Asked, line: Line) -> list[Span]:
         sources.append(line.words.intro_text)
     if asked.kind not in (k.DATE, k.VERSION, k.CODE):
         return []
-    return [Span(s.text, s.kind, -1, -1) for source in sources for s in spans(asked, source, None) if s.kind == asked.kind]
+    keyword = keyword_of(line.section) if asked.kind == k.CODE else ""  # "roughness" over "Reduces the amplitude …"
+    keyword = keyword if fits_shape(asked.shape, code_shape(keyword), keyword) else ""
+    return [Span(s.text, s.kind, -1, -1) for source in sources for s in spans(asked, source, None) if s.kind == asked.kind
+            ] + ([Span(keyword, k.CODE, -1, -1)] if keyword and not spans(asked, keyword, None) else [])
 
 
 def _code_line(asked: Asked, line: Line) -> list[Span]:

@@ -121,6 +121,9 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
     if kind == k.CODE and asked.shape == "path":  # "which extension?": a file name's ending written alone (".gz")
         for m in re.finditer(r"(?<![\w.])\.[A-Za-z][A-Za-z0-9]{0,9}(?![\w.])", text):
             add(m.group(0), m.start(), k.CODE)
+    if kind == k.PLACE or kind == k.CODE and asked.shape == "path":  # "in the espeak-ng-data/ folder": a directory
+        for m in re.finditer(r"(?<![\w/.~-])[\w.+-]*[^\W_]/(?=[\s,;:)]|$)", text):  # by its closing slash
+            add(m.group(0), m.start(), k.CODE)
     if kind == k.CODE and asked.shape == "command":
         for value, start in named_programs(asked, text, doc):
             add(value, start, k.CODE)
@@ -130,10 +133,10 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
     if kind == k.CODE and asked.focus_text:  # a name in capitals the noun asked about follows: "the NOTICE file"
         for m in re.finditer(rf"(?<![\w$-])([A-Z][A-Z0-9_]{{2,}})[`'\"]?\s+{re.escape(asked.focus_text)}s?\b", text):
             add(m.group(1), m.start(1), k.CODE)
-        for m in re.finditer(rf"\b{re.escape(asked.focus_text.rstrip('s'))}s?\s+[`'\"]?([A-Z][A-Z0-9_]{{2,}})(?![\w-])", text):
-            add(m.group(1), m.start(1), k.CODE)  # "the file BUGS"
+        for m in re.finditer(rf"\b{re.escape(asked.focus_text.rstrip('s'))}s?,?\s+[`'\"“]?([A-Z][A-Z0-9_]{{2,}})(?![\w-])", text):
+            add(m.group(1), m.start(1), k.CODE)  # "the file BUGS", "see the file, "INSTALL""
         quoted = r"[‘'\"`“]([\w.+-]+)[’'\"`”]"  # "the included ‘updatedb’ script", "the script 'updatedb'"
-        for m in re.finditer(rf"{quoted}\s+{re.escape(asked.focus_text)}s?\b|\b{re.escape(asked.focus_text)}s?\s+{quoted}",
+        for m in re.finditer(rf"{quoted}\s+{re.escape(asked.focus_text)}s?\b|\b{re.escape(asked.focus_text)}s?,?\s+{quoted}",
                              text, re.IGNORECASE):
             add(m.group(1) or m.group(2), m.start(1) if m.group(1) else m.start(2), k.CODE)
     if kind in (k.VERSION, k.VALUE, k.CODE):
@@ -185,10 +188,11 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
     if kind == k.MANNER:
         out += manners(text, doc)
     if kind in (k.TERM, k.VALUE) and asked.focus:  # a shaped name beside the noun asked about: "das Verfahren LZ77",
-        for m in re.finditer(r"(?<![\w-])([^\W\d_]+)\s+(?=([A-Z0-9][\w.+-]*[\w+]))", text):  # "the LZ77 algorithm"
+        for m in re.finditer(r"(?<![\w-])([^\W\d_]+)\s+(?=([A-Z0-9](?:[\w.+-]*[\w+])?))", text):  # "the LZ77 algorithm",
             name = m.group(2)
             if same(key(m.group(1)), asked.focus) and (any(c.isdigit() for c in name) or _shaped_name(name)):
-                add(name, m.start(2), k.CODE)  # a shaped name ("LZ77", "H264", "CELP") is code: proved in any language
+                add(name, m.start(2), k.CODE)  # a shaped name ("LZ77", "H264", "CELP") is code: proved in any language;
+                # "mit Rückgabecode 1": the code's number
         for m in re.finditer(r"(?<![\w.+-])([A-Z0-9][\w.+-]*[\w+])\s+([^\W\d_]+)\b", text):
             if same(key(m.group(2)), asked.focus) and _shaped_name(m.group(1)):
                 add(m.group(1), m.start(1), k.CODE)
@@ -375,25 +379,4 @@ def lists(found: list[Span], text: str) -> list[Span]:
             a, b = ordered[i], ordered[j]
             out.append(Span(text[a.start:b.end], a.kind, a.start, b.end, a.first, b.last))
         i = j + 1
-    return out
-
-
-def numbered(asked: Asked, text: str) -> list[Span]:
-    """The noun asked about with its number or value.
-
-    "which chapter" → "Chapter 4", "which rooms" → "Rooms 1 through 9", "what code" → "code: 0-00-1".
-    """
-    from karaka.answering.stems import key, same
-
-    if not asked.focus or asked.kind not in (k.TERM, k.CODE, k.VERSION, k.VALUE):
-        return []
-    out = []
-    after = re.compile(r"(?:\s+[^\W\d_]+)?(?:\s+|\s*:\s*)v?\d[\w.-]*(?:\s*(?:through|to|and|-|–)\s*\d[\w.-]*)?")
-    for word in re.finditer(r"\b[^\W\d_]{2,}\b", text):
-        if not same(key(word.group(0)), asked.focus):
-            continue
-        m = after.match(text, word.end())
-        if m:
-            value = text[word.start():m.end()].rstrip(".,")
-            out.append(Span(value, k.TERM, word.start(), word.start() + len(value)))
     return out

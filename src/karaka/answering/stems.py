@@ -46,6 +46,8 @@ def same(a: str, b: str) -> bool:
     if a == b:
         return True
     short, long_ = sorted((a, b), key=len)
+    if long_ == short + "s":
+        return True  # a name kept whole ("macos") and its key ("maco"): ``key`` takes the s off as well
     if len(short) < 5 or not long_.startswith(short[: max(5, int(0.75 * len(short)))]):
         return False
     common = next((i for i, (x, y) in enumerate(zip(short, long_, strict=False)) if x != y), len(short))

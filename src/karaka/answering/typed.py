@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from karaka.answering import kinds as k
 from karaka.answering.question import CODE_TOKEN, Asked
@@ -52,7 +53,7 @@ def typed(asked: Asked, span: Span, after: str = "") -> tuple[bool, str]:
                 _NOT_TIME_UNIT.search(unit) and not re.search(r"\bhow long (?:is|are|was|were)\b", asked.text,
                                                               re.IGNORECASE):  # "how long is the header?": a size
             return False, f"{span.text!r} measures no time"
-        counted = asked.counted or (asked.focus if asked.wh == "how many" else "")
+        counted = asked.counted or (asked.focus if asked.wh == "how many" and asked.lang == "en" else "")
         measured = re.match(r"\s+of\s+(?:the\s+|his\s+|her\s+|its\s+|their\s+)?([^\W\d_]+)", after)
         if measured and counted and same(key(measured.group(1)), counted):
             return True, ""  # "three cups of flour" measures flour
@@ -73,3 +74,34 @@ def names(text: str) -> bool:
     """Whether a span names something: a capitalised word besides function words, a number, a quote or code."""
     return any(w[:1].isupper() and w.lower() not in FUNCTION_WORDS for w in WORD.findall(text)) or any(
         c.isdigit() or c in "\"“”'`«»" for c in text) or bool(CODE_TOKEN.search(text))
+
+
+def counted_noun(asked: Asked, span: Span, doc: Any | None) -> str:
+    """The noun a bare number counts in its line ("one" of "in one round chapter"), or "".
+
+    Only a noun that is neither a unit nor a word of the question: then the number answers nothing else.
+    """
+    if doc is None or span.first < 0 or span.first != span.last:
+        return ""
+    number = doc[span.first]
+    while number.dep_ == "conj" and number.head.like_num and number.head.i < number.i:
+        number = number.head  # "1, 2 and 3 chapters"
+    numbered = number.dep_ == "conj" and any(c.dep_ == "nummod" and c.like_num for c in number.head.children)
+    if number.dep_ != "nummod" and not numbered:  # "Sections 1 and 2": the 2 numbers sections as the 1 does
+        return ""
+    noun = number.head
+    if noun.pos_ not in ("NOUN", "PROPN") or UNIT.fullmatch(noun.text) or any(
+            same(key(noun.lemma_), t.key) or same(key(noun.text), t.key) for t in asked.terms) or any(
+            same(key(noun.lemma_), w) for w in (asked.counted, asked.focus) if w):
+        return ""
+    return noun.text
+
+
+def numbers_the_line(asked: Asked, span: Span, text: str) -> bool:
+    """Whether a span is the number a line opens with before a name: a verse's or a paragraph's, no amount.
+
+    "5 Egil died …" counts no Egils; "12 Apples were eaten" counts the apples a question asks the number of.
+    """
+    found = re.fullmatch(r"\d{1,3}\s+([A-Z][a-z]+)", span.text)
+    return span.start == len(text) - len(text.lstrip()) and found is not None and not (
+        asked.counted and same(key(found.group(1)), asked.counted))

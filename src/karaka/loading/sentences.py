@@ -165,7 +165,8 @@ def wrapped(previous: str, line: str) -> bool:
         return True  # a paragraph in capitals ("THE SOFTWARE IS PROVIDED …"): no title runs to the margin twice
     words = previous.split()
     titled = sum(1 for w in words if w[:1].isupper() or not w[:1].isalpha()) / len(words)
-    return len(previous) >= WRAP_WIDTH and titled < 0.6
+    return len(previous) >= WRAP_WIDTH and (titled < 0.6 or words[-1][:1].islower())  # a title ends on a capital;
+    # German prose has capitals enough to read as one ("Setzt den Farbmodus. Die derzeit unterstützten")
 
 
 def _continues(previous: Raw, line: Raw) -> bool:

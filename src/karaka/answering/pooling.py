@@ -1,0 +1,82 @@
+"""The lines a question's answer is read from: the ranked lines, each with the line it brings.
+
+A title brings the text below it, a line ending in ":" or cut mid-sentence the line that goes on,
+"the following script" the code under it, a sentence the one that gives its reason ("This is because
+…") and, for a question about a default, the sentence after a description that gives the default
+("Sets the queue's directory. The default is /var/q.").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from karaka.answering import kinds as k
+from karaka.answering.identity import says_default
+from karaka.answering.question import Asked
+from karaka.store.base import Store
+from karaka.store.ids import document_node
+
+POOL = 12
+"""Lines read for a question (the graph's and retrieval's best), besides the lines they bring."""
+_GOES_ON = re.compile(r"^(?:(?:this|that|it) (?:is|was) (?:because|due to|why|so|done)|the reason (?:is|was|for this))\b",
+                      re.IGNORECASE)
+"""A sentence that gives the reason for the one before it ("This is because …"); a sentence that opens with
+"Because" gives the reason for its own main clause."""
+_FORWARD = re.compile(r"\bthe following\b|\bas follows\b", re.IGNORECASE)
+"""A sentence that points at what comes next: "Running the following script on macOS adds …" over its code."""
+_CUT = re.compile(r"(?:,|\b(?:the|a|an|of|to|in|on|at|by|for|with|from|and|or|as|is|are|see))$", re.IGNORECASE)
+"""The end of a line cut mid-sentence: the next line goes on with it."""
+
+
+def pool(store: Store, asked: Asked, nodes: list[str], size: int = POOL) -> list[tuple[str, int, str]]:
+    """(node, rank, the node it goes on from) of the lines to read: ``nodes`` in order, and the lines they bring."""
+    out: list[tuple[str, int, str]] = []
+    seen: set[str] = set()
+    for rank, node in enumerate(dict.fromkeys(nodes)):
+        if len(out) >= size:
+            break
+        attrs = store.graph.node(node)
+        if attrs is None or node in seen:
+            continue
+        out.append((node, rank, ""))
+        seen.add(node)
+        follow = _brings(store, asked, attrs)
+        if follow and follow not in seen:
+            out.append((follow, rank, node))
+            seen.add(follow)
+    return out
+
+
+def _brings(store: Store, asked: Asked, attrs: dict[str, Any]) -> str:
+    """The line a line brings with it: what it introduces, or the sentence that gives its reason."""
+    if "seq" not in attrs:
+        return ""
+    after = store.records.lines(str(attrs["doc_id"]), int(attrs["seq"]) + 1, int(attrs["seq"]) + 2)
+    if not after:
+        return ""
+    text = str(attrs.get("text", "")).rstrip()
+    follow = after[0]
+    if asked.kind == k.REASON:
+        follow = next((s for s in after if _GOES_ON.match(s.text)), follow)
+        if _GOES_ON.match(follow.text):
+            return document_node(str(attrs["doc_id"]), follow.line, follow.sentence)
+    if asked.default and not says_default(text) and says_default(follow.text) and attrs.get("kind") != "heading":
+        node = document_node(str(attrs["doc_id"]), follow.line, follow.sentence)  # "Sets the queue's directory.
+        return node if store.graph.node(node) is not None else ""  # The default is /var/q.": the default of that
+    short_title = len(text) < 60 and not text.endswith(".") and attrs.get("kind") not in ("code", "table") and (
+        attrs.get("kind") == "heading" or not _has_verb(text))
+    listed = short_title and attrs.get("kind") != "heading" and len(follow.text.split()) <= 2 and not _has_verb(
+        follow.text)  # "gender" over "maintainer": a list of bare words, no title over its text
+    if text.endswith(":") or short_title and not listed or _CUT.search(text) or (
+            _FORWARD.search(text) and follow.kind == "code"):
+        node = document_node(str(attrs["doc_id"]), follow.line, follow.sentence)
+        return node if store.graph.node(node) is not None else ""
+    return ""
+
+
+def _has_verb(text: str) -> bool:
+    """Whether a short line says an action (then it is no title over the next line)."""
+    from karaka.nlp import parse
+
+    return any(t.pos_ == "VERB" for t in parse(text))
