@@ -36,6 +36,15 @@ MANPAGE = (  # as groff renders a German page: sections in capitals, entries ind
     "           Setzt die Stücke wieder zusammen. Die Stücke werden Name.XvonY.frob",
     "           benannt, wobei X die Stücknummer und Y die Anzahl der Stücke ist.",
     "",
+    "       --probe",
+    "           Probemodus, d.h. führt keine Änderungen durch, sondern zeigt sie",
+    "           lediglich.",
+    "",
+    "BEMERKUNGEN",
+    "       Hinweis: frobsplit behält die alte Kopie dieser Datei, mit der Endung -alt.",
+    "",
+    "       Verzeichnisse können mit frobsplit nicht zerteilt werden.",
+    "",
     "RÜCKGABEWERT",
     "       Falls ein Stück beschädigt ist, beendet sich frobsplit mit Rückgabecode 3;",
     "       bei allen anderen Fehlern lautet der Rückgabecode 4.",
@@ -89,6 +98,10 @@ README = (
     "source, to be handed on under the terms of Sections 1 and 2 above.",
     "",
     "For instructions on how to build and install zorp, see the file, \"BUILDING\".",
+    "",
+    "Quillco, Inc., hereby disclaims all copyright interest in the program `Zorp' (a program to page through logs).",
+    "",
+    "Ada Quist, Mayor of Nowhere",
 )
 
 
@@ -173,3 +186,22 @@ def _lines(store, doc_id):
     from karaka.store.ids import document_node
 
     return [(document_node(doc_id, r.line, r.sentence), r.text) for r in store.records.lines(doc_id, 1, 200)]
+
+
+def test_a_german_abbreviation_of_single_letters_is_no_code(ctx):
+    assert grounded(ctx, "Welche Option aktiviert den Probemodus?") == ["--probe"]
+
+
+def test_a_german_question_whose_only_name_is_the_page_s_program_needs_its_other_words_in_the_line(ctx):
+    """"frobsplit" stands in every line of its own page: "-alt" of a line without "zerteilt" answers nothing."""
+    assert run_query(ctx, "Was kann mit frobsplit nicht zerteilt werden?")["status"] != "GROUNDED"
+
+
+def test_what_a_thing_does_somewhere_is_what_it_does_not_what_another_does_to_it(ctx):
+    """"What does Zorp do in the disclaimer?" is not answered by what Quillco disclaims."""
+    result = run_query(ctx, "What does Zorp do in the sample disclaimer?")
+    assert result["status"] != "GROUNDED" or "copyright interest" not in result["answers"][0], result
+
+
+def test_a_name_and_its_title_side_by_side_say_who_holds_the_title(ctx):
+    assert grounded(ctx, "Who is the Mayor of Nowhere?") == ["Ada Quist"]

@@ -1016,3 +1016,14 @@ def test_a_number_joined_to_a_numbered_noun_numbers_it_too():
     """"Sections 1 and 2": the 2 is a section's number, no amount of copies."""
     why = proved("How many copies may you hand on?", "You may hand on copies under the terms of Sections 1 and 2 above.")
     assert "counts Sections" in why["2"] and "counts Sections" in why["1"]
+
+
+def test_a_program_named_by_its_own_page_ties_no_line_to_a_german_question():
+    """"frob-split" stands in every line of frob-split's page: "-alt" of a line without "zerteilt" answers nothing."""
+    asked = analyse("Was kann mit frob-split nicht zerteilt werden?")
+    text = "Hinweis: frob-split behält die alte Kopie, mit der Endung -alt."
+    span = next(s for s in spans(asked, text, None) if s.text == "-alt")
+    own_page = line_words(text, None, "", document="frob split de 1")
+    other_page = line_words(text, None, "", document="notes")
+    assert weigh(asked, span, own_page, None).why_not == "the line says too little of what is asked of the document"
+    assert weigh(asked, span, other_page, None).why_not != weigh(asked, span, own_page, None).why_not

@@ -331,3 +331,14 @@ def test_a_german_amount_question_counts_only_after_viele_and_its_noun_is_the_ca
     assert analyse("Wie viele Stücke gibt es?").counted == key("Stücke")
     assert analyse("Wie heißt die Ausgabedatei?").kind == k.TERM  # the name, not a way
     assert analyse("How is the frobnicate function called?").kind == k.MANNER  # English: may ask how it is invoked
+
+
+def test_a_hyphenated_word_in_small_letters_names_a_program_in_a_question_the_parser_does_not_read():
+    terms = {t.text: (t.role, t.hard) for t in analyse("Was kann mit frob-split nicht zerteilt werden?").terms}
+    assert terms["frob-split"] == ("name", True) and terms["zerteilt"] == ("word", False)
+    french = {t.text: t.hard for t in analyse("Quel taux de compression frob obtient-il sur des fichiers ?").terms}
+    assert french["obtient-il"] is False  # a verb with its pronoun
+
+
+def test_what_a_thing_does_in_a_place_asks_what_it_does():
+    assert analyse("What does Zorp do in the sample disclaimer?").defines == "Zorp"

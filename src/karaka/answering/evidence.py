@@ -136,6 +136,8 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         if where:
             got += weight
             own += weight if term in hard else 0.0
+            titled += asked.lang != "en" and term in hard and term.role == "name" and words.in_document(term)
+            # "dpkg-divert" in its own manual names every line: where the parser reads no verb, it ties none
             if doc is not None and span.first >= 0:
                 distances.append(min(_tree_distance(doc, span.first, i) for i in where))
             elif span.first < 0:
@@ -211,7 +213,8 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     elif asked.lang != "en" and asked.kind in (k.TERM, k.REASON, k.MANNER, k.PLACE) and span.kind not in SHAPED \
             and not asked.defines and not KEY.fullmatch(span.text):  # a key ("42") has a shape; a definition any tongue
         evidence.why_not = "in a language the parser does not read, only a number, a date, a name or code is proved"
-    elif hard and titled == len(hard) and not _says_beyond_document(asked, words, soft):
+    elif hard and titled == len(hard) and not _says_beyond_document(asked, words, soft) or (
+            asked.lang != "en" and not hard and not _holds_most_besides_document(words, soft)):
         evidence.why_not = "the line says too little of what is asked of the document"
     elif hard and titled < len(hard) and (
             own + (headed if opens_with_name(hard, words) else 0.0) < OWN_SHARE * len(hard) or own == 0):
@@ -249,6 +252,16 @@ def _says_beyond_document(asked: Asked, words: LineWords, soft: list[Term]) -> b
     said = [t for t in asked.terms if not words.in_document(t)]
     return all(t.role == "verb" or words.find(t) or words.in_intro(t) for t in soft) and any(
         words.find(t) or words.in_intro(t) for t in said)
+
+
+def _holds_most_besides_document(words: LineWords, soft: list[Term]) -> bool:
+    """Whether the line holds most words of a question with no required word, besides the document's names.
+
+    "Was kann mit frob nicht zerteilt werden?": in a language the parser does not read, its words are all the
+    question says, and "frob" stands in every line of frob's own page.
+    """
+    said = [t for t in soft if not words.in_document(t)]
+    return 2 * sum(1 for t in said if words.find(t) or words.in_intro(t)) > len(said)
 
 
 def _default_of_focus(asked: Asked, words: LineWords) -> bool:

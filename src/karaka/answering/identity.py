@@ -275,7 +275,8 @@ def _apposed(doc: Any, anchor: Any, appositive: Any) -> bool:
     own = {t.i for t in anchor.subtree} - inner
     between = doc[min(anchor.i, appositive.i) + 1:max(anchor.i, appositive.i)]
     listed = anchor.pos_ == appositive.pos_ == "PROPN" and not any(  # "the court of Philip, Alexander, Croesus":
-        c.dep_ in ("det", "amod") for c in appositive.children)  # bare names side by side are a list
+        c.dep_ in ("det", "amod", "prep") for c in appositive.children)  # bare names side by side are a list; "Ty
+    # Coon, President of Vice" names a title
     return not listed and not any(t.text in _QUOTES or t.pos_ in ("VERB", "AUX") and t.i not in own | inner
                                   for t in between)
 

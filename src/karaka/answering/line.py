@@ -82,7 +82,9 @@ class LineWords:
         return _holds(self.context, self.context_text, term)
 
     def in_document(self, term: Term) -> bool:
-        return _holds(self.document, self.document_text, term)
+        spaced = " ".join(re.findall(r"[^\W_]+", term.key))  # "dpkg-divert" in "dpkg divert de 1", the file's name
+        return _holds(self.document, self.document_text, term) or " " in spaced and term.role == "name" and \
+            f" {spaced} " in f" {self.document_text.lower()} "
 
     def in_intro(self, term: Term) -> bool:
         return _holds(self.intro, self.intro_text, term)

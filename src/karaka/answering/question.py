@@ -37,6 +37,9 @@ CODE_TOKEN = re.compile(r"`([^`]{1,80})`|(?<![\w/])(--?[A-Za-z][\w-]*(?:=[^\s,;)
                         r"[A-Za-z_][\w.]*\(\)|[a-z]+[A-Z]\w+|[A-Za-z][A-Za-z0-9]*(?:[._](?:[A-Za-z0-9]+|<[\w-]+>|%\w))+)(?![\w/])")
 """Tokens shaped like code: backquoted text, flags, key=value, CONSTANT_NAMES, paths (from "./" too), calls, camelCase, dotted.names
 (with a placeholder: "massif.out.<pid>", "bb.out.%p")."""
+_PROGRAM = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?<!-il)(?<!-elle)(?<!-on)(?<!-ils)(?<!-elles)(?<!-vous)(?<!-nous)")
+"""A word of small letters joined by hyphens, in a question the parser does not read: a program's name (not a
+French verb with its pronoun, "obtient-il")."""
 VERSION_TOKEN = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)*(?!\w|\.\w)")  # a full stop may end the sentence
 _QUOTED = re.compile(r"[\"“«]([^\"”»]{2,60})[\"”»]")
 
@@ -181,7 +184,8 @@ def _analyse_words(text: str, lang: str) -> Asked:
         if w in stop or w in k.WH_WORDS or w == focus or w in k.DEFAULT_WORDS or w in k.DEGREE_AFTER_HOW \
                 or (len(w) < 2 and not w.isdigit()):
             continue
-        name = any(c.isdigit() for c in w) or bool(CODE_TOKEN.fullmatch(w))
+        name = any(c.isdigit() for c in w) or bool(CODE_TOKEN.fullmatch(w)) or bool(_PROGRAM.fullmatch(w)) and \
+            w not in capitals  # "dpkg-divert" in small letters names a program; a German compound has a capital
         # German writes every noun with a capital: those are the words a line must hold. Other words of a
         # question the parser cannot read only weigh, and the line must hold most of their weight
         hard = name or w in capitals
@@ -386,7 +390,7 @@ _IDENTITY = re.compile(r"\s*(?:who|what)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s
 """A question that asks what something is: "What is wobble?", "Who was Ada Quist?"."""
 
 _DEFINES = re.compile(r"(?:^|[,;]\s*)\s*what\s+(?:(?:does|do|did)\s+(?:the\s+|a\s+|an\s+)?(.+?)\s+(?:do(?=\s*\?|\s+(?:if|when|"
-                      r"once|after)\b)|mean|stand for|represent|control|specify)|happen(?:s|ed)?\s+to\s+(?:the\s+|your\s+|a\s+)?"
-                      r"(.+?))(?:\s+(?:if|when|once|after)\b.*)?"
+                      r"once|after|in|on|during|within)\b)|mean|stand for|represent|control|specify)|happen(?:s|ed)?\s+to\s+"
+                      r"(?:the\s+|your\s+|a\s+)?(.+?))(?:\s+(?:if|when|once|after|in|on|during|within)\b.*)?"
                       r"\s*\?*\s*$", re.IGNORECASE)
 """A question that asks what something is for: "What does the -q option do?"."""

@@ -91,8 +91,8 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
     if kind in (k.CODE, k.VALUE, k.TERM, k.MANNER, k.VERSION, k.NAME):
         for m in CODE_TOKEN.finditer(text):
             token = m.group(1) or m.group(2)
-            if token.lower().rstrip(".") in ("e.g", "i.e", "etc", "cf", "vs"):
-                continue
+            if token.lower().rstrip(".") in ("etc", "cf", "vs") or re.fullmatch(r"(?:[^\W\d_]\.)+[^\W\d_]\.?", token):
+                continue  # an abbreviation of single letters: "e.g.", "d.h.", "z.B."
             token = token[:-1] if token.endswith(".") and not m.group(1) else token  # the sentence's full stop
             if kind == k.CODE and not fits_shape(asked.shape, code_shape(token), token) and not called(
                     asked, text, m.start(), m.end()):
