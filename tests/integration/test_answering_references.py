@@ -68,6 +68,8 @@ ATTRIBUTES = (  # an HTML reference: a table of contents of bare links, then one
     "<h3>weight</h3><pre>weight &lt;number&gt;</pre>",
     "<p>The optional weight gives the preference of this voice over others. A low weight means a more",
     "preferred voice. The default value is 7.</p>",
+    "<p>The following tags make the voice pause:</p>",
+    "<ul><li><code>rule</code></li><li><code>gap</code></li></ul>",
     "</body></html>",
 )
 GUIDE = (
@@ -205,3 +207,8 @@ def test_what_a_thing_does_somewhere_is_what_it_does_not_what_another_does_to_it
 
 def test_a_name_and_its_title_side_by_side_say_who_holds_the_title(ctx):
     assert grounded(ctx, "Who is the Mayor of Nowhere?") == ["Ada Quist"]
+
+
+def test_an_item_under_a_line_that_says_what_its_items_are_is_one_of_them(ctx):
+    """"The following tags make the voice pause:" over "rule": rule is such a tag; "the following tags" names none."""
+    assert grounded(ctx, "Which tags make the voice pause?") == ["rule"]

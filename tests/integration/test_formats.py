@@ -123,6 +123,31 @@ save oil.  On a cold night a time of 40 minutes should be used.
     assert any("annotated example" in t for t in order)
 
 
+def test_a_list_of_bare_code_under_a_line_of_the_main_text_is_kept(tmp_path, monkeypatch):
+    """trafilatura may drop list items that are only code ("<li><code>h1</code></li>"; on eSpeak NG's long
+    markup.html it kept none, or ran them together as "h1h2h3h4hr"): they are what the line above says."""
+    import trafilatura
+
+    real = trafilatura.extract
+
+    def without_items(html, **kwargs):
+        text = real(html, **kwargs) or ""
+        return "\n".join(line for line in text.splitlines() if " " in line.strip() and not line.startswith("- "))
+
+    monkeypatch.setattr(trafilatura, "extract", without_items)
+    prose = "".join(f"<p>The parser reads paragraph {i} of the page and keeps every word of it.</p>" for i in range(6))
+    page = tmp_path / "markup.html"
+    page.write_text(f"""<html><body><h1>Markup</h1>{prose}
+<p>The following tags cause a paragraph break:</p>
+<ul><li><code>h1</code></li><li><code>hr</code></li></ul>
+<p>Text between the following tags is skipped:</p>
+<ul><li><code>script</code></li></ul>
+</body></html>""", encoding="utf-8")
+    texts = [s.text for s in load_file(page, 1000, [])]
+    at = texts.index("The following tags cause a paragraph break:")
+    assert texts[at + 1:at + 5] == ["h1", "hr", "Text between the following tags is skipped:", "script"]
+
+
 def test_a_scanned_pdf_is_read_by_ocr_with_its_page(tmp_path):
     docs = tmp_path / "docs"
     docs.mkdir()

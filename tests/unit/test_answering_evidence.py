@@ -1027,3 +1027,8 @@ def test_a_program_named_by_its_own_page_ties_no_line_to_a_german_question():
     other_page = line_words(text, None, "", document="notes")
     assert weigh(asked, span, own_page, None).why_not == "the line says too little of what is asked of the document"
     assert weigh(asked, span, other_page, None).why_not != weigh(asked, span, own_page, None).why_not
+
+
+def test_a_noun_picked_by_where_the_text_puts_it_names_nothing():
+    why = proved("Which tags cause a paragraph break?", "The following tags cause a paragraph break: hr and br.")
+    assert why["The following tags"] == "points to where the text names it"

@@ -342,3 +342,8 @@ def test_a_hyphenated_word_in_small_letters_names_a_program_in_a_question_the_pa
 
 def test_what_a_thing_does_in_a_place_asks_what_it_does():
     assert analyse("What does Zorp do in the sample disclaimer?").defines == "Zorp"
+
+
+def test_a_foreign_word_for_a_time_asks_a_time_only_in_its_own_language():
+    assert analyse("Text between which tags is skipped?").kind == k.TERM  # English tags, no German days
+    assert analyse("An welchem Tag erschien die Version?").kind == k.DATE

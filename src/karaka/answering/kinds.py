@@ -48,9 +48,10 @@ COUNTING_AFTER_HOW = frozenset(("many", "viele"))
 Teilgröße", "how much memory"): its answer is a size or a time, in any unit."""
 
 TIME_NOUNS = frozenset(
-    "year date day month time century decade week era period season hour morning evening night weekday "
-    "jahr datum tag monat zeit année date jour mois heure siècle año fecha día mes".split())
+    "year date day month time century decade week era period season hour morning evening night weekday".split())
 """Nouns after "which/what" that ask for a date or a time: "in what year", "on which day"."""
+FOREIGN_TIME_NOUNS = frozenset("jahr datum tag monat zeit année date jour mois heure siècle año fecha día mes".split())
+"""The same in German, French and Spanish, for questions in those languages only ("text between which tags")."""
 
 MEASURE_NOUNS = frozenset("""
 number amount count total quantity size length width height depth weight volume area distance duration
@@ -193,10 +194,10 @@ def kind_of_focus(focus: str, lemma: str, lang: str = "en") -> tuple[str, str]:
     word = lemma.lower()
     if lang == "de":
         for start in range(len(word) - 4, 0, -1):
-            kind, shape = kind_of_focus(word[start:], word[start:])
+            kind, shape = kind_of_focus(word[start:], word[start:], lang)
             if kind != TERM:
                 return kind, shape
-    if word in TIME_NOUNS:
+    if word in TIME_NOUNS or lang != "en" and word in FOREIGN_TIME_NOUNS:
         return DATE, ""
     if word in PURPOSE_NOUNS:
         return REASON, ""

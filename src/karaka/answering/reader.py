@@ -137,7 +137,8 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
         by_title = titled(asked.focus, line.doc) if asked.kind == k.NAME and asked.focus and line.doc is not None else []
         named_as = [asked.kind == k.TERM and bool(asked.focus) and (focus_near(asked, span, line.words, line.doc)
                                                                      or given_name(asked, span, line.words, line.doc)
-                                                                     or keyed_entry(asked, span, line.words))
+                                                                     or keyed_entry(asked, span, line.words)
+                                                                     or _listed_as(asked, span, line))
                     or (span.text, span.start) in by_title  # "squid runs as user proxy": proxy is called a user
                     or asked.kind == k.NAME and named_so(asked, span, line.doc)
                     for span in found_spans]
@@ -279,6 +280,16 @@ def _heading_values(asked: Asked, line: Line) -> list[Span]:
     keyword = keyword if fits_shape(asked.shape, code_shape(keyword), keyword) else ""
     return [Span(s.text, s.kind, -1, -1) for source in sources for s in spans(asked, source, None) if s.kind == asked.kind
             ] + ([Span(keyword, k.CODE, -1, -1)] if keyword and not spans(asked, keyword, None) else [])
+
+
+def _listed_as(asked: Asked, span: Span, line: Line) -> bool:
+    """Whether the span is a whole item of a list its introducing line calls things of the focus's kind.
+
+    "The following tags cause a paragraph break:" over "h1": h1 is such a tag.
+    """
+    intro = line.words.intro_text.rstrip()
+    return intro.endswith(":") and span.text.strip() == line.text.strip() and any(
+        same(key(w), asked.focus) for w in WORD.findall(intro))
 
 
 def _code_line(asked: Asked, line: Line) -> list[Span]:

@@ -11,12 +11,14 @@ from karaka.answering.shapes import code_shape
 from karaka.answering.span import Span
 from karaka.answering.spans import NUMBER_WORDS, UNIT
 from karaka.answering.stems import key, same
-from karaka.words import DEICTIC_PRONOUNS, FUNCTION_WORDS, PRONOUNS, WORD
+from karaka.words import DEICTIC_PRONOUNS, FUNCTION_WORDS, POINTING_WORDS, PRONOUNS, WORD
 
 _ANY_PRONOUN = PRONOUNS | DEICTIC_PRONOUNS
 """Every pronoun, pointing back or at the speaker: alone, it names nothing."""
 _POINTING = re.compile(r"(?:this|that|these|those)\s+[^\W\d_]+", re.IGNORECASE)
 """A demonstrative and a bare noun: "this person" stands for someone named before, as a pronoun does."""
+_PLACED = re.compile(r"(?:the\s+)?([^\W\d_]+)\s+[^\W\d_]+", re.IGNORECASE)
+"""A noun picked by where the text puts it: "the following tags", "the above options"."""
 _MULTIPLIER = re.compile(r"thousand|million|billion|trillion|hundred|dozen", re.IGNORECASE)
 """Words after a number that scale it and count whatever the question counts."""
 _NOT_TIME_UNIT = re.compile(r"(?:[kKMGTP]i?)?(?:B|b|bit|bits|byte|bytes|bps|Hz|hz)$|%|percent", re.IGNORECASE)
@@ -29,6 +31,9 @@ def typed(asked: Asked, span: Span, after: str = "") -> tuple[bool, str]:
         return False, "a pronoun, which names nothing by itself"  # an action's role says what it stands for
     if kind in (k.TERM, k.NAME) and _POINTING.fullmatch(span.text.strip()):
         return False, "points back to what the line does not name"  # "This person will coordinate the fix"
+    if kind in (k.TERM, k.NAME) and (placed := _PLACED.fullmatch(span.text.strip())) and \
+            placed.group(1).lower() in POINTING_WORDS:
+        return False, "points to where the text names it"  # "The following tags cause a break: br, li"
     if kind == k.TERM and any(same(asked.focus, key(w)) for w in k.CALLED_NOUNS) and not names(span.text):
         return False, f"says of what kind the {asked.focus_text} is, not what it is"  # "a wicked name"
     if kind == k.TERM:

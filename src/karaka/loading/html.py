@@ -17,6 +17,8 @@ BLOCKS = frozenset("p li pre blockquote dd dt td th h1 h2 h3 h4 h5 h6 div sectio
                    "table tr ul ol dl main body".split())
 SKIP = frozenset("script style noscript template nav header footer aside form button select iframe svg head".split())
 _HEADING = re.compile(r"^h([1-6])$")
+_LISTS = frozenset(("ul", "ol", "dl"))
+"""A list right after text of the page's main text is main text, all its items."""
 
 
 def _squash(text: str) -> str:
@@ -128,10 +130,13 @@ def html_lines(html: str, main_only: bool = True) -> list[Raw]:
     def section() -> str:
         return SECTION_SEP.join(t for _, t in path)
 
-    def visit(element: Any) -> None:
+    def visit(element: Any, listed: bool = False) -> None:
         tag = element.tag if isinstance(element.tag, str) else ""
         if tag in SKIP or not tag:
             return
+        if tag in _LISTS and not listed and (before := element.getprevious()) is not None and isinstance(
+                before.tag, str) and before.tag not in SKIP and kept(clean(before.text_content()), prose=True):
+            listed = True  # "The following tags cause a break:" over items of bare code, which trafilatura drops
         line = element.sourceline or 1
         heading = _HEADING.match(tag)
         if heading or (tag == "p" and _all_bold(element)):
@@ -154,10 +159,10 @@ def html_lines(html: str, main_only: bool = True) -> list[Raw]:
             return
         for at, part in _parts(element):  # in the file's order: the text between block children, each a paragraph
             if not isinstance(part, str):
-                visit(part)
+                visit(part, listed)
                 continue
             text = clean(part)
-            if tag in BLOCKS and text and kept(text, prose=True):
+            if tag in BLOCKS and text and (listed or kept(text, prose=True)):
                 out.append(Raw(at, ""))
                 out.append(Raw(at, text, section=section()))
                 out.append(Raw(at, ""))
