@@ -110,7 +110,8 @@ README = (
 @pytest.fixture(scope="module")
 def ctx(tmp_path_factory):
     return parsed_workspace(tmp_path_factory.mktemp("references"), {
-        "frobsplit.de.1.txt": MANPAGE, "voices.html": ATTRIBUTES, "building.md": GUIDE, "README": README})
+        "frobsplit.de.1.txt": MANPAGE, "voices.html": ATTRIBUTES, "building.md": GUIDE, "README": README,
+        "zorp.txt": ("This is the new version (2.3.1) of the log pager.", "", "It pages through logs of any size.")})
 
 
 def test_a_german_size_question_is_answered_in_any_unit_by_the_default_after_its_description(ctx):
@@ -212,3 +213,9 @@ def test_a_name_and_its_title_side_by_side_say_who_holds_the_title(ctx):
 def test_an_item_under_a_line_that_says_what_its_items_are_is_one_of_them(ctx):
     """"The following tags make the voice pause:" over "rule": rule is such a tag; "the following tags" names none."""
     assert grounded(ctx, "Which tags make the voice pause?") == ["rule"]
+
+
+def test_a_question_that_names_only_its_document_is_answered_by_a_line_that_names_what_it_asks(ctx):
+    """"Which version of zorp is this?", asked of zorp.txt: "the new version (2.3.1)" names the version."""
+    assert grounded(ctx, "Which version of zorp is this?") == ["2.3.1"]
+

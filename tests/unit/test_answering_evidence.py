@@ -1032,3 +1032,12 @@ def test_a_program_named_by_its_own_page_ties_no_line_to_a_german_question():
 def test_a_noun_picked_by_where_the_text_puts_it_names_nothing():
     why = proved("Which tags cause a paragraph break?", "The following tags cause a paragraph break: hr and br.")
     assert why["The following tags"] == "points to where the text names it"
+
+
+def test_a_noun_and_a_year_is_no_one_s_name():
+    """"… schrieb frobsplit im Jahre 2011": a German noun has a capital, as a name has, but a year is no one."""
+    from karaka.answering.typed import typed
+
+    asked = analyse("Wer schrieb frobsplit?")
+    assert typed(asked, Span("Jahre 2011", "name", 30, 40))[0] is False
+    assert typed(asked, Span("Ada Quist", "name", 0, 9))[0] is True

@@ -250,8 +250,10 @@ def _says_beyond_document(asked: Asked, words: LineWords, soft: list[Term]) -> b
     says nothing of who wrote the Closure API of libffi.
     """
     said = [t for t in asked.terms if not words.in_document(t)]
-    return all(t.role == "verb" or words.find(t) or words.in_intro(t) for t in soft) and any(
-        words.find(t) or words.in_intro(t) for t in said)
+    focus = Term(asked.focus, False, asked.focus_text, "noun")  # "which version of frob is this?" asks only the
+    return all(t.role == "verb" or words.find(t) or words.in_intro(t) for t in soft) and (any(  # version: the line
+        words.find(t) or words.in_intro(t) for t in said) or not said and bool(asked.focus) and bool(words.find(focus)))
+    # must name it ("This is the new version (1.47.0) of …")
 
 
 def _holds_most_besides_document(words: LineWords, soft: list[Term]) -> bool:

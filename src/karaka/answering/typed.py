@@ -72,6 +72,8 @@ def typed(asked: Asked, span: Span, after: str = "") -> tuple[bool, str]:
             return False, f"{span.text!r} counts {unit}, not a {asked.focus_text}"  # "14 passengers" is no speed
     if kind == k.NAME and span.text.split() and span.text.split()[0].lower() in FUNCTION_WORDS:
         return False, "a role, not a name"
+    if kind == k.NAME and asked.wh == "who" and re.fullmatch(r"[^\W\d_]+\s+\d{3,4}", span.text.strip()):
+        return False, "a noun and a year, no one's name"  # "… schrieb pwdx im Jahre 2004"
     return True, ""
 
 
