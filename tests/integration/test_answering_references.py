@@ -1,7 +1,8 @@
 """Made-up reference pages, offline: a German manual page, an HTML list of attributes, a build guide, a README.
 
-Each answer is one a user of such a page would ask for; each wrong answer named here is one the
-twentieth session's held-out set (shelf15) showed on pages of these kinds.
+Each answer is one a user of such a page would ask for; each wrong answer named here is of a kind the
+twentieth session's held-out sets (shelf15, shelf16, shelf17) showed on real pages of these kinds,
+written here in made-up words.
 """
 
 import pytest
@@ -21,39 +22,38 @@ MANPAGE = (  # as groff renders a German page: sections in capitals, entries ind
     "",
     "OPTIONEN",
     "       -k, --stueckgroesse Kibibyte",
-    "           Gibt die größte Stückgröße in Kibibyte (1024 bytes) beim Zerteilen",
-    "           an. Standardmäßig ist dies 320 kiB.",
+    "           Bestimmt, wie viele Kibibyte die größte Stückgröße beim Zerteilen",
+    "           hat. Standardmäßig gilt ein Wert von 320 kiB.",
     "",
     "       --lager Verzeichnis",
-    "           Gibt ein anderes Verzeichnis für die Ablage der Stücke an.",
-    "           Standardmäßig ist dies /var/lib/frob/lager.",
+    "           Legt fest, wo die Stücke abgelegt werden.",
+    "           Standardmäßig liegen sie in /var/lib/frob/lager.",
     "",
     "       --farbe Modus",
-    "           Setzt den Farbmodus der Ausgabe (seit Frob 2.4). Die erlaubten",
-    "           Werte sind: auto (Vorgabe), immer und nie.",
+    "           Wählt den Farbmodus der Ausgabe (seit Frob 2.4). Erlaubt sind drei",
+    "           Wörter: auto (Vorgabe), immer und nie.",
     "",
     "       -z, --zusammen Stück …",
-    "           Setzt die Stücke wieder zusammen. Die Stücke werden Name.XvonY.frob",
-    "           benannt, wobei X die Stücknummer und Y die Anzahl der Stücke ist.",
+    "           Fügt die Stücke zu einem Archiv. Jedes Stück wird Name.XvonY.frob",
+    "           benannt; X zählt die Stücke, Y ist ihre Anzahl.",
     "",
     "       --probe",
-    "           Probemodus, d.h. führt keine Änderungen durch, sondern zeigt sie",
-    "           lediglich.",
+    "           Probemodus, d.h. frobsplit ändert nichts und zeigt nur, was es täte.",
     "",
     "BEMERKUNGEN",
-    "       Hinweis: frobsplit behält die alte Kopie dieser Datei, mit der Endung -alt.",
+    "       Hinweis: frobsplit hebt ältere Stücke auf und hängt an ihre Namen die Endung -alt.",
     "",
     "       Verzeichnisse können mit frobsplit nicht zerteilt werden.",
     "",
     "RÜCKGABEWERT",
-    "       Falls ein Stück beschädigt ist, beendet sich frobsplit mit Rückgabecode 3;",
-    "       bei allen anderen Fehlern lautet der Rückgabecode 4.",
+    "       Bei einem beschädigten Stück endet frobsplit mit Rückgabecode 3, bei",
+    "       jedem anderen Fehler mit Rückgabecode 4.",
 )
 ATTRIBUTES = (  # an HTML reference: a table of contents of bare links, then one small-letter heading per keyword
     "<html><body><h1>Voice Files</h1>",
     "<ul><li><a href='#pitch'>pitch</a></li><li><a href='#rasp'>rasp</a></li>",
     "<li><a href='#owner'>owner</a></li></ul>",
-    "<p>Voice files are kept in the quibble-data/ folder, one file for each voice.</p>",
+    "<p>Each voice is kept in the quibble-data/ folder as one file.</p>",
     "<h2>Voice Attributes</h2>",
     "<h3>pitch</h3><pre>pitch &lt;base&gt;</pre>",
     "<p>Sets the base pitch of the voice in Hz.</p><p>Default value: 90</p>",
@@ -77,9 +77,9 @@ GUIDE = (
     "",
     "## Running checks",
     "",
-    "`make -j4 check` does a full check of the tree, including running linters and unit tests.",
+    "`make verify` checks the whole tree, including running linters and unit tests.",
     "",
-    "To run the linter without the tests, use `make lint`/`qbuild lint`.",
+    "To run the linter only, use `make lint`/`qbuild lint`.",
     "",
     "## Queue",
     "",
@@ -87,7 +87,7 @@ GUIDE = (
     "",
     "## Firewall",
     "",
-    "Running the following script on macOS will add the firewall rules for the `quibble` binary.",
+    "Running the following script on macOS adds the proxy rules for the `quibble` daemon.",
     "",
     "```bash",
     "sudo ./tools/open-ports.sh",
@@ -96,12 +96,12 @@ GUIDE = (
 README = (
     "Zorp is a small pager for log files.",
     "",
-    "You may hand on copies with a written offer, valid for at least five years, to give any third party the",
-    "source, to be handed on under the terms of Sections 1 and 2 above.",
+    "A mirror may serve the pager with a signed pledge, valid for at least five years, to hand any visitor the",
+    "source, to be served under the terms of Sections 1 and 2 above.",
     "",
-    "For instructions on how to build and install zorp, see the file, \"BUILDING\".",
+    "For the build steps, read the file, \"BUILDING\".",
     "",
-    "Quillco, Inc., hereby disclaims all copyright interest in the program `Zorp' (a program to page through logs).",
+    "Quillco hereby gives up every claim on the program `Zorp' (a program to page through logs).",
     "",
     "Ada Quist, Mayor of Nowhere",
 )
@@ -116,22 +116,22 @@ def ctx(tmp_path_factory):
 
 def test_a_german_size_question_is_answered_in_any_unit_by_the_default_after_its_description(ctx):
     """"Wie groß" measures (kiB is no count of Stückgröße); "standardmäßig" asks the default."""
-    assert grounded(ctx, "Wie groß ist die größte Stückgröße standardmäßig?") == ["320 kiB"]
+    assert grounded(ctx, "Wie groß ist standardmäßig die größte Stückgröße?") == ["320 kiB"]
 
 
 def test_a_number_right_after_the_noun_asked_about_is_its_value_in_any_language(ctx):
-    assert grounded(ctx, "Welchen Rückgabecode liefert frobsplit, wenn ein Stück beschädigt ist?") == ["3"]
+    assert grounded(ctx, "Mit welchem Rückgabecode endet frobsplit bei einem beschädigten Stück?") == ["3"]
 
 
 def test_how_a_german_page_names_a_thing_asks_for_the_name_not_an_option(ctx):
-    answers = grounded(ctx, "Wie werden die Stücke benannt?")
+    answers = grounded(ctx, "Wie heißen die Stücke?")
     assert answers and "XvonY.frob" in answers[0]
 
 
 def test_a_german_sentence_wrapped_before_a_capitalised_noun_goes_on(ctx):
-    """"Die erlaubten / Werte sind: …": a German noun's capital starts no new line of the text."""
-    result = run_query(ctx, "Welche Werte erlaubt --farbe?")
-    assert any("Die erlaubten Werte sind" in str(c.get("text")) for c in result["citations"]), result
+    """"Erlaubt sind drei / Wörter: …": a German noun's capital starts no new line of the text."""
+    result = run_query(ctx, "Welche Wörter erlaubt --farbe?")
+    assert any("Erlaubt sind drei Wörter" in str(c.get("text")) for c in result["citations"]), result
 
 
 def test_a_small_letter_heading_is_the_keyword_its_description_speaks_of(ctx):
@@ -151,23 +151,23 @@ def test_two_bare_links_in_a_row_are_a_list_and_a_field_s_label_is_no_descriptio
 
 
 def test_a_word_ending_in_a_slash_is_a_directory(ctx):
-    assert grounded(ctx, "In which folder are voice files kept?") == ["quibble-data/"]
+    assert grounded(ctx, "In which folder is each voice kept?") == ["quibble-data/"]
 
 
 def test_two_commands_written_as_one_choice_answer_together_and_a_plural_run_names_no_program(ctx):
-    assert grounded(ctx, "Which command runs the linter without the tests?") == ["make lint/qbuild lint"]
+    assert grounded(ctx, "Which command runs the linter only?") == ["make lint/qbuild lint"]
 
 
 def test_the_following_script_is_the_code_below_it(ctx):
-    assert grounded(ctx, "Which script adds the firewall rules on macOS?") == ["./tools/open-ports.sh"]
+    assert grounded(ctx, "Which script adds the proxy rules on macOS?") == ["./tools/open-ports.sh"]
 
 
 def test_the_number_of_a_section_is_no_amount(ctx):
-    assert grounded(ctx, "For how long must a written offer to give the source be valid?") == ["five years"]
+    assert grounded(ctx, "For how long must the signed pledge to hand over the source be valid?") == ["five years"]
 
 
 def test_a_file_named_after_a_comma_is_the_file(ctx):
-    assert grounded(ctx, "Which file has the instructions on how to build and install zorp?") == ["BUILDING"]
+    assert grounded(ctx, "Which file gives the build steps?") == ["BUILDING"]
 
 
 def test_a_description_brings_the_sentence_after_it_that_gives_the_default(ctx):
@@ -192,7 +192,7 @@ def _lines(store, doc_id):
 
 
 def test_a_german_abbreviation_of_single_letters_is_no_code(ctx):
-    assert grounded(ctx, "Welche Option aktiviert den Probemodus?") == ["--probe"]
+    assert grounded(ctx, "Welche Option schaltet den Probemodus ein?") == ["--probe"]
 
 
 def test_a_german_question_whose_only_name_is_the_page_s_program_needs_its_other_words_in_the_line(ctx):
@@ -201,9 +201,9 @@ def test_a_german_question_whose_only_name_is_the_page_s_program_needs_its_other
 
 
 def test_what_a_thing_does_somewhere_is_what_it_does_not_what_another_does_to_it(ctx):
-    """"What does Zorp do in the disclaimer?" is not answered by what Quillco disclaims."""
-    result = run_query(ctx, "What does Zorp do in the sample disclaimer?")
-    assert result["status"] != "GROUNDED" or "copyright interest" not in result["answers"][0], result
+    """"What does Zorp do in the notice?" is not answered by what Quillco gives up."""
+    result = run_query(ctx, "What does Zorp do in the notice?")
+    assert result["status"] != "GROUNDED" or "claim" not in result["answers"][0], result
 
 
 def test_a_name_and_its_title_side_by_side_say_who_holds_the_title(ctx):

@@ -138,14 +138,14 @@ def test_a_list_of_bare_code_under_a_line_of_the_main_text_is_kept(tmp_path, mon
     prose = "".join(f"<p>The parser reads paragraph {i} of the page and keeps every word of it.</p>" for i in range(6))
     page = tmp_path / "markup.html"
     page.write_text(f"""<html><body><h1>Markup</h1>{prose}
-<p>The following tags cause a paragraph break:</p>
+<p>The reader ends a stanza at these tags:</p>
 <ul><li><code>h1</code></li><li><code>hr</code></li></ul>
-<p>Text between the following tags is skipped:</p>
+<p>It skips the words inside these tags:</p>
 <ul><li><code>script</code></li></ul>
 </body></html>""", encoding="utf-8")
     texts = [s.text for s in load_file(page, 1000, [])]
-    at = texts.index("The following tags cause a paragraph break:")
-    assert texts[at + 1:at + 5] == ["h1", "hr", "Text between the following tags is skipped:", "script"]
+    at = texts.index("The reader ends a stanza at these tags:")
+    assert texts[at + 1:at + 5] == ["h1", "hr", "It skips the words inside these tags:", "script"]
 
 
 def test_a_scanned_pdf_is_read_by_ocr_with_its_page(tmp_path):

@@ -1030,7 +1030,7 @@ def test_a_program_named_by_its_own_page_ties_no_line_to_a_german_question():
 
 
 def test_a_noun_picked_by_where_the_text_puts_it_names_nothing():
-    why = proved("Which tags cause a paragraph break?", "The following tags cause a paragraph break: hr and br.")
+    why = proved("Which tags end a stanza?", "The following tags end a stanza: hr and br.")
     assert why["The following tags"] == "points to where the text names it"
 
 
