@@ -250,10 +250,10 @@ def _says_beyond_document(asked: Asked, words: LineWords, soft: list[Term]) -> b
     says nothing of who wrote the Closure API of libffi.
     """
     said = [t for t in asked.terms if not words.in_document(t)]
-    focus = Term(asked.focus, False, asked.focus_text, "noun")  # "which version of frob is this?" asks only the
-    return all(t.role == "verb" or words.find(t) or words.in_intro(t) for t in soft) and (any(  # version: the line
-        words.find(t) or words.in_intro(t) for t in said) or not said and bool(asked.focus) and bool(words.find(focus)))
-    # must name it ("This is the new version (1.47.0) of …")
+    return all(t.role == "verb" or words.find(t) or words.in_intro(t) for t in soft) and (any(
+        words.find(t) or words.in_intro(t) for t in said) or not said and bool(asked.focus) and bool(
+        words.find(_focus_term(asked))))  # "which version of frob is this?" asks only the version: the line must
+    # name it ("This is the new version (1.47.0) of …")
 
 
 def _holds_most_besides_document(words: LineWords, soft: list[Term]) -> bool:
@@ -274,8 +274,13 @@ def _default_of_focus(asked: Asked, words: LineWords) -> bool:
     """
     if not asked.focus or any(same(key(w), asked.focus) for w in k.VALUE_NOUNS | k.CALLED_NOUNS):  # "default name"
         return True
-    noun = Term(asked.focus, False, asked.focus_text, "noun")
+    noun = _focus_term(asked)
     return bool(words.find(noun)) or words.in_intro(noun) or words.in_around(noun)
+
+
+def _focus_term(asked: Asked) -> Term:
+    """The noun asked about as a term a line may hold (the question's own terms leave it out)."""
+    return Term(asked.focus, False, asked.focus_text, "noun")
 
 
 def _argument_of(asked: Asked, span: Span, text: str) -> str:

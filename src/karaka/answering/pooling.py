@@ -49,7 +49,7 @@ def pool(store: Store, asked: Asked, nodes: list[str], size: int = POOL) -> list
 
 
 def _brings(store: Store, asked: Asked, attrs: dict[str, Any]) -> str:
-    """The line a line brings with it: what it introduces, or the sentence that gives its reason."""
+    """The line a line brings with it: what it introduces, the sentence that gives its reason or its default."""
     if "seq" not in attrs:
         return ""
     after = store.records.lines(str(attrs["doc_id"]), int(attrs["seq"]) + 1, int(attrs["seq"]) + 2)
@@ -61,18 +61,21 @@ def _brings(store: Store, asked: Asked, attrs: dict[str, Any]) -> str:
         follow = next((s for s in after if _GOES_ON.match(s.text)), follow)
         if _GOES_ON.match(follow.text):
             return document_node(str(attrs["doc_id"]), follow.line, follow.sentence)
+    brought = document_node(str(attrs["doc_id"]), follow.line, follow.sentence)
     if asked.default and not says_default(text) and says_default(follow.text) and attrs.get("kind") != "heading":
-        node = document_node(str(attrs["doc_id"]), follow.line, follow.sentence)  # "Sets the queue's directory.
-        return node if store.graph.node(node) is not None else ""  # The default is /var/q.": the default of that
+        return _stored(store, brought)  # "Sets the queue's directory. The default is /var/q.": the default of that
     short_title = len(text) < 60 and not text.endswith(".") and attrs.get("kind") not in ("code", "table") and (
         attrs.get("kind") == "heading" or not _has_verb(text))
     listed = short_title and attrs.get("kind") != "heading" and len(follow.text.split()) <= 2 and not _has_verb(
         follow.text)  # "gender" over "maintainer": a list of bare words, no title over its text
-    if text.endswith(":") or short_title and not listed or _CUT.search(text) or (
-            _FORWARD.search(text) and follow.kind == "code"):
-        node = document_node(str(attrs["doc_id"]), follow.line, follow.sentence)
-        return node if store.graph.node(node) is not None else ""
-    return ""
+    introduces = text.endswith(":") or short_title and not listed or _CUT.search(text) or (
+        _FORWARD.search(text) and follow.kind == "code")
+    return _stored(store, brought) if introduces else ""
+
+
+def _stored(store: Store, node: str) -> str:
+    """The node when the graph holds it (a line the graph left out brings nothing), else ""."""
+    return node if store.graph.node(node) is not None else ""
 
 
 def _has_verb(text: str) -> bool:

@@ -389,8 +389,9 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
 _IDENTITY = re.compile(r"\s*(?:who|what)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?[^\W\d_]", re.IGNORECASE)
 """A question that asks what something is: "What is wobble?", "Who was Ada Quist?"."""
 
-_DEFINES = re.compile(r"(?:^|[,;]\s*)\s*what\s+(?:(?:does|do|did)\s+(?:the\s+|a\s+|an\s+)?(.+?)\s+(?:do(?=\s*\?|\s+(?:if|when|"
-                      r"once|after|in|on|during|within)\b)|mean|stand for|represent|control|specify)|happen(?:s|ed)?\s+to\s+"
-                      r"(?:the\s+|your\s+|a\s+)?(.+?))(?:\s+(?:if|when|once|after|in|on|during|within)\b.*)?"
-                      r"\s*\?*\s*$", re.IGNORECASE)
+_WHEN_OR_WHERE = r"(?:if|when|once|after|in|on|during|within)\b"
+"""What may follow "what does X do": a condition or a place ("… when the disk is full", "… in the notice")."""
+_DEFINES = re.compile(rf"(?:^|[,;]\s*)\s*what\s+(?:(?:does|do|did)\s+(?:the\s+|a\s+|an\s+)?(.+?)\s+(?:do(?=\s*\?|\s+"
+                      rf"{_WHEN_OR_WHERE})|mean|stand for|represent|control|specify)|happen(?:s|ed)?\s+to\s+"
+                      rf"(?:the\s+|your\s+|a\s+)?(.+?))(?:\s+{_WHEN_OR_WHERE}.*)?\s*\?*\s*$", re.IGNORECASE)
 """A question that asks what something is for: "What does the -q option do?"."""
