@@ -1041,3 +1041,32 @@ def test_a_noun_and_a_year_is_no_one_s_name():
     asked = analyse("Wer schrieb frobsplit?")
     assert typed(asked, Span("Jahre 2011", "name", 30, 40))[0] is False
     assert typed(asked, Span("Ada Quist", "name", 0, 9))[0] is True
+
+
+def test_a_quotation_said_aloud_is_the_words_not_the_one_they_name():
+    assert best("Who is Vera Holm?", '"Vera Holm, Vera Holm!" was the glad cry from the quay.')[1] != ""
+    assert best("Who is Vera Holm?", "Vera Holm was the harbour pilot.") == ("the harbour pilot", "")
+
+
+def test_a_long_clause_before_a_colon_is_no_label_and_a_list_no_apposition():
+    assert best("Who is Vera?", "The boats were in, for Vera was at the quay: her brother had rowed her over.")[1] != ""
+    assert best("Who is Vera?", "Vera: the harbour pilot.") == ("the harbour pilot", "")
+    asked, text = analyse("Who is Vera?"), "The rain came; she, Ida, and Mrs Roe, therefore, went in."
+    doc = parse(text)
+    words = line_words(text, doc, "")
+    words.doers = "Vera"  # the graph's "she" is Vera
+    assert weigh(asked, next(s for s in spans(asked, text, doc) if s.text == "Ida"), words, doc).why_not != ""
+
+
+def test_a_root_with_a_subject_is_a_verb_whatever_its_tag():
+    from spacy.tokens import Doc
+
+    from karaka.nlp import nlp as nlp_model
+
+    words = ["The", "news", "burst", "on", "Tomas", "."]  # the tagger's reading of a book's line: "burst" a noun
+    doc = Doc(nlp_model().vocab, words=words, heads=[1, 2, 2, 2, 3, 2], deps=["det", "nsubj", "ROOT", "prep", "pobj",
+              "punct"], pos=["DET", "NOUN", "NOUN", "ADP", "PROPN", "PUNCT"])
+    assert not line_words("The news burst on Tomas.", doc, "").verbless
+    doc = Doc(nlp_model().vocab, words=["Version", "2.0", "."], heads=[0, 0, 0], deps=["ROOT", "nummod", "punct"],
+              pos=["NOUN", "NUM", "PUNCT"])
+    assert line_words("Version 2.0.", doc, "").verbless

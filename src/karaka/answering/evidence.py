@@ -44,8 +44,17 @@ from karaka.answering.identity import (
     said_default,
 )
 from karaka.answering.line import LineWords, joined
+from karaka.answering.mood import supposed
 from karaka.answering.naming import focus_near
-from karaka.answering.other import does_another, in_another, other_kind, other_number, other_owner, version_of
+from karaka.answering.other import (
+    argument_of,
+    does_another,
+    in_another,
+    other_kind,
+    other_number,
+    other_owner,
+    version_of,
+)
 from karaka.answering.own import in_question
 from karaka.answering.question import CODE_TOKEN, Asked, Term, code_tokens
 from karaka.answering.shapes import called, code_shape
@@ -158,7 +167,8 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         elif words.in_intro(term):  # an entry's description below it is its own
             got += (share := 1.0 if words.entry else CONTEXT_WEIGHT) * weight
             own += share * weight if term in hard else 0.0
-        elif words.in_context(term):  # a heading or the document's name: it counts, but proves nothing alone
+        elif words.in_context(term) and (term.role != "verb" or _holds_word(words.heading, term)):  # a heading or
+            # the document's name counts but proves nothing alone; a book's title ("Persuasion") says no line's action
             got += CONTEXT_WEIGHT * weight
             headed += weight if term in hard else 0.0
             titled += term in hard and words.in_document(term)  # "in xsltproc", asked of xsltproc's manual
@@ -183,6 +193,8 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     evidence = Evidence(cover=round(got / total, 3), near=round(near, 3), missing=missing, typed=ok)
     if not ok:
         evidence.why_not = why
+    elif doc is not None and span.first >= 0 and (unreal := supposed(doc, span.first)):
+        evidence.why_not = unreal  # "If Ilse were a sailor, …", "I wish Ilse lived at Harrow"
     elif asks(words.text, span.end):
         evidence.why_not = ASKS
     elif asked.kind == k.TERM and span.start >= 0 and not words.text[:span.start].strip() and re.match(
@@ -200,7 +212,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         evidence.why_not = f"the line speaks of {owner}"
     elif (numbered := other_number(asked, words.text)):
         evidence.why_not = f"the line speaks of {numbered}"  # "Python 2" for a question on Python 3
-    elif span.kind == k.CODE and (called_by := _argument_of(asked, span, words.text)):
+    elif span.kind == k.CODE and (called_by := argument_of(asked, span, words.text)):
         evidence.why_not = f"an argument of {called_by}, which the question names"  # "ffi_alloc (size_t size)"
     elif (product := version_of(asked, span, doc)):
         evidence.why_not = f"{span.text!r} is the version of {product}"
@@ -281,18 +293,6 @@ def _default_of_focus(asked: Asked, words: LineWords) -> bool:
 def _focus_term(asked: Asked) -> Term:
     """The noun asked about as a term a line may hold (the question's own terms leave it out)."""
     return Term(asked.focus, False, asked.focus_text, "noun")
-
-
-def _argument_of(asked: Asked, span: Span, text: str) -> str:
-    """The call the question names whose brackets hold the span ("size_t" in "ffi_alloc (size_t size)"), or ""."""
-    if span.start < 0:
-        return ""
-    opened = text.rfind("(", 0, span.start)
-    if opened < 0 or ")" in text[opened:span.start]:
-        return ""
-    before = re.search(r"([\w.]+)\s*$", text[:opened])
-    named = before.group(1) if before else ""
-    return named if named and any(t.role == "name" and t.key == named.lower() for t in asked.terms) else ""
 
 
 def _modifier_alone(asked: Asked, words: LineWords, glued: dict[str, list[int]]) -> tuple[str, str] | None:

@@ -17,6 +17,9 @@ from karaka.words import FUNCTION_WORDS, WORD
 if TYPE_CHECKING:
     from karaka.answering.line import LineWords
 
+LABEL_MOST = 6
+"""The most words of a label before a colon ("Copyright holder: …"); more is a clause ("…, for she was here: her")."""
+
 
 def all_focus(asked: Asked, span: Span) -> bool:
     """A span that is only the word asked about ("the method")."""
@@ -156,8 +159,8 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
     if _bracketed(span, words, asked):
         return True  # "The RPL (read-ahead page list)", "the write-ahead log (WAL)"
     label = re.search(r"([^:]*):\s*$", words.text[:span.start]) if span.start >= 0 else None
-    labelled = label is not None and any(same(key(w), t.key) for w in WORD.findall(label.group(1))
-                                         for t in asked.terms if t.hard or t.key == asked.focus)
+    labelled = label is not None and len(WORD.findall(label.group(1))) <= LABEL_MOST and any(
+        same(key(w), t.key) for w in WORD.findall(label.group(1)) for t in asked.terms if t.hard or t.key == asked.focus)
     if labelled or doc is None or span.first < 0:  # "X: S": the label before the colon must be X ("Version: bc
         return labelled  # 1.01" is no bc); a glossary's "CITGM: Canary In The Gold Mine", parsed or not
     if all(t.is_stop or not t.is_alpha for t in doc[span.first:span.last + 1]):
@@ -170,7 +173,8 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
         return True  # "Captain Ilsa Moor of the Heron" is the Heron's captain
     linked = set()
     if head.dep_ in ("attr", "nsubj", "nsubjpass") and head.head.lemma_ == "be":
-        linked |= {i for c in head.head.children if c.dep_ in ("nsubj", "attr") and c.i != head.i for i in _named(c)}
+        linked |= {i for c in head.head.children if c.dep_ in ("nsubj", "attr") and c.i != head.i
+                   and not _utterance(c) for i in _named(c)}
     if (defining := defining_verb(head)) is not None:  # "X means Y", "X refers to Y": Y is what X is
         linked |= {i for c in defining.children if c.dep_ == "nsubj" for i in _named(c)}
     if head.dep_ == "appos" and _apposed(doc, head.head, head):
@@ -255,6 +259,15 @@ def _side_by_side(head: Any) -> list[Any]:
             and any(g.dep_ == "poss" for g in (c, head)[c.i < head.i].children)]
 
 
+def _utterance(phrase: Any) -> bool:
+    """A quotation that ends as speech does ("'Ilse, Ilse!' was the cry"): it is the words said, not the one named."""
+    doc, left, right = phrase.doc, phrase.left_edge.i, phrase.right_edge.i  # the marks may hang on the phrase
+    opened = doc[left].text in _QUOTES or 0 < left and doc[left - 1].text in _QUOTES
+    closed = right if doc[right].text in _QUOTES else right + 1 if right + 1 < len(doc) and doc[
+        right + 1].text in _QUOTES else 0
+    return opened and closed > left + 1 and doc[closed - 1].text in (",", "!", "?")
+
+
 def _named(phrase: Any) -> set[int]:
     """The tokens that say what a noun phrase is: its head and the words of its name ("the chief mate").
 
@@ -275,8 +288,9 @@ def _apposed(doc: Any, anchor: Any, appositive: Any) -> bool:
     own = {t.i for t in anchor.subtree} - inner
     between = doc[min(anchor.i, appositive.i) + 1:max(anchor.i, appositive.i)]
     listed = anchor.pos_ == appositive.pos_ == "PROPN" and not any(  # "the court of Philip, Alexander, Croesus":
-        c.dep_ in ("det", "amod", "prep") for c in appositive.children)  # bare names side by side are a list; "Ty
-    # Coon, President of Vice" names a title
+        c.dep_ in ("det", "amod", "prep") for c in appositive.children) or any(  # bare names side by side are a
+        c.dep_ == "conj" and c.pos_ == "PROPN" for c in appositive.children)  # list, as "she, Ida, and Mrs Roe" is;
+    # "Ty Coon, President of Vice" names a title, "Tom, the mate and cook" two
     return not listed and not any(t.text in _QUOTES or t.pos_ in ("VERB", "AUX") and t.i not in own | inner
                                   for t in between)
 

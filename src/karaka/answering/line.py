@@ -210,10 +210,12 @@ def line_words(text: str, doc: Any | None, context: str, previous: str = "", fol
         out.verbless = not any((t.pos_ in ("VERB", "AUX") and not t.like_url and "/" not in t.text)
                                or t.pos_ == "NOUN" and irregular_verb(t.text)
                                or t.tag_ == "NNS" and t.i and doc[t.i - 1].pos_ == "ADV"
+                               or t.dep_ == "ROOT" and any(c.dep_ in ("nsubj", "nsubjpass") for c in t.children)
                                for t in doc if not any(a <= t.idx < b for a, b in code))  # "And Reuel begat
         # Hobab": the tagger's noun is a verb's past; a word of code is none ("count" of "--instr-count-only");
         # "the flag now prints timings": a plural noun right after an adverb is a verb the tagger missed;
-        # an address the tagger made an auxiliary ("Version 2.0, January 2004 http://…") is none
+        # an address the tagger made an auxiliary ("Version 2.0, January 2004 http://…") is none; a root with a
+        # subject is a verb, whatever its tag ("The news burst on Tomas": "burst" read as a noun)
     else:
         for m in WORD.finditer(text):
             if m.group(0).lower() not in FUNCTION_WORDS:

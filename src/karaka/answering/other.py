@@ -149,3 +149,15 @@ def other_kind(asked: Asked, words: LineWords, doc: Any | None) -> str:
             if mods and not any(any(same(key(c.lemma_), a) for a in asked_keys) for c in mods):
                 return f"{mods[0].text} {doc[i].text}"
     return ""
+
+
+def argument_of(asked: Asked, span: Span, text: str) -> str:
+    """The call the question names whose brackets hold the span ("size_t" in "ffi_alloc (size_t size)"), or ""."""
+    if span.start < 0:
+        return ""
+    opened = text.rfind("(", 0, span.start)
+    if opened < 0 or ")" in text[opened:span.start]:
+        return ""
+    before = re.search(r"([\w.]+)\s*$", text[:opened])
+    named = before.group(1) if before else ""
+    return named if named and any(t.role == "name" and t.key == named.lower() for t in asked.terms) else ""
