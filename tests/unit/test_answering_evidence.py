@@ -1070,3 +1070,8 @@ def test_a_root_with_a_subject_is_a_verb_whatever_its_tag():
     doc = Doc(nlp_model().vocab, words=["Version", "2.0", "."], heads=[0, 0, 0], deps=["ROOT", "nummod", "punct"],
               pos=["NOUN", "NUM", "PUNCT"])
     assert line_words("Version 2.0.", doc, "").verbless
+
+
+def test_an_older_english_number_joined_by_and_is_one_number():
+    why = proved("How old was Greta Lind?", "But Greta Lind, at four-and-thirty, laughed at the notion.")
+    assert why.get("four-and-thirty") == ""

@@ -44,8 +44,8 @@ NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|
 NUMBER = re.compile(rf"(?<![\w.:/-])(?:[<>≤≥~]\s?)?(?:(?:\d+(?:[,\u202f]\d{{3}})*(?:[.,]\d+)?|\.\d+)(?:[kKMGT](?!\w))?"
                     rf"(?:(?:\s?[-–]\s?|\s(?:or|to)\s)\d+"
                     rf"(?:\.\d+)?)?"
-                    rf"|(?:{NUMBER_WORDS})(?:[ -](?:and )?(?:{NUMBER_WORDS}))*"
-                    rf"(?:\s(?:or|to)\s(?:{NUMBER_WORDS})(?:[ -](?:and )?(?:{NUMBER_WORDS}))*)?)"
+                    rf"|(?:{NUMBER_WORDS})(?:[ -](?:and[ -])?(?:{NUMBER_WORDS}))*"  # "seven-and-twenty", an older
+                    rf"(?:\s(?:or|to)\s(?:{NUMBER_WORDS})(?:[ -](?:and[ -])?(?:{NUMBER_WORDS}))*)?)"  # English's 27
                     rf"(?:(?<=\d)(?=(?:{UNIT.pattern})(?!\w))|(?![\w:/-]|[.,]\d))",
                     re.IGNORECASE)  # a unit may follow a figure without a space: "30s", "10MB" (not "4th")
 ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
