@@ -1075,3 +1075,8 @@ def test_a_root_with_a_subject_is_a_verb_whatever_its_tag():
 def test_an_older_english_number_joined_by_and_is_one_number():
     why = proved("How old was Greta Lind?", "But Greta Lind, at four-and-thirty, laughed at the notion.")
     assert why.get("four-and-thirty") == ""
+
+
+def test_a_speaker_s_my_in_a_quotation_says_not_whose():
+    assert best("Who is Ida Roe?", '"It was my friend Ida Roe who told me," said she.')[1] != ""
+    assert best("Who is Ida Roe?", "It was my friend Ida Roe who told me so.") == ("my friend", "")

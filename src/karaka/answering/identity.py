@@ -147,6 +147,8 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
     if words.narrator and any(t.key == key("narrator") for t in asked.terms) and (
             named := SELF_NAMED.search(words.text)) and named.start(1) <= span.start < named.end(1):
         return True  # "Call me Wren.": the narrator names itself
+    if _speakers(span, words.text):
+        return False  # "'It was my friend Ida Roe,' said she": whose friend, the line does not say
     heading = words.text.strip().rstrip(".:") in words.context_text  # the heading itself names, it says nothing
     if words.verbless and not heading and any(words.in_context(t) or words.in_intro(t) for t in asked.terms if t.hard):
         return True
@@ -257,6 +259,16 @@ def _side_by_side(head: Any) -> list[Any]:
     return [c for c in head.head.children if c.dep_ == head.dep_ and c.i != head.i
             and (c.left_edge.i == head.right_edge.i + 1 or head.left_edge.i == c.right_edge.i + 1)
             and any(g.dep_ == "poss" for g in (c, head)[c.i < head.i].children)]
+
+
+def _speakers(span: Span, text: str) -> bool:
+    """A span owned by "my", "your" or "our" inside a quotation: the speaker's or the listener's, unnamed.
+
+    Outside quotation marks, "my brother" is the narrator's, whom the book's own "I" names.
+    """
+    before = text[:max(span.start, 0)]
+    quoted = before.count("“") > before.count("”") or before.count('"') % 2 == 1
+    return span.start >= 0 and quoted and bool(re.match(r"(?:my|your|our)\b", span.text, re.IGNORECASE))
 
 
 def _utterance(phrase: Any) -> bool:
