@@ -1080,3 +1080,10 @@ def test_an_older_english_number_joined_by_and_is_one_number():
 def test_a_speaker_s_my_in_a_quotation_says_not_whose():
     assert best("Who is Ida Roe?", '"It was my friend Ida Roe who told me," said she.')[1] != ""
     assert best("Who is Ida Roe?", "It was my friend Ida Roe who told me so.") == ("my friend", "")
+
+
+def test_a_generic_person_with_adjectives_says_what_one_is_like_not_who():
+    assert best("Who is Ilse Varga?", "Ilse Varga was a very fine young woman.")[1] != ""
+    assert best("Who is Ilse Varga?", "Ilse Varga was the woman who kept the ferry inn.")[1] == ""
+    assert best("Who is Ilse Varga?", "Ilse Varga was a ferry pilot.") == ("a ferry pilot", "")
+    assert best("Who is Ilse Varga?", "Ilse Varga was no fonder of the ferry than of the inn.")[1] != ""

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from karaka.answering import kinds as k
+from karaka.answering.defaults import said_default
 from karaka.answering.entries import KEY, keyed_entry, opens_with_name
 from karaka.answering.identity import (
     agent_verb,
@@ -41,7 +42,6 @@ from karaka.answering.identity import (
     owned,
     owner_before,
     possessor,
-    said_default,
 )
 from karaka.answering.line import LineWords, joined
 from karaka.answering.mood import supposed

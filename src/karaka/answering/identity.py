@@ -1,4 +1,4 @@
-"""What a line says a span is: the thing asked about ("the -q option"), what "X is" ("oak is the wood"), the default."""
+"""What a line says a span is: the thing asked about ("the -q option"), what "X is" ("oak is the wood")."""
 
 from __future__ import annotations
 
@@ -147,6 +147,8 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
     if words.narrator and any(t.key == key("narrator") for t in asked.terms) and (
             named := SELF_NAMED.search(words.text)) and named.start(1) <= span.start < named.end(1):
         return True  # "Call me Wren.": the narrator names itself
+    if doc is not None and span.first >= 0 and _only_like(span_head(span, doc)):
+        return False  # "Ilse was a very fine young woman" or "no fonder of plays than Tom" is what she is like, not who
     if _speakers(span, words.text):
         return False  # "'It was my friend Ida Roe,' said she": whose friend, the line does not say
     heading = words.text.strip().rstrip(".:") in words.context_text  # the heading itself names, it says nothing
@@ -261,6 +263,23 @@ def _side_by_side(head: Any) -> list[Any]:
             and any(g.dep_ == "poss" for g in (c, head)[c.i < head.i].children)]
 
 
+GENERIC_PERSONS = frozenset("man woman person creature fellow girl boy gentleman lady child being soul".split())
+"""Nouns that name a human being and no role, relation or kind: "a fine young man" says what one is like."""
+
+
+def _only_like(head: Any) -> bool:
+    """A span that says what someone is like, not who.
+
+    A generic person noun with nothing but adjectives and a determiner ("a very superior creature") or a
+    comparison ("no fonder of the play than Tom"); "a man of Nantucket", "the woman who kept the inn" and
+    "the ferry man" say who; "a fine man" does not.
+    """
+    generic = head.lemma_.lower() in GENERIC_PERSONS and all(
+        c.dep_ in ("det", "amod", "advmod", "punct") and c.pos_ != "PROPN" for c in head.children)
+    compared = any(t.lower_ == "than" for t in (*head.subtree, *head.head.children)) or head.tag_ in ("JJR", "RBR")
+    return generic or compared
+
+
 def _speakers(span: Span, text: str) -> bool:
     """A span owned by "my", "your" or "our" inside a quotation: the speaker's or the listener's, unnamed.
 
@@ -308,50 +327,6 @@ def _apposed(doc: Any, anchor: Any, appositive: Any) -> bool:
 
 
 _QUOTES = frozenset('"“”‘’«»')
-
-
-_DEFAULT = re.compile(r"\b(?:defaults?|default(?:s|ed)? (?:to|is|value)|by default|standard(?:(?!i[sz])[a-zäöüß]{3,})?|"
-                      r"voreingestellt|"
-                      r"voreinstellung|vorgabe(?:wert)?|par défaut|por defecto|predeterminado)\b", re.IGNORECASE)
-"""How a line calls a value the default, in the four languages (every word of ``kinds.DEFAULT_WORDS``; a German
-compound: "Standardsignal", "standardmäßig")."""
-
-
-def said_default(span: Span, text: str) -> bool:
-    """Whether the line calls the span the default: "default: 88", "defaults to 88", "88 (the default)".
-
-    A value given with the condition that overrides it is the default too: "listens on port 7070
-    unless TERN_PORT is set".
-    """
-    opener = re.match(r"\s*(?:by|per)\s+default\b", text, re.IGNORECASE)  # "By default, the files are owned by …"
-    if opener and 0 <= span.start and not re.search(r"[;.]\s", text[opener.end():span.start]):
-        return True  # the clause it opens says what holds by default, all of it
-    for m in _DEFAULT.finditer(text):
-        gap = text[m.end():span.start] if m.end() <= span.start else text[span.end:m.start()]
-        if len(gap) <= 40 and not re.search(r"[;.]\s", gap):
-            return True
-    unless = re.search(r"\bunless\b", text[span.end:]) if span.end >= 0 and span.kind in (k.QUANTITY, k.VALUE) \
-        else None  # a number or a literal; "-q hides the output unless --verbose is given" says no default
-    return unless is not None and unless.start() <= 40 and not re.search(r"[;.,]\s", text[span.end:][:unless.start()])
-
-
-def says_default(text: str) -> bool:
-    """Whether a line speaks of a default at all ("Standardmäßig ist dies 450 kiB.", "The default is 3.")."""
-    return _DEFAULT.search(text) is not None
-
-
-_DEFAULT_IS = re.compile(r"\b(?:defaults?|voreinstellung|standardwert|défaut)\b((?:\W+\w+){0,2})\W*$", re.IGNORECASE)
-"""A default named right before a value, only function words between: "the default is 3", "defaults to 3"."""
-
-
-def called_default(span: Span, text: str) -> bool:
-    """Whether the line calls the value itself the default, right before it ("the default is 3", "default: 3").
-
-    Narrower than ``said_default``, which also takes a default said further on ("0 … (the default)"):
-    this one lets a bare number answer a default question.
-    """
-    found = _DEFAULT_IS.search(text[:span.start]) if span.start >= 0 else None
-    return found is not None and all(w.lower() in FUNCTION_WORDS for w in WORD.findall(found.group(1)))
 
 
 def owner_before(asked: Asked, term: Term, words: LineWords, doc: Any | None) -> bool:

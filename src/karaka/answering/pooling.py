@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from karaka.answering import kinds as k
-from karaka.answering.identity import says_default
+from karaka.answering.defaults import says_default
 from karaka.answering.question import Asked
 from karaka.store.base import Store
 from karaka.store.ids import document_node

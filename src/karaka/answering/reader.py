@@ -23,10 +23,11 @@ from typing import Any
 from karaka.answering import kinds as k
 from karaka.answering.antecedents import pronoun_doers
 from karaka.answering.candidate import GRAPH, LINES, Candidate
+from karaka.answering.defaults import called_default
 from karaka.answering.entries import entry_key, keyed_entry
 from karaka.answering.evidence import ASKS, OWN_WORDS, SHAPED, weigh
 from karaka.answering.explains import described, instruction_for
-from karaka.answering.identity import called_default, given_name, owned
+from karaka.answering.identity import given_name, owned
 from karaka.answering.line import Line, entry_of, keyword_of, line_words
 from karaka.answering.naming import focus_near, named_so, numbered, titled
 from karaka.answering.narrator import narrated, narrators
