@@ -1,7 +1,7 @@
 """Public-domain books from packages, read as books: Moby-Dick (chapters), Marcus Aurelius's Meditations
-(books of numbered passages), and three of Jane Austen's novels (chapters).
+(books of numbered passages), and four of Jane Austen's novels (chapters).
 
-    python benchmarks/book.py [--book moby-dick|meditations|persuasion|northanger-abbey|pride-and-prejudice] [--workspace WS]
+    python benchmarks/book.py [--book moby-dick|meditations|persuasion|northanger-abbey|pride-and-prejudice|emma] [--workspace WS]
 
 With ``--workspace`` the book is kept in ``WS.source/``, so a rerun on the same workspace finds the
 same document unchanged (it used to ingest the book again from a new temporary path, as a second
@@ -65,6 +65,10 @@ BOOKS = {
     "pride-and-prejudice": ("deb:r-cran-janeaustenr", "prideprejudice", (
         "What happens in Pride and Prejudice chapter 1?",
         "Which chapter tells of Pemberley?",
+    )),
+    "emma": ("deb:r-cran-janeaustenr", "emma", (
+        "What happens in Emma chapter 1?",
+        "Which chapter tells of Box Hill?",
     )),
     "northanger-abbey": ("deb:r-cran-janeaustenr", "northangerabbey", (
         "What happens in Northanger Abbey chapter 2?",
