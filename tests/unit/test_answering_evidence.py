@@ -1087,3 +1087,49 @@ def test_a_generic_person_with_adjectives_says_what_one_is_like_not_who():
     assert best("Who is Ilse Varga?", "Ilse Varga was the woman who kept the ferry inn.")[1] == ""
     assert best("Who is Ilse Varga?", "Ilse Varga was a ferry pilot.") == ("a ferry pilot", "")
     assert best("Who is Ilse Varga?", "Ilse Varga was no fonder of the ferry than of the inn.")[1] != ""
+
+
+def test_one_and_many_are_no_apposition_and_a_plural_says_not_who_one_is():
+    found = each("Who is Ida Roe?", "She longed to see Ida Roe, the Holms, and all their other friends.")
+    assert found["the Holms"] != ""
+    found = each("Who is Ida Roe?", "You know that Ida Roe and Vera Holm were sisters; so she is aunt to young Tom.")
+    assert found["sisters"] != ""
+    assert each("Who is Ida Roe?", "Ida Roe, the ferry pilot, came in.")["the ferry pilot"] == ""
+
+
+def test_a_list_after_a_name_is_no_apposition_to_it():
+    from spacy.tokens import Doc
+
+    from karaka.answering.identity import _apposed
+    from karaka.nlp import nlp as nlp_model
+
+    # the tagger's reading of a novel's line: "the Holm" apposed to "Roe", "friends" conjoined to it
+    words = ["She", "saw", "Ida", "Roe", ",", "the", "Holm", ",", "and", "all", "their", "friends", "."]
+    heads = [1, 1, 3, 1, 3, 6, 3, 6, 6, 11, 11, 6, 1]
+    deps = ["nsubj", "ROOT", "compound", "dobj", "punct", "det", "appos", "punct", "cc", "predet", "poss", "conj",
+            "punct"]
+    tags = ["PRP", "VBD", "NNP", "NNP", ",", "DT", "NNP", ",", "CC", "PDT", "PRP$", "NNS", "."]
+    pos = ["PRON", "VERB", "PROPN", "PROPN", "PUNCT", "DET", "PROPN", "PUNCT", "CCONJ", "DET", "PRON", "NOUN", "PUNCT"]
+    doc = Doc(nlp_model().vocab, words=words, heads=heads, deps=deps, tags=tags, pos=pos)
+    assert not _apposed(doc, doc[3], doc[6])  # a list: ", and" goes on from the appositive
+
+    def short(noun, tag):  # "She saw Ida Roe, the Holm." with no list after it
+        return Doc(nlp_model().vocab, words=words[:6] + [noun, "."], heads=heads[:7] + [1], deps=deps[:7] + ["punct"],
+                   tags=tags[:6] + [tag, "."], pos=pos[:7] + ["PUNCT"])
+
+    one = short("Holm", "NNP")
+    assert _apposed(one, one[3], one[6])  # one name beside one
+    many = short("Holms", "NNPS")
+    assert not _apposed(many, many[3], many[6])  # one name beside many people
+    words = ["Ida", "Roe", ",", "the", "pilot", ",", "came", "in", "."]
+    doc = Doc(nlp_model().vocab, words=words, heads=[1, 6, 1, 4, 1, 1, 6, 6, 6],
+              deps=["compound", "nsubj", "punct", "det", "appos", "punct", "ROOT", "prt", "punct"],
+              tags=["NNP", "NNP", ",", "DT", "NN", ",", "VBD", "RP", "."],
+              pos=["PROPN", "PROPN", "PUNCT", "DET", "NOUN", "PUNCT", "VERB", "ADP", "PUNCT"])
+    assert _apposed(doc, doc[1], doc[4])
+
+
+def test_a_title_alone_is_no_one():
+    line = "Mrs. Tolland, who was younger than Mrs. Brek and Mrs. Roe, was a clever, kind woman, and a great favourite."
+    assert all(why != "" for why in each("Who is Mrs. Roe?", line).values())
+    assert each("Who is Mrs. Roe?", "Mrs. Roe was the ferry pilot.")["the ferry pilot"] == ""

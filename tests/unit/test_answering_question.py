@@ -347,3 +347,8 @@ def test_what_a_thing_does_in_a_place_asks_what_it_does():
 def test_a_foreign_word_for_a_time_asks_a_time_only_in_its_own_language():
     assert analyse("Text between which tags is skipped?").kind == k.TERM  # English tags, no German days
     assert analyse("An welchem Tag erschien die Version?").kind == k.DATE
+
+
+def test_the_word_after_do_support_is_the_verb_whatever_its_tag():
+    asked = analyse("Where did Mr. and Mrs. Varga live?")  # the tagger reads "live" as an adverb here
+    assert asked.verb == "live" and any(t.role == "verb" and t.hard for t in asked.terms)

@@ -12,6 +12,7 @@ from karaka.answering.narrator import SELF_NAMED
 from karaka.answering.question import Asked, Term
 from karaka.answering.span import Span
 from karaka.answering.stems import key, same
+from karaka.store.resolver import TITLES
 from karaka.words import FUNCTION_WORDS, WORD
 
 if TYPE_CHECKING:
@@ -149,6 +150,9 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
         return True  # "Call me Wren.": the narrator names itself
     if doc is not None and span.first >= 0 and _only_like(span_head(span, doc)):
         return False  # "Ilse was a very fine young woman" or "no fonder of plays than Tom" is what she is like, not who
+    if doc is not None and span.first >= 0 and asked.wh == "who" and not asked.plural and span_head(
+            span, doc).tag_ in ("NNS", "NNPS"):
+        return False  # "Ilse and Vera were sisters" says what the two are, not who Ilse is
     if _speakers(span, words.text):
         return False  # "'It was my friend Ida Roe,' said she": whose friend, the line does not say
     heading = words.text.strip().rstrip(".:") in words.context_text  # the heading itself names, it says nothing
@@ -170,7 +174,8 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
     if all(t.is_stop or not t.is_alpha for t in doc[span.first:span.last + 1]):
         return False  # "Next was Tam": a word that only points or orders names nothing
     head = span_head(span, doc)
-    terms = {i for t in asked.terms if t.hard for i in words.find(t)} | _standing_for(asked, words, doc)
+    terms = {i for t in asked.terms if t.hard and not _honorific(t, asked) for i in words.find(t)} \
+        | _standing_for(asked, words, doc)  # a title alone is no one: the "Mrs." of "Mrs. Tolland" is not Mrs. Roe's
     if not terms:
         return False
     if _titled(head, terms, words, asked):
@@ -267,6 +272,12 @@ GENERIC_PERSONS = frozenset("man woman person creature fellow girl boy gentleman
 """Nouns that name a human being and no role, relation or kind: "a fine young man" says what one is like."""
 
 
+def _honorific(term: Term, asked: Asked) -> bool:
+    """A title the question sets before a name ("Mrs." of "Mrs. Roe"), not the thing asked ("the Mayor of Nowhere")."""
+    return term.text.lower().rstrip(".") in TITLES and re.search(
+        rf"\b{re.escape(term.text.rstrip('.'))}\.?\s+[A-Z]", asked.text) is not None
+
+
 def _only_like(head: Any) -> bool:
     """A span that says what someone is like, not who.
 
@@ -320,8 +331,10 @@ def _apposed(doc: Any, anchor: Any, appositive: Any) -> bool:
     between = doc[min(anchor.i, appositive.i) + 1:max(anchor.i, appositive.i)]
     listed = anchor.pos_ == appositive.pos_ == "PROPN" and not any(  # "the court of Philip, Alexander, Croesus":
         c.dep_ in ("det", "amod", "prep") for c in appositive.children) or any(  # bare names side by side are a
-        c.dep_ == "conj" and c.pos_ == "PROPN" for c in appositive.children)  # list, as "she, Ida, and Mrs Roe" is;
-    # "Ty Coon, President of Vice" names a title, "Tom, the mate and cook" two
+        c.dep_ == "conj" and c.pos_ == "PROPN" or c.dep_ == "cc" and doc[c.i - 1].text == ","  # list, as "she, Ida,
+        for c in appositive.children) or (anchor.tag_ in ("NNS", "NNPS")) != (appositive.tag_ in ("NNS", "NNPS"))
+    # and Mrs Roe" is, or "Ida, the Holms, and all their friends" (one and many are no apposition); "Ty Coon,
+    # President of Vice" names a title, "Tom, the mate and cook" two
     return not listed and not any(t.text in _QUOTES or t.pos_ in ("VERB", "AUX") and t.i not in own | inner
                                   for t in between)
 

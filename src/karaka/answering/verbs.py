@@ -188,8 +188,10 @@ def verb_of(doc):  # type: ignore[no-untyped-def]
         return asker  # "What does git bugreport learn …?" (the subject's first word taken for it)
     if root.pos_ == "VERB" and root.lemma_.lower() not in k.CAUSATIVES | LIGHT_VERBS:
         return root
-    if root.pos_ == "NOUN" and any(c.dep_ == "aux" and c.lower_ in ("do", "does", "did") for c in root.children):
-        return root  # "what did Ann nail to the door?": a noun takes no "did", the tagger misread the verb
+    if root.pos_ in ("NOUN", "ADV", "ADJ") and any(c.dep_ == "aux" and c.lower_ in ("do", "does", "did")
+                                                   for c in root.children):
+        return root  # "what did Ann nail to the door?", "where do Ann and Tom live?": a noun, an adverb or an
+        # adjective takes no "did", the tagger misread the verb
     governed = next((c for c in root.children if c.pos_ == "VERB" and (c.dep_ in (
         "xcomp", "ccomp", "conj", "advcl", "csubj", "pcomp") or c.dep_ == "dobj" and root.lemma_.lower() == "do")), None)
     # "What exit code does frobz return when …?": "does" read as the root, the verb as its object
