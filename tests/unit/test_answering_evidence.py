@@ -29,6 +29,15 @@ def each(question, text, previous=""):
     return {c.text: c.evidence.why_not for c in read(None, asked, None, [line])}  # type: ignore[arg-type]
 
 
+def built(words, heads, deps, tags=None, pos=None):
+    """A parse as the tagger once read a line (a reading this model version may no longer give)."""
+    from spacy.tokens import Doc
+
+    from karaka.nlp import nlp
+
+    return Doc(nlp().vocab, words=words, heads=heads, deps=deps, tags=tags, pos=pos)
+
+
 def best(question, *texts, intro="", kind=""):
     """The best candidate the lines give (read as the pool would read them), and why it is not proved."""
     asked = analyse(question)
@@ -897,14 +906,10 @@ def test_a_quoted_word_beside_the_noun_asked_about_is_code_of_that_kind():
 
 
 def test_a_name_an_apostrophe_alone_makes_possessive_owns_the_thing():
-    from spacy.tokens import Doc
-
     from karaka.answering.identity import _owns
-    from karaka.nlp import nlp
 
     words = ["from", "Rhys", "Jones", "’", "search", "code"]  # the parse may make "Jones" a modifier, not a possessive
-    doc = Doc(nlp().vocab, words=words, heads=[0, 2, 5, 2, 5, 0], deps=["ROOT", "compound", "nmod", "punct",
-                                                                         "compound", "pobj"])
+    doc = built(words, [0, 2, 5, 2, 5, 0], ["ROOT", "compound", "nmod", "punct", "compound", "pobj"])
     assert _owns(doc[2]) and not _owns(doc[4])
 
 
@@ -1059,16 +1064,11 @@ def test_a_long_clause_before_a_colon_is_no_label_and_a_list_no_apposition():
 
 
 def test_a_root_with_a_subject_is_a_verb_whatever_its_tag():
-    from spacy.tokens import Doc
-
-    from karaka.nlp import nlp as nlp_model
-
     words = ["The", "news", "burst", "on", "Tomas", "."]  # the tagger's reading of a book's line: "burst" a noun
-    doc = Doc(nlp_model().vocab, words=words, heads=[1, 2, 2, 2, 3, 2], deps=["det", "nsubj", "ROOT", "prep", "pobj",
-              "punct"], pos=["DET", "NOUN", "NOUN", "ADP", "PROPN", "PUNCT"])
+    doc = built(words, [1, 2, 2, 2, 3, 2], ["det", "nsubj", "ROOT", "prep", "pobj", "punct"],
+                pos=["DET", "NOUN", "NOUN", "ADP", "PROPN", "PUNCT"])
     assert not line_words("The news burst on Tomas.", doc, "").verbless
-    doc = Doc(nlp_model().vocab, words=["Version", "2.0", "."], heads=[0, 0, 0], deps=["ROOT", "nummod", "punct"],
-              pos=["NOUN", "NUM", "PUNCT"])
+    doc = built(["Version", "2.0", "."], [0, 0, 0], ["ROOT", "nummod", "punct"], pos=["NOUN", "NUM", "PUNCT"])
     assert line_words("Version 2.0.", doc, "").verbless
 
 
@@ -1098,10 +1098,7 @@ def test_one_and_many_are_no_apposition_and_a_plural_says_not_who_one_is():
 
 
 def test_a_list_after_a_name_is_no_apposition_to_it():
-    from spacy.tokens import Doc
-
     from karaka.answering.identity import _apposed
-    from karaka.nlp import nlp as nlp_model
 
     # the tagger's reading of a novel's line: "the Holm" apposed to "Roe", "friends" conjoined to it
     words = ["She", "saw", "Ida", "Roe", ",", "the", "Holm", ",", "and", "all", "their", "friends", "."]
@@ -1110,22 +1107,22 @@ def test_a_list_after_a_name_is_no_apposition_to_it():
             "punct"]
     tags = ["PRP", "VBD", "NNP", "NNP", ",", "DT", "NNP", ",", "CC", "PDT", "PRP$", "NNS", "."]
     pos = ["PRON", "VERB", "PROPN", "PROPN", "PUNCT", "DET", "PROPN", "PUNCT", "CCONJ", "DET", "PRON", "NOUN", "PUNCT"]
-    doc = Doc(nlp_model().vocab, words=words, heads=heads, deps=deps, tags=tags, pos=pos)
+    doc = built(words, heads, deps, tags, pos)
     assert not _apposed(doc, doc[3], doc[6])  # a list: ", and" goes on from the appositive
 
     def short(noun, tag):  # "She saw Ida Roe, the Holm." with no list after it
-        return Doc(nlp_model().vocab, words=words[:6] + [noun, "."], heads=heads[:7] + [1], deps=deps[:7] + ["punct"],
-                   tags=tags[:6] + [tag, "."], pos=pos[:7] + ["PUNCT"])
+        return built(words[:6] + [noun, "."], heads[:7] + [1], deps[:7] + ["punct"], tags[:6] + [tag, "."],
+                     pos[:7] + ["PUNCT"])
 
     one = short("Holm", "NNP")
     assert _apposed(one, one[3], one[6])  # one name beside one
     many = short("Holms", "NNPS")
     assert not _apposed(many, many[3], many[6])  # one name beside many people
     words = ["Ida", "Roe", ",", "the", "pilot", ",", "came", "in", "."]
-    doc = Doc(nlp_model().vocab, words=words, heads=[1, 6, 1, 4, 1, 1, 6, 6, 6],
-              deps=["compound", "nsubj", "punct", "det", "appos", "punct", "ROOT", "prt", "punct"],
-              tags=["NNP", "NNP", ",", "DT", "NN", ",", "VBD", "RP", "."],
-              pos=["PROPN", "PROPN", "PUNCT", "DET", "NOUN", "PUNCT", "VERB", "ADP", "PUNCT"])
+    doc = built(words, [1, 6, 1, 4, 1, 1, 6, 6, 6],
+                ["compound", "nsubj", "punct", "det", "appos", "punct", "ROOT", "prt", "punct"],
+                ["NNP", "NNP", ",", "DT", "NN", ",", "VBD", "RP", "."],
+                ["PROPN", "PROPN", "PUNCT", "DET", "NOUN", "PUNCT", "VERB", "ADP", "PUNCT"])
     assert _apposed(doc, doc[1], doc[4])
 
 

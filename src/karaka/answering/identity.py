@@ -148,11 +148,10 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
     if words.narrator and any(t.key == key("narrator") for t in asked.terms) and (
             named := SELF_NAMED.search(words.text)) and named.start(1) <= span.start < named.end(1):
         return True  # "Call me Wren.": the narrator names itself
-    if doc is not None and span.first >= 0 and _only_like(span_head(span, doc)):
-        return False  # "Ilse was a very fine young woman" or "no fonder of plays than Tom" is what she is like, not who
-    if doc is not None and span.first >= 0 and asked.wh == "who" and not asked.plural and span_head(
-            span, doc).tag_ in ("NNS", "NNPS"):
-        return False  # "Ilse and Vera were sisters" says what the two are, not who Ilse is
+    if doc is not None and span.first >= 0 and (_only_like(head := span_head(span, doc)) or (
+            asked.wh == "who" and not asked.plural and head.tag_ in ("NNS", "NNPS"))):
+        return False  # "Ilse was a very fine young woman" or "no fonder of plays than Tom" is what she is like,
+        # and "Ilse and Vera were sisters" what the two are: not who Ilse is
     if _speakers(span, words.text):
         return False  # "'It was my friend Ida Roe,' said she": whose friend, the line does not say
     heading = words.text.strip().rstrip(".:") in words.context_text  # the heading itself names, it says nothing
@@ -322,21 +321,20 @@ def _apposed(doc: Any, anchor: Any, appositive: Any) -> bool:
     """Whether the parse's apposition is one: nothing between the two but the anchor's own phrase.
 
     The narrator's words and the speaker's are no apposition ("said Tom, the mate, “Ann is here”"), nor
-    are bare names side by side (a list), and neither is a phrase a verb of another clause stands before
-    ("Perth, withdrawing his iron, began hammering it upon the anvil — the red mass sending off sparks":
+    are bare names side by side, the start of a list or one beside many, and neither is a phrase a verb of
+    another clause stands before ("Perth, withdrawing his iron, began hammering it upon the anvil — the red mass sending off sparks":
     the mass is no Perth).
     """
     inner = {t.i for t in appositive.subtree}
     own = {t.i for t in anchor.subtree} - inner
     between = doc[min(anchor.i, appositive.i) + 1:max(anchor.i, appositive.i)]
-    listed = anchor.pos_ == appositive.pos_ == "PROPN" and not any(  # "the court of Philip, Alexander, Croesus":
-        c.dep_ in ("det", "amod", "prep") for c in appositive.children) or any(  # bare names side by side are a
-        c.dep_ == "conj" and c.pos_ == "PROPN" or c.dep_ == "cc" and doc[c.i - 1].text == ","  # list, as "she, Ida,
-        for c in appositive.children) or (anchor.tag_ in ("NNS", "NNPS")) != (appositive.tag_ in ("NNS", "NNPS"))
-    # and Mrs Roe" is, or "Ida, the Holms, and all their friends" (one and many are no apposition); "Ty Coon,
-    # President of Vice" names a title, "Tom, the mate and cook" two
-    return not listed and not any(t.text in _QUOTES or t.pos_ in ("VERB", "AUX") and t.i not in own | inner
-                                  for t in between)
+    bare_names = anchor.pos_ == appositive.pos_ == "PROPN" and not any(  # "the court of Philip, Alexander,
+        c.dep_ in ("det", "amod", "prep") for c in appositive.children)  # Croesus"; "Ty Coon, President of Vice" a title
+    goes_on = any(c.dep_ == "conj" and c.pos_ == "PROPN" or c.dep_ == "cc" and doc[c.i - 1].text == ","
+                  for c in appositive.children)  # "she, Ida, and Mrs Roe"; "Tom, the mate and cook" is one man
+    one_and_many = (anchor.tag_ in ("NNS", "NNPS")) != (appositive.tag_ in ("NNS", "NNPS"))  # "Ida, the Holms"
+    return not (bare_names or goes_on or one_and_many) and not any(
+        t.text in _QUOTES or t.pos_ in ("VERB", "AUX") and t.i not in own | inner for t in between)
 
 
 _QUOTES = frozenset('"“”‘’«»')

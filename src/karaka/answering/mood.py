@@ -3,8 +3,8 @@
 "If Ilse were a sailor, she might sail tomorrow" says nothing of what Ilse is; "I wish Ilse lived at Harrow"
 nothing of where she lives. A counterfactual condition (an "if" or "unless" clause in the past tense under a
 clause with would, could, might or should), what would have been ("he would have reached Oslo") and the finite
-clause a verb of supposing governs are supposed, not stated. A manual's present-tense condition ("If --force is given, files are overwritten") states a
-rule and stays stated, as does "I know Ilse lived at Harrow".
+clause a verb of supposing governs are supposed, not stated. A manual's present-tense condition ("If --force
+is given, files are overwritten") states a rule and stays stated, as does "I know Ilse lived at Harrow".
 """
 
 from __future__ import annotations
