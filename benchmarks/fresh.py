@@ -1,6 +1,6 @@
 """Questions written over documents new to the project, scored as the blind set scores (totals and rows).
 
-    python benchmarks/fresh.py [--set fresh|shelf|shelf2|…|shelf17] [--llm SPEC] [--workspace WS]
+    python benchmarks/fresh.py [--set fresh|shelf|shelf2|…|shelf18] [--llm SPEC] [--workspace WS]
 
 With ``--workspace`` the documents are kept in ``WS.source/``, so a rerun finds them unchanged.
 
@@ -37,7 +37,9 @@ Markdown policy, a German manual page and a scan: 20 and 3) after its changes, b
 ``--set shelf15`` (twentieth session: a licence, an HTML reference, a Markdown build guide, a German manual page
 and a scan: 36 and 3) was written before that session changed anything, ``--set shelf16`` (the same kinds: 32 and 3)
 after its first changes, before they ran on it, and ``--set shelf17`` (27 and 3) after all of them, measured once.
-Their documents come from Debian's ``base-passwd``, ``fontconfig``, ``bash``, ``bc``, ``cscope``, ``e2fsprogs``, ``fakeroot``, ``dpkg``, ``ed``, ``espeak-ng``, ``findutils``, ``gettext``,
+``--set shelf18`` (twenty-second session: a licence, Valgrind's FAQ as HTML, a Markdown page of pip's, a German manual
+page and a scan: 43 and 3) was written before that session changed anything.
+Their documents come from Debian's ``adduser``, ``base-passwd``, ``fontconfig``, ``bash``, ``bc``, ``cscope``, ``e2fsprogs``, ``fakeroot``, ``dpkg``, ``ed``, ``espeak-ng``, ``findutils``, ``gettext``,
 ``grep``, ``gzip``, ``jq``, ``libexpat1-dev``, ``libffi-dev``, ``libtasn1-doc``, ``libxslt1-dev``, ``man-db``, ``nettle-dev``,
 ``nodejs``, ``passwd``, ``pkgconf``, ``procps``, ``psmisc``, ``python3-dev``, ``python3-pip``, ``sed``, ``systemd``,
 ``valgrind``, ``xz-utils`` and ``zstd``; a scan
@@ -128,6 +130,10 @@ SETS = {  # per set: documents copied (a .gz source is unpacked) and manual page
                  "espeak-ng-dictionary.html": "/usr/share/doc/espeak-ng/docs/dictionary.html",
                  "nodejs-issues.md": "/usr/share/doc/nodejs/contributing/issues.md"},
                 {"pwdx.de.1.txt": "/usr/share/man/de/man1/pwdx.1.gz"}),
+    "shelf18": ({"GPL-3.txt": "/usr/share/common-licenses/GPL-3",
+                 "valgrind-faq.html": "/usr/share/doc/valgrind/html/faq.html",
+                 "pip-caching.md": "/usr/share/doc/python3-pip/html/topics/caching.md.gz"},
+                {"pstree.de.1.txt": "/usr/share/man/de/man1/pstree.1.gz"}),
 }
 SCANS = {"shelf5": {"bash-intro-scan.pdf": "/usr/share/doc/bash/INTRO.gz"},
          "shelf6": {"bc-readme-scan.pdf": "/usr/share/doc/bc/README"},
@@ -140,7 +146,8 @@ SCANS = {"shelf5": {"bash-intro-scan.pdf": "/usr/share/doc/bash/INTRO.gz"},
          "shelf14": {"gettext-readme-scan.pdf": "/usr/share/doc/gettext/README"},
          "shelf15": {"cscope-readme-scan.pdf": "/usr/share/doc/cscope/README"},
          "shelf16": {"fakeroot-readme-scan.pdf": "/usr/share/doc/fakeroot/README"},
-         "shelf17": {"e2fsprogs-readme-scan.pdf": "/usr/share/doc/e2fsprogs/README"}}
+         "shelf17": {"e2fsprogs-readme-scan.pdf": "/usr/share/doc/e2fsprogs/README"},
+         "shelf18": {"adduser-readme-scan.pdf": "/usr/share/doc/adduser/README.gz"}}
 """Per set: image-only PDFs made of a text's first page (typeset, rendered at 200 dpi): what a scanner makes."""
 SCAN_LINES = 58
 

@@ -324,3 +324,24 @@ def test_a_pdf_s_option_entry_is_the_section_of_its_description_so_a_sentence_of
     run_ingest(ctx, docs)
     assert grounded(ctx, "How many passes are made when --pack-level is set to high?") == ["nine passes"]
     assert run_query(ctx, "How many passes are made when --pack-size is set to high?")["status"] != "GROUNDED"
+
+
+def test_a_table_that_lays_out_questions_and_answers_is_read_paragraph_by_paragraph(tmp_path):
+    """A DocBook FAQ sets each answer's paragraphs in a table cell: one line a paragraph, not a row of the table."""
+    page = tmp_path / "faq.html"
+    page.write_text("""<html><body><h1>Kettle questions</h1>
+<table summary="Q and A"><tr><td>1.1.<br>Why does it hum?<br>1.2.<br>Who made it?</td></tr>
+<tr class="question"><td><b>1.1.</b></td><td><b>Why does the kettle hum?</b></td></tr>
+<tr class="answer"><td></td><td><p>The element expands as it warms. It hums until the water boils.</p>
+<p>Descale it every month with a cup of vinegar.</p></td></tr>
+</table>
+<table><tr><th>Model</th><th>Litres</th></tr><tr><td><p>Brisk</p></td><td>1.7</td></tr></table>
+</body></html>""", encoding="utf-8")
+    lines = load_file(page, 1000, [])
+    texts = [s.text for s in lines]
+    assert "Descale it every month with a cup of vinegar." in texts
+    descale = next(s for s in lines if s.text.startswith("Descale"))
+    assert descale.section.endswith("Why does the kettle hum?")  # the bold question titles its answer
+    assert "The element expands as it warms." in texts and "It hums until the water boils." in texts
+    assert "Why does it hum?" in texts and "1.2." in texts  # a line break parts them: not "Why does it hum?1.2."
+    assert any("Brisk" in t and "1.7" in t for t in texts)  # a table of data keeps its rows

@@ -13,11 +13,11 @@ from karaka.answering.stems import key
 from karaka.nlp import parse
 
 
-def proved(question, text, context="", previous="", following="", intro=""):
+def proved(question, text, context="", previous="", following="", intro="", heading=""):
     """{span: why not proved} for the spans of one line (an English line is parsed)."""
     asked = analyse(question)
     doc = parse(text)
-    words = line_words(text, doc, context, previous, following, intro)
+    words = line_words(text, doc, context, previous, following, intro, heading=heading)
     return {s.text: weigh(asked, s, words, doc).why_not for s in spans(asked, text, doc)}
 
 
@@ -1130,3 +1130,26 @@ def test_a_title_alone_is_no_one():
     line = "Mrs. Tolland, who was younger than Mrs. Brek and Mrs. Roe, was a clever, kind woman, and a great favourite."
     assert all(why != "" for why in each("Who is Mrs. Roe?", line).values())
     assert each("Who is Mrs. Roe?", "Mrs. Roe was the ferry pilot.")["the ferry pilot"] == ""
+
+
+def test_a_number_alone_in_brackets_labels_an_item_and_measures_nothing():
+    why = proved("How long must the voucher stay valid?",
+                 "Send a voucher, valid for at least two years, that gives the buyer either (1) a refund or (2) a new kettle.")
+    assert why["two years"] == "" and "labels an item" in why["1"] and "labels an item" in why["2"]
+
+
+def test_a_line_under_a_question_answers_it_with_the_question_s_words():
+    """A FAQ's answer says "in this case" of the situation its heading asks about; another heading lends nothing."""
+    asked = "I glazed a pot and the kiln cracked it while it cooled. What can I do?"
+    line = "You should try the Ember glaze in this case."
+    question = "Which glaze should you try when the kiln cracks a pot?"
+    assert proved(question, line, context=asked, heading=asked)["the Ember glaze"] == ""
+    assert "most of the question's words" in proved(question, line, context="Glazes and kilns: a pot cracked",
+                                                    heading="Glazes and kilns: a pot cracked")["the Ember glaze"]
+
+
+def test_what_makes_an_action_happen_is_the_condition_it_happens_on():
+    line = "If you use the option --keep-heat=yes, then the kettle will keep the water warm in order to serve tea."
+    assert proved("Which option makes the kettle keep the water warm?", line)["--keep-heat=yes"] == ""
+    assert "in the action of" in proved("Which option keeps the water warm?",
+                                        "The water is kept warm when --warm is given.")["--warm"]

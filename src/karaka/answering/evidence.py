@@ -60,7 +60,7 @@ from karaka.answering.question import CODE_TOKEN, Asked, Term, code_tokens
 from karaka.answering.shapes import called, code_shape
 from karaka.answering.span import Span
 from karaka.answering.stems import key, same
-from karaka.answering.typed import counted_noun, names, numbers_the_line, typed
+from karaka.answering.typed import counted_noun, labels_an_item, names, numbers_the_line, typed
 from karaka.words import WORD
 
 SOFT_WEIGHT = 0.4
@@ -189,6 +189,8 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         ok, why = False, f"{span.text!r} counts {counts}, not what was asked"  # "one round chapter" is no price
     elif ok and asked.kind == k.QUANTITY and numbers_the_line(asked, span, words.text):
         ok, why = False, f"{span.text!r} numbers the line, it counts nothing"  # "3 Sigrun wept forty days"
+    elif ok and asked.kind == k.QUANTITY and labels_an_item(span, words.text):
+        ok, why = False, f"{span.text!r} labels an item of a list, it counts nothing"  # "either (1) a copy or (2) …"
     other = other_kind(asked, words, doc)
     evidence = Evidence(cover=round(got / total, 3), near=round(near, 3), missing=missing, typed=ok)
     if not ok:
@@ -229,7 +231,8 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
             asked.lang != "en" and not hard and not _holds_most_besides_document(words, soft)):
         evidence.why_not = "the line says too little of what is asked of the document"
     elif hard and titled < len(hard) and (
-            own + (headed if opens_with_name(hard, words) else 0.0) < OWN_SHARE * len(hard) or own == 0):
+            own + (headed if opens_with_name(hard, words) or words.heading_asks else 0.0) < OWN_SHARE * len(hard)
+            or own == 0):  # a line under a heading that asks a question answers it: its words are the line's own
         evidence.why_not = "most of the question's words are in " + (
             "its heading or document name" if own + headed >= OWN_SHARE * len(hard) else
             "the sentences around the line") + ", not in the line"

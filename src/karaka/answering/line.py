@@ -86,6 +86,11 @@ class LineWords:
         return _holds(self.document, self.document_text, term) or " " in spaced and term.role == "name" and \
             f" {spaced} " in f" {self.document_text.lower()} "
 
+    @property
+    def heading_asks(self) -> bool:
+        """Whether its heading is a question (a FAQ's): what the lines under it say answers it."""
+        return self.heading.rstrip().endswith("?")
+
     def in_intro(self, term: Term) -> bool:
         return _holds(self.intro, self.intro_text, term)
 

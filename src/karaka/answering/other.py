@@ -100,6 +100,8 @@ def in_another(asked: Asked, span: Span, doc: Any | None) -> str:
     actions = [t for t in doc if t.pos_ == "VERB" and same(key(t.lemma_), asked.verb)]
     conditional = bound.dep_ == "advcl" and any(c.dep_ in ("mark", "advmod") and c.lower_ in _TIME_MARKS
                                                 for c in bound.children)  # "… counted when --x=yes is specified"
+    if conditional and _caused(asked) and any(bound.head.i == a.i for a in actions):
+        return ""  # "which option makes it count?" asks for the condition it counts on: "if you use --x, it counts"
     return bound.text if actions and (conditional or not any(_serves(verb, a) or _serves(a, verb) for a in actions)) \
         else ""
 
@@ -116,6 +118,14 @@ def _bound_to(asked: Asked, span: Span, doc: Any | None) -> Any | None:
     bound = head.dep_ in ("nsubj", "nsubjpass", "dobj", "agent") and head.head.pos_ == "VERB" and not same(
         key(head.head.lemma_), asked.verb)
     return head.head if bound else None
+
+
+def _caused(asked: Asked) -> bool:
+    """Whether the question asks what makes its action happen ("Which flag makes the server log requests?")."""
+    words = [key(w) for w in re.findall(r"[^\W\d_]+", asked.text)]
+    causes = {key(c) for c in k.CAUSATIVES} | {"made"}
+    return bool(asked.verb) and any(w in causes for w in words[:words.index(asked.verb)]
+                                    if asked.verb in words)
 
 
 _TIME_MARKS = frozenset("once after before when whenever until while since if unless".split())

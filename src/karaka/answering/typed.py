@@ -104,6 +104,12 @@ def counted_noun(asked: Asked, span: Span, doc: Any | None) -> str:
     return noun.text
 
 
+def labels_an_item(span: Span, text: str) -> bool:
+    """Whether a span is a number alone in brackets, the label of an item of a list: "either (1) a copy … or (2) …"."""
+    return span.start > 0 and re.fullmatch(r"\d{1,2}|[ivx]{1,4}", span.text.strip()) is not None and re.search(
+        r"\(\s*$", text[:span.start]) is not None and re.match(r"\s*\)", text[span.end:]) is not None
+
+
 def numbers_the_line(asked: Asked, span: Span, text: str) -> bool:
     """Whether a span is the number a line opens with before a name: a verse's or a paragraph's, no amount.
 

@@ -48,7 +48,7 @@ def _own_text(element: Any) -> str:
             continue
         if child.tag not in BLOCKS and child.tag not in SKIP:
             parts.append(_own_text(child) if not _has_block(child) else "")
-        parts.append(child.tail or "")
+        parts.append((" " if child.tag == "br" else "") + (child.tail or ""))  # "one?<br>two": not "one?two"
     return "".join(parts)
 
 
@@ -87,7 +87,7 @@ def _parts(element: Any) -> list[tuple[int, Any]]:
             continue
         if isinstance(child.tag, str):
             parts.append(_own_text(child))
-        parts.append(child.tail or "")
+        parts.append((" " if child.tag == "br" else "") + (child.tail or ""))
     flush()
     return out
 
@@ -112,6 +112,16 @@ def _all_bold(element: Any) -> bool:
     children = [c for c in element if isinstance(c.tag, str)]
     return (len(children) == 1 and children[0].tag in ("b", "strong") and not (element.text or "").strip()
             and not (children[0].tail or "").strip() and len(children[0].text_content()) < 120)
+
+
+def _bold_title(cell: Any) -> bool:
+    """Whether a cell of a table that lays out a page says one bold phrase: a title of what follows.
+
+    A FAQ's question titles its answer that way; a bold number alone titles nothing.
+    """
+    own = clean(_own_text(cell))
+    bold = clean(" ".join(c.text_content() for c in cell if isinstance(c.tag, str) and c.tag in ("b", "strong")))
+    return bool(own) and own == bold and len(own) < 200 and re.search(r"[^\W\d_]", own) is not None
 
 
 def html_lines(html: str, main_only: bool = True) -> list[Raw]:
@@ -139,14 +149,18 @@ def html_lines(html: str, main_only: bool = True) -> list[Raw]:
             listed = True  # "The following tags cause a break:" over items of bare code, which trafilatura drops
         line = element.sourceline or 1
         heading = _HEADING.match(tag)
-        if heading or (tag == "p" and _all_bold(element)):
+        titled = tag == "td" and _bold_title(element)
+        if heading or (tag == "p" and _all_bold(element)) or titled:
             level = int(heading.group(1)) if heading else 7
-            title = clean(element.text_content())
+            title = clean(_own_text(element) if titled else element.text_content())
             if title:
                 path[:] = enter_section(path, level, title)
                 title = path[-1][1]
                 if kept(title):
                     out.append(Raw(line, title, section=section(), kind=HEADING, solo=True))
+            for child in element if titled else ():  # the question's example, under the question
+                if isinstance(child.tag, str) and (child.tag in BLOCKS or _has_block(child)):
+                    visit(child, listed)
             return
         if tag == "pre":
             for i, text in enumerate(element.text_content().split("\n")):
@@ -154,7 +168,7 @@ def html_lines(html: str, main_only: bool = True) -> list[Raw]:
                     out.append(Raw(line + i, " ".join(text.split()), section=section(), kind=CODE, solo=True))
             out.append(Raw(line, ""))
             return
-        if tag == "table":
+        if tag == "table" and not _layout(element):
             _table(element, out, section(), kept)
             return
         for at, part in _parts(element):  # in the file's order: the text between block children, each a paragraph
@@ -170,6 +184,23 @@ def html_lines(html: str, main_only: bool = True) -> list[Raw]:
     body = root.find("body")
     visit(body if body is not None else root)
     return out
+
+
+_LAYOUT = frozenset("p pre ul ol dl blockquote div table h1 h2 h3 h4 h5 h6".split())
+"""What a cell of data never holds, but a table that lays out a page does: paragraphs, code, lists, headings."""
+
+
+def _layout(table: Any) -> bool:
+    """Whether a table lays out a page rather than holding data.
+
+    A cell then holds a heading, a list, code, another table or two paragraphs (a DocBook FAQ puts
+    each answer's paragraphs in a cell beside its number). Its cells are then read as the page's blocks, a line each paragraph, instead of a row joined into one line.
+    """
+    for cell in table.iter("td", "th"):
+        blocks = [d.tag for d in cell.iterdescendants() if isinstance(d.tag, str) and d.tag in _LAYOUT]
+        if sum(tag == "p" for tag in blocks) >= 2 or any(tag != "p" for tag in blocks):
+            return True
+    return False
 
 
 def _table(table: Any, out: list[Raw], section: str, kept: Any) -> None:
