@@ -1153,3 +1153,11 @@ def test_what_makes_an_action_happen_is_the_condition_it_happens_on():
     assert proved("Which option makes the kettle keep the water warm?", line)["--keep-heat=yes"] == ""
     assert "in the action of" in proved("Which option keeps the water warm?",
                                         "The water is kept warm when --warm is given.")["--warm"]
+
+
+def test_an_answer_to_the_text_s_own_question_answers_only_that_question():
+    """"From an old Welsh legend." under "Where does the name Brisk come from?" says where from, not what Brisk names."""
+    asks = "Where does the name Brisk come from?"
+    assert "lacks" in proved("What is Brisk the name of?", "From an old Welsh legend.", intro=asks)["an old Welsh legend"]
+    assert proved("Which legend does the name Brisk come from?", "From an old Welsh legend.",
+                  intro=asks)["an old Welsh legend"] == ""

@@ -164,7 +164,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         elif term.key in k.AUTHORING_NOUNS and asked.kind == k.NAME and words.verbless and _only_names(doc):
             got += weight  # "Lena Varga" under a title: its author, as she is who wrote it
             own += weight if term in hard else 0.0
-        elif words.in_intro(term):  # an entry's description below it is its own
+        elif words.in_intro(term) and not words.intro_asks_otherwise(asked.wh, asked.verb):  # it lends its words
             got += (share := 1.0 if words.entry else CONTEXT_WEIGHT) * weight
             own += share * weight if term in hard else 0.0
         elif words.in_context(term) and (term.role != "verb" or _holds_word(words.heading, term)):  # a heading or

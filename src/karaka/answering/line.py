@@ -91,6 +91,19 @@ class LineWords:
         """Whether its heading is a question (a FAQ's): what the lines under it say answers it."""
         return self.heading.rstrip().endswith("?")
 
+    def intro_asks_otherwise(self, wh: str, verb: str) -> bool:
+        """Whether its introducing line asks where, when, who or why of another action than a question's.
+
+        "Where does the name come from?" over "From Nordic mythology." says where the name comes from,
+        not what it names: the answer to the text's question answers another only if it asks the same
+        (its question word, or its action: "which legend does the name come from?"). "What", "which"
+        and "how" may ask anything, so a question with them lends its words to any.
+        """
+        found = _ASKS_WH.search(self.intro_text) if self.intro_text.rstrip().endswith("?") else None
+        asked = wh.split()[0].lower() if wh else ""
+        return found is not None and _WH_KIND[found.group(1).lower()] != _WH_KIND.get(asked, asked) and not (
+            verb and verb in self.intro)
+
     def in_intro(self, term: Term) -> bool:
         return _holds(self.intro, self.intro_text, term)
 
@@ -187,6 +200,10 @@ def _demonstrative_subject(doc: Any | None) -> bool:
     """A sentence whose main subject is a bare "this" or "that": "On Unix, this is done with -lexpat." goes on from the one before."""
     return doc is not None and any(t.lower_ in ("this", "that") and t.dep_ in ("nsubj", "nsubjpass") and t.pos_ == "PRON"
                                    and t.head.dep_ == "ROOT" for t in doc)  # not "if this is not set, …"
+
+
+_ASKS_WH = re.compile(r"\b(who|whom|whose|where|when|why)\b", re.IGNORECASE)
+_WH_KIND = {"who": "who", "whom": "who", "whose": "who", "where": "where", "when": "when", "why": "why"}
 
 
 def line_words(text: str, doc: Any | None, context: str, previous: str = "", following: str = "",
