@@ -58,3 +58,11 @@ def test_a_range_of_numbers_in_words_is_one_amount():
 
     text = "Each nest holds three to five eggs, and two or three fledge."
     assert [s.text for s in quantities(text, parse(text))] == ["three to five eggs", "two or three"]
+
+
+def test_what_a_defined_term_refers_to_may_name_the_term_s_own_word(tmp_path):
+    """'"This Format" refers to version 2 of the Marl Storage Format': the answer holds "Format" and is no "This Format"."""
+    ws = parsed_workspace(tmp_path, {"terms.md": ("# Definitions", "",
+                                                  '"This Format" refers to version 2 of the Marl Storage Format.',
+                                                  '"Reader" means any program that opens a chunk.', "")})
+    assert grounded(ws, 'What does "This Format" refer to?') == ["to version 2 of the Marl Storage Format"]

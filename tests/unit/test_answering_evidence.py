@@ -1161,3 +1161,20 @@ def test_an_answer_to_the_text_s_own_question_answers_only_that_question():
     assert "lacks" in proved("What is Brisk the name of?", "From an old Welsh legend.", intro=asks)["an old Welsh legend"]
     assert proved("Which legend does the name Brisk come from?", "From an old Welsh legend.",
                   intro=asks)["an old Welsh legend"] == ""
+
+
+def test_a_role_is_the_argument_a_question_names_only_when_headed_by_it():
+    """"on a pupil's ability as judged by marks" is the question's "a pupil's ability"; "to version 2 of the Marl
+    Format" only mentions the "This Format" it is asked of."""
+    from karaka.answering.roles import _headed_by
+
+    def line(text):
+        doc = parse(text)
+        return Line("doc_L1", text, doc, line_words(text, doc, ""), 0, "", "")
+
+    schooling = line("Schooling is based on a pupil's ability as judged by marks from the first school.")
+    assert _headed_by("a pupil's ability", "on a pupil's ability as judged by marks from the first school", schooling)
+    terms = line('"This Format" refers to version 2 of the Marl Format.')
+    assert not _headed_by("This Format", "to version 2 of the Marl Format", terms)
+    heat = line("We use the --heat-unit=C option to say that the heat unit is a calorie.")  # the option is the unit
+    assert _headed_by("the unit of heat", "the --heat-unit=C option to say that the heat unit is a calorie", heat)

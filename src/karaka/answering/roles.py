@@ -16,7 +16,7 @@ from karaka.answering.narrator import SELF
 from karaka.answering.question import CODE_TOKEN, Asked
 from karaka.answering.span import REASON_OPENERS, Span
 from karaka.answering.stems import key, same
-from karaka.kg.traverse import PREFERENCES, coverage, entities_named, spans_of
+from karaka.kg.traverse import PREFERENCES, content, coverage, entities_named, spans_of
 from karaka.nlp import irregular_verb
 from karaka.nlp.lexicon import ASPECT_ADVERBS, PREPOSITION_NOUNS, head_word, names_people
 from karaka.nlp.paths import PATH
@@ -53,8 +53,9 @@ def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, lin
             plain = PATH.sub(" ", CODE_TOKEN.sub(" ", text))  # "index" of ".quill/index.db" is no "the index"
             if re.search(r"[<(\[{]\s*$", text):
                 continue  # "at <" of "at <https://…>", cut at the bracket: what it names is not in it
-            if any(coverage(n, plain) >= 0.5 or coverage(plain, n) >= 0.8 or entity in who[n] for _, n in named):
-                continue
+            if any(coverage(n, plain) >= 0.5 and _headed_by(n, text, line) or coverage(plain, n) >= 0.8 or entity in who[n]
+                   for _, n in named):
+                continue  # the question's own argument, not what the action says of it
             text = _with_conjuncts(line, text) if asked.kind in (k.NAME, k.TERM) else text
             at = line.text.find(text)
             span = Span(text, asked.kind, max(at, 0), max(at, 0) + len(text), *_token_range(line, at, len(text)))
@@ -196,6 +197,40 @@ def _token_range(line: Line, at: int, size: int) -> tuple[int, int]:
         return -1, -1
     inside = [t.i for t in line.doc if t.idx < at + size and t.idx + len(t.text) > at]
     return (inside[0], inside[-1]) if inside else (-1, -1)
+
+
+def _headed_by(named: str, role: str, line: Line) -> bool:
+    """Whether a role that holds a named argument's words is that argument.
+
+    It is when its head is one of them ("the License" is the "This License" a question names) or the
+    head's own modifiers hold them all ("the --time-unit=B option" is --time-unit=B); "to version 3 of
+    the GNU General Public License" only mentions the License: its head is "version", which answers
+    "what does 'This License' refer to?".
+    """
+    head, phrase = _head(role, line)
+    want = content(named)
+    return not content(head) or bool(content(head) & want) or bool(want) and want <= content(phrase)
+
+
+_MODIFIERS = frozenset(("compound", "amod", "nmod", "appos"))
+
+
+def _head(role: str, line: Line) -> tuple[str, str]:
+    """The word a role's phrase hangs on, and that word with its modifiers before what hangs on it.
+
+    By the parse, the noun after its preposition: "ability" of "on a pupil's ability as judged by
+    marks"; "" where the line is not parsed or does not hold the phrase as written.
+    """
+    at = line.text.find(role)
+    first, last = _token_range(line, at, len(role))
+    if line.doc is None or at < 0 or first < 0:
+        return "", ""  # not read: held to be the argument, as a role holding half its words always was
+    inside = line.doc[first:last + 1]
+    root = next((t for t in inside if not first <= t.head.i <= last or t.head.i == t.i), inside[0])
+    noun = next((c for c in root.children if c.dep_ == "pobj"), None) if root.dep_ in ("prep", "agent") else None
+    head = noun or root
+    modifiers = [t for c in head.children if c.dep_ in _MODIFIERS and first <= c.i <= last for t in c.subtree]
+    return head.text, " ".join(t.text for t in sorted([head, *modifiers], key=lambda t: t.i))
 
 
 def _with_conjuncts(line: Line, text: str) -> str:
