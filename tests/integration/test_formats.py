@@ -345,3 +345,47 @@ def test_a_table_that_lays_out_questions_and_answers_is_read_paragraph_by_paragr
     assert "The element expands as it warms." in texts and "It hums until the water boils." in texts
     assert "Why does it hum?" in texts and "1.2." in texts  # a line break parts them: not "Why does it hum?1.2."
     assert any("Brisk" in t and "1.7" in t for t in texts)  # a table of data keeps its rows
+
+
+def test_myst_directives_that_hold_text_are_read_as_sphinx_shows_them(tmp_path):
+    """A note, a tab and a version directive are text ("Changed in version 3.0: …"); a code block stays code."""
+    page = tmp_path / "kettle.md"
+    page.write_text("""# Kettle
+
+```{versionadded} 2.1
+
+```
+
+The kettle keeps water warm.
+
+```{versionchanged} 3.0
+The kettle now whistles when the water boils.
+```
+
+(kettle-tabs)=
+
+## Where the log is kept
+
+````{tab} Linux
+```
+~/.cache/kettle
+```
+````
+
+The log rotates weekly.
+
+```{caution}
+Never fill the kettle above the line.
+```
+
+```{code-block} python
+kettle.boil()
+```
+""", encoding="utf-8")
+    lines = {s.text: s for s in load_file(page, 1000, [])}
+    assert lines["Added in version 2.1."].kind == ""
+    assert lines["Changed in version 3.0: The kettle now whistles when the water boils."].kind == ""
+    assert lines["Never fill the kettle above the line."].kind == ""
+    assert lines["~/.cache/kettle"].kind == "code" and lines["~/.cache/kettle"].section.endswith("› Linux")
+    assert lines["The log rotates weekly."].section == "Kettle › Where the log is kept"  # the tab is closed
+    assert lines["kettle.boil()"].kind == "code" and not any("kettle-tabs" in t for t in lines)

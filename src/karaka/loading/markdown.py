@@ -1,7 +1,9 @@
 """Markdown: headings give every line its section, fenced code stays code lines.
 
 A table row becomes a sentence that carries its header; list items, quotes and admonitions are
-lines of their own.
+lines of their own. A MyST directive whose body is text (a note, a tab, "versionadded") is read as
+text, as Sphinx shows it: "```{versionchanged} 20.0" before "pip now caches …" reads "Changed in
+version 20.0: pip now caches …", and a tab's label titles what it holds.
 """
 
 from __future__ import annotations
@@ -22,6 +24,17 @@ _INLINE = re.compile(r"\*\*|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])")
 _LINK = re.compile(r"!?\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])")
 """An inline link ``[text](url)`` or a reference link ``[text][]``, ``[text][ref]``: its text stays."""
 SECTION_SEP = " › "
+_DIRECTIVE = re.compile(r"^\s{0,3}(`{3,}|:{3,})\s*\{([\w:-]+)\}\s*(.*?)\s*$")
+"""A MyST directive: ```` ```{note} ````, ```` ````{tab} Linux ````, ``:::{versionadded} 6.0``."""
+PROSE_DIRECTIVES = frozenset(
+    "note warning caution tip important hint attention danger error seealso admonition versionadded "
+    "versionchanged deprecated tab tab-item dropdown topic sidebar margin card".split())
+"""Directives whose body is text, as Sphinx shows it; any other (``{code-block}``, a site's own) stays code."""
+_TARGET = re.compile(r"^\s{0,3}\([\w.:-]+\)=\s*$")
+"""A MyST target, ``(wheel-caching)=``: a label for links, no text."""
+_VERSIONED = {"versionadded": "Added in version {}", "versionchanged": "Changed in version {}",
+              "deprecated": "Deprecated since version {}"}
+"""How Sphinx words a version directive, which its body goes on from ("Changed in version 20.0: …")."""
 
 
 def enter_section(path: list[tuple[int, str]], level: int, title: str) -> list[tuple[int, str]]:
@@ -51,6 +64,12 @@ def row_sentence(header: list[str], cells: list[str]) -> str:
     return f"{first}: {', '.join(named)}" if named else first
 
 
+def _closes(raw: str, fence: str) -> bool:
+    """Whether a line closes a fence: the fence's character alone, at least as many times."""
+    mark = raw.strip()
+    return len(mark) >= len(fence) and set(mark) == {fence[0]}
+
+
 def markdown_lines(text: str, number: list[int] | None = None) -> list[Raw]:
     """A Markdown file's lines with their section and kind.
 
@@ -61,21 +80,38 @@ def markdown_lines(text: str, number: list[int] | None = None) -> list[Raw]:
     out: list[Raw] = []
     path: list[tuple[int, str]] = []
     fence = ""
+    opened_by: list[tuple[str, list[tuple[int, str]], list[str]]] = []  # open directives: fence, path, version words
     header: list[str] = []
     in_item = False
     for i, raw in enumerate(lines):
         at = number[i] if number else i + 1
         section = SECTION_SEP.join(title for _, title in path)
         if fence:
-            if raw.strip().startswith(fence):
+            if _closes(raw, fence):
                 fence = ""
                 out.append(Raw(at, ""))
             elif raw.strip():
                 out.append(Raw(at, " ".join(raw.split()), section=section, kind=CODE, solo=True))
             continue
+        if opened_by and _closes(raw, opened_by[-1][0]):
+            _, path, said = opened_by.pop()
+            if said:  # "```{versionadded} 6.0" with nothing in it: "Added in version 6.0."
+                out += [Raw(at, ""), Raw(at, said[0] + ".", section=section), Raw(at, "")]
+            continue
+        if _TARGET.match(raw):
+            continue
+        directive = _DIRECTIVE.match(raw)
+        if directive and directive.group(2).lower() in PROSE_DIRECTIVES:
+            name, argument = directive.group(2).lower(), clean(_inline(directive.group(3)))
+            said = [_VERSIONED[name].format(argument)] if name in _VERSIONED and argument else []
+            opened_by.append((directive.group(1), path, said))
+            if argument and not said and name != "admonition" or name == "admonition" and argument:
+                path = enter_section(path, 7, argument)  # a tab's label titles what it holds
+            out.append(Raw(at, ""))
+            continue
         opened = _FENCE.match(raw)
         if opened:
-            fence = opened.group(1)[:3]
+            fence = opened.group(1)
             out.append(Raw(at, ""))
             continue
         heading = _HEADING.match(raw)
@@ -106,6 +142,8 @@ def markdown_lines(text: str, number: list[int] | None = None) -> list[Raw]:
             continue
         item = _ITEM.match(raw)
         body = clean(_inline(_ATTRS.sub("", raw[item.end():] if item else raw)))
+        if body and opened_by and opened_by[-1][2]:
+            body = f"{opened_by[-1][2].pop()}: {body}"  # the directive's version, said before its text
         if item or (in_item and raw[:1] not in " \t"):
             out.append(Raw(at, ""))  # an item starts a block; an unindented line after one does too
         in_item = bool(item) or (in_item and bool(stripped) and raw[:1] in " \t")
