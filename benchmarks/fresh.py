@@ -1,6 +1,6 @@
 """Questions written over documents new to the project, scored as the blind set scores (totals and rows).
 
-    python benchmarks/fresh.py [--set fresh|shelf|shelf2|…|shelf18] [--llm SPEC] [--workspace WS]
+    python benchmarks/fresh.py [--set fresh|shelf|shelf2|…|shelf19] [--llm SPEC] [--workspace WS]
 
 With ``--workspace`` the documents are kept in ``WS.source/``, so a rerun finds them unchanged.
 
@@ -38,8 +38,10 @@ Markdown policy, a German manual page and a scan: 20 and 3) after its changes, b
 and a scan: 36 and 3) was written before that session changed anything, ``--set shelf16`` (the same kinds: 32 and 3)
 after its first changes, before they ran on it, and ``--set shelf17`` (27 and 3) after all of them, measured once.
 ``--set shelf18`` (twenty-second session: a licence, Valgrind's FAQ as HTML, a Markdown page of pip's, a German manual
-page and a scan: 43 and 3) was written before that session changed anything.
-Their documents come from Debian's ``adduser``, ``base-passwd``, ``fontconfig``, ``bash``, ``bc``, ``cscope``, ``e2fsprogs``, ``fakeroot``, ``dpkg``, ``ed``, ``espeak-ng``, ``findutils``, ``gettext``,
+page and a scan: 43 and 3) was written before that session changed anything, ``--set shelf19`` (Valgrind's quick
+start as HTML, pip's authentication.md, gpasswd's German manual page and a scan of groff's README: 30 and 3) after its
+first five changes, before they ran on it.
+Their documents come from Debian's ``adduser``, ``base-passwd``, ``fontconfig``, ``groff-base``, ``bash``, ``bc``, ``cscope``, ``e2fsprogs``, ``fakeroot``, ``dpkg``, ``ed``, ``espeak-ng``, ``findutils``, ``gettext``,
 ``grep``, ``gzip``, ``jq``, ``libexpat1-dev``, ``libffi-dev``, ``libtasn1-doc``, ``libxslt1-dev``, ``man-db``, ``nettle-dev``,
 ``nodejs``, ``passwd``, ``pkgconf``, ``procps``, ``psmisc``, ``python3-dev``, ``python3-pip``, ``sed``, ``systemd``,
 ``valgrind``, ``xz-utils`` and ``zstd``; a scan
@@ -134,6 +136,9 @@ SETS = {  # per set: documents copied (a .gz source is unpacked) and manual page
                  "valgrind-faq.html": "/usr/share/doc/valgrind/html/faq.html",
                  "pip-caching.md": "/usr/share/doc/python3-pip/html/topics/caching.md.gz"},
                 {"pstree.de.1.txt": "/usr/share/man/de/man1/pstree.1.gz"}),
+    "shelf19": ({"valgrind-quick-start.html": "/usr/share/doc/valgrind/html/quick-start.html",
+                 "pip-authentication.md": "/usr/share/doc/python3-pip/html/topics/authentication.md"},
+                {"gpasswd.de.1.txt": "/usr/share/man/de/man1/gpasswd.1.gz"}),
 }
 SCANS = {"shelf5": {"bash-intro-scan.pdf": "/usr/share/doc/bash/INTRO.gz"},
          "shelf6": {"bc-readme-scan.pdf": "/usr/share/doc/bc/README"},
@@ -147,7 +152,8 @@ SCANS = {"shelf5": {"bash-intro-scan.pdf": "/usr/share/doc/bash/INTRO.gz"},
          "shelf15": {"cscope-readme-scan.pdf": "/usr/share/doc/cscope/README"},
          "shelf16": {"fakeroot-readme-scan.pdf": "/usr/share/doc/fakeroot/README"},
          "shelf17": {"e2fsprogs-readme-scan.pdf": "/usr/share/doc/e2fsprogs/README"},
-         "shelf18": {"adduser-readme-scan.pdf": "/usr/share/doc/adduser/README.gz"}}
+         "shelf18": {"adduser-readme-scan.pdf": "/usr/share/doc/adduser/README.gz"},
+         "shelf19": {"groff-readme-scan.pdf": "/usr/share/doc/groff-base/README.gz"}}
 """Per set: image-only PDFs made of a text's first page (typeset, rendered at 200 dpi): what a scanner makes."""
 SCAN_LINES = 58
 
