@@ -1178,3 +1178,14 @@ def test_a_role_is_the_argument_a_question_names_only_when_headed_by_it():
     assert not _headed_by("This Format", "to version 2 of the Marl Format", terms)
     heat = line("We use the --heat-unit=C option to say that the heat unit is a calorie.")  # the option is the unit
     assert _headed_by("the unit of heat", "the --heat-unit=C option to say that the heat unit is a calorie", heat)
+
+
+def test_the_text_a_question_asks_of_is_its_document():
+    """"the licence text" is the document the line is in, as "the manual" is; the notice need not say "text"."""
+    assert proved("Who holds the copyright of the licence text?", "Copyright (C) 2019 Tern Works, Inc.",
+                  context="TERN PUBLIC LICENCE")["Tern Works, Inc."] == ""
+
+
+def test_the_mark_that_ends_a_question_is_not_part_of_its_code():
+    why = proved("As of which release can you use --keep-warm=yes?", "As of 2.4.0, try using the --keep-warm=yes option.")
+    assert why["2.4.0"] == ""

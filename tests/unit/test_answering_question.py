@@ -352,3 +352,13 @@ def test_a_foreign_word_for_a_time_asks_a_time_only_in_its_own_language():
 def test_the_word_after_do_support_is_the_verb_whatever_its_tag():
     asked = analyse("Where did Mr. and Mrs. Varga live?")  # the tagger reads "live" as an adverb here
     assert asked.verb == "live" and any(t.role == "verb" and t.hard for t in asked.terms)
+
+
+def test_the_text_of_a_document_is_the_document_and_other_text_is_asked_about():
+    soft = {q: [t.hard for t in analyse(q).terms if t.text.lower() == "text"] for q in (
+        "Who holds the copyright of the Tern licence text?", "Who wrote the text of the Tern licence?",
+        "Text between which brackets is skipped?", "Which flag sets the text colour?", "Which flag wraps the long text?")}
+    assert soft == {"Who holds the copyright of the Tern licence text?": [False],
+                    "Who wrote the text of the Tern licence?": [False],
+                    "Text between which brackets is skipped?": [True], "Which flag sets the text colour?": [True],
+                    "Which flag wraps the long text?": [True]}

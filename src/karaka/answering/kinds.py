@@ -10,6 +10,7 @@ reads a focus noun's kind off them.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from karaka.nlp.lexicon import names_people
 
@@ -214,3 +215,19 @@ def kind_of_focus(focus: str, lemma: str, lang: str = "en") -> tuple[str, str]:
     if word in NAME_NOUNS or names_people(word) in ("person", "group"):
         return NAME, ""
     return TERM, ""
+
+
+def names_document(tokens: Any, i: int) -> bool:
+    """Whether a question's "text" is the document it asks of, as "manual" is.
+
+    "the licence text", "the GPL version 3 text", "the text of the GPL" are; text it speaks of is not
+    ("Text between which tags …?", "the text colour", "the long text").
+    """
+    word = tokens[i]
+    if word.lower_ != "text" or word.dep_ == "compound":
+        return False
+    j = i - 1
+    while j >= 0 and (tokens[j].pos_ in ("NOUN", "PROPN", "NUM") or tokens[j].text[:1].isupper()):  # "Tern", an ADJ
+        j -= 1
+    named = j < i - 1 and j >= 0 and tokens[j].lower_ in ("the", "this", "its")
+    return named or i + 1 < len(tokens) and tokens[i + 1].lower_ == "of" and i > 0 and tokens[i - 1].lower_ == "the"

@@ -32,11 +32,12 @@ from karaka.answering.verbs import (
 from karaka.nlp.questions import after_do
 from karaka.words import AUXILIARIES, ENGLISH_LOOKALIKES, FUNCTION_WORDS, LIGHT_VERBS, attributive
 
-CODE_TOKEN = re.compile(r"`([^`]{1,80})`|(?<![\w/])(--?[A-Za-z][\w-]*(?:=[^\s,;)]+)?|[A-Za-z_][\w.]*=[^\s,;)]+|"
+CODE_TOKEN = re.compile(r"`([^`]{1,80})`|(?<![\w/])(--?[A-Za-z][\w-]*(?:=[^\s,;)]*[^\s,;).?!:])?|"
+                        r"[A-Za-z_][\w.]*=[^\s,;)]*[^\s,;).?!:]|"
                         r"\$?[A-Z][A-Z0-9]*_[A-Z0-9_]+|(?:\.\.?)?(?:/[\w.+-]+){2,}/?|~?/[\w.+-]+/[\w.+/-]*|(?<![\w/])/[a-z][\w.+-]*|"
                         r"[A-Za-z_][\w.]*\(\)|[a-z]+[A-Z]\w+|[A-Za-z][A-Za-z0-9]*(?:[._](?:[A-Za-z0-9]+|<[\w-]+>|%\w))+)(?![\w/])")
 """Tokens shaped like code: backquoted text, flags, key=value, CONSTANT_NAMES, paths (from "./" too), calls, camelCase, dotted.names
-(with a placeholder: "massif.out.<pid>", "bb.out.%p")."""
+(with a placeholder: "massif.out.<pid>", "bb.out.%p"). A value ends before the mark that ends a sentence ("--x=yes?")."""
 _PROGRAM = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?<!-il)(?<!-elle)(?<!-on)(?<!-ils)(?<!-elles)(?<!-vous)(?<!-nous)")
 """A word of small letters joined by hyphens, in a question the parser does not read: a program's name (not a
 French verb with its pronoun, "obtient-il")."""
@@ -332,7 +333,7 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
             continue  # a code token is one required word, matched whole
         if not any(c.isalnum() for c in t.text):
             continue
-        if t.lower_ in k.DOCUMENT_WORDS or t.i in excluded:
+        if t.lower_ in k.DOCUMENT_WORDS or t.i in excluded or k.names_document(tokens, t.i):
             role, hard = "word", False  # "without its command-line utility": what the answer leaves out
         elif t.pos_ == "PROPN" or t.like_num and not (t.pos_ == "ADV" and t.is_alpha) or \
                 IDENTIFIER.search(t.text) or _capital_verb(tokens, t):  # "asn1Coding", whatever its tag, names a thing
