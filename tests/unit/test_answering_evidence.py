@@ -1189,3 +1189,15 @@ def test_the_text_a_question_asks_of_is_its_document():
 def test_the_mark_that_ends_a_question_is_not_part_of_its_code():
     why = proved("As of which release can you use --keep-warm=yes?", "As of 2.4.0, try using the --keep-warm=yes option.")
     assert why["2.4.0"] == ""
+
+
+def test_a_bibliography_credits_a_work_to_its_owner_or_to_whom_it_is_by():
+    """No verb says who wrote it: "Ada Quist and Bo Lind's book "…"", "the paper "…" by R. Holm, T. Vik, and L. Aas"."""
+    book = 'For the history of the port, see Ada Quist and Bo Lind’s book "Tides of Varna", Harbour Press, 1984.'
+    paper = 'A fuller account can be found in the paper "Counting Small Boats" by R. Holm, T. Vik, and L. Aas.'
+    assert proved("Who wrote the book Tides of Varna?", book)["Ada Quist and Bo Lind’s"] == ""
+    assert proved("Who wrote the paper Counting Small Boats?", paper)["R. Holm, T. Vik, and L. Aas"] == ""
+    assert "lacks read" in proved("Who read the paper Counting Small Boats?", paper)["R. Holm"]  # no reading said
+    assert "lacks wrote" in proved("Who wrote the book Tides of Varna?",
+                                   'Ada Quist reviewed the book "Tides of Varna" for a magazine.')["Ada Quist"]
+    assert best("Who wrote the paper Counting Small Boats?", paper)[1] == ""  # as the reader reads the line

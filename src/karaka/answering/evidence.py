@@ -45,7 +45,7 @@ from karaka.answering.identity import (
 )
 from karaka.answering.line import LineWords, joined
 from karaka.answering.mood import supposed
-from karaka.answering.naming import focus_near
+from karaka.answering.naming import credited, focus_near
 from karaka.answering.other import (
     argument_of,
     does_another,
@@ -158,8 +158,8 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         elif (labelled or asked.kind == k.NAME and words.headed_as(term.key)) and _holds_word(words.heading, term):
             got += weight  # "Authors" over "Written by Rhea Tolland.": the heading says what the line's names are
             own += weight if term in hard else 0.0
-        elif term.role == "noun" and agent_verb(term.key, doc) is not None:
-            got += weight  # "Edited by Sunniva Dahl" names an editor
+        elif term.role == "noun" and agent_verb(term.key, doc) is not None or credited(term, span, words.text):
+            got += weight  # "Edited by Sunniva Dahl" names an editor, "Ann Lee's book" its writer
             own += weight if term in hard else 0.0
         elif term.key in k.AUTHORING_NOUNS and asked.kind == k.NAME and words.verbless and _only_names(doc):
             got += weight  # "Lena Varga" under a title: its author, as she is who wrote it

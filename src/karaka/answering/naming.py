@@ -165,3 +165,29 @@ def numbered(asked: Asked, text: str) -> list[Span]:
             value = text[word.start():m.end()].rstrip(".,")
             out.append(Span(value, k.TERM, word.start(), word.start() + len(value)))
     return out
+
+
+
+_TITLE = re.compile(r"[\"“]([^\"”]{2,120})[\"”]")
+"""A quoted title: a book's, a paper's."""
+_OWNED_WORK = re.compile(r"\s*(?:['’]s?)?\s+(?:[\w-]+\s+){0,2}?[\w-]+\s*,?\s*")
+_BY_LIST = re.compile(r"\s*,?\s*by\s+(?:(?:[A-Z][\w.'’-]*\s*)+,?\s*(?:and\s+)?)*")
+
+
+def credited(term: Any, span: Span, text: str) -> bool:
+    """Whether a line credits the span with a work, where the question's verb is an authoring one ("who wrote …?").
+
+    A bibliography says it by form, not by a verb: "Ada Quist and Bo Lind's book "Tides of Varna"" (the
+    owner of the work named by its quoted title), "the paper "Counting Small Boats" by R. Holm, T. Vik and
+    L. Aas" (who a quoted title is by).
+    """
+    if span.start < 0 or term.role != "verb" or not any(same(term.key, key(v)) for v in k.AUTHORING_VERBS):
+        return False
+    owner = span.text.endswith(("'s", "’s", "'", "’"))
+    for title in _TITLE.finditer(text):
+        between = text[span.end:title.start()]
+        if span.end <= title.start() and _OWNED_WORK.fullmatch(between) and (owner or re.match(r"\s*['’]", between)):
+            return True
+        if title.end() <= span.start and _BY_LIST.fullmatch(text[title.end():span.start]):
+            return True
+    return False

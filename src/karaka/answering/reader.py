@@ -29,7 +29,7 @@ from karaka.answering.evidence import ASKS, OWN_WORDS, SHAPED, weigh
 from karaka.answering.explains import described, instruction_for
 from karaka.answering.identity import given_name, owned
 from karaka.answering.line import Line, entry_of, keyword_of, line_words
-from karaka.answering.naming import focus_near, named_so, numbered, titled
+from karaka.answering.naming import credited, focus_near, named_so, numbered, titled
 from karaka.answering.narrator import narrated, narrators
 from karaka.answering.occasion import action_around, hangs_elsewhere, holds_action
 from karaka.answering.pointed import one_per_line
@@ -327,7 +327,12 @@ def _named_by_focus(asked: Asked, span: Span) -> bool:
 
 
 def _nominal_doer(asked: Asked, span: Span, doc: Any | None) -> bool:
-    """Whether the span is who does the question's action named as a noun: "need approval by the CPC" (approve)."""
+    """Whether the span is who does the question's action named as a noun or credited with a work.
+
+    "need approval by the CPC" (approve); "Ada Quist's book "Tides"" (write: ``credited``).
+    """
+    if asked.verb_term is not None and credited(asked.verb_term, span, doc.text if doc is not None else ""):
+        return True  # "Ada Quist's book "Tides"": who wrote it, by the bibliography's form
     if doc is None or span.first < 0 or not asked.verb:
         return False
     head = doc[span.first]
