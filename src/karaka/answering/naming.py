@@ -167,7 +167,6 @@ def numbered(asked: Asked, text: str) -> list[Span]:
     return out
 
 
-
 _TITLE = re.compile(r"[\"“]([^\"”]{2,120})[\"”]")
 """A quoted title: a book's, a paper's."""
 _OWNED_WORK = re.compile(r"\s*(?:['’]s?)?\s+(?:[\w-]+\s+){0,2}?[\w-]+\s*,?\s*")

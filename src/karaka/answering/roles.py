@@ -213,6 +213,7 @@ def _headed_by(named: str, role: str, line: Line) -> bool:
 
 
 _MODIFIERS = frozenset(("compound", "amod", "nmod", "appos"))
+"""Dependencies of what modifies a noun before what hangs on it ("--time-unit=B" of "the --time-unit=B option")."""
 
 
 def _head(role: str, line: Line) -> tuple[str, str]:

@@ -2,7 +2,8 @@
 
 trafilatura decides what is main text (menus, scripts and footers are not); lxml walks the page,
 so headings become sections, ``<pre>`` code lines and table rows carry their header, and every
-line keeps where its element starts in the file.
+line keeps where its element starts in the file. A table that lays out a page (cells of paragraphs,
+lists, code) is read block by block instead, its bold cells as headings.
 """
 
 from __future__ import annotations
@@ -193,8 +194,9 @@ _LAYOUT = frozenset("p pre ul ol dl blockquote div table h1 h2 h3 h4 h5 h6".spli
 def _layout(table: Any) -> bool:
     """Whether a table lays out a page rather than holding data.
 
-    A cell then holds a heading, a list, code, another table or two paragraphs (a DocBook FAQ puts
-    each answer's paragraphs in a cell beside its number). Its cells are then read as the page's blocks, a line each paragraph, instead of a row joined into one line.
+    One of its cells holds a heading, a list, code, another table or two paragraphs (a DocBook FAQ
+    puts each answer's paragraphs in a cell beside its number). Such a table's cells are read as the
+    page's blocks, a line a sentence, instead of each row joined into one line.
     """
     for cell in table.iter("td", "th"):
         blocks = [d.tag for d in cell.iterdescendants() if isinstance(d.tag, str) and d.tag in _LAYOUT]
