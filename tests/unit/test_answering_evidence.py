@@ -1201,3 +1201,11 @@ def test_a_bibliography_credits_a_work_to_its_owner_or_to_whom_it_is_by():
     assert "lacks wrote" in proved("Who wrote the book Tides of Varna?",
                                    'Ada Quist reviewed the book "Tides of Varna" for a magazine.')["Ada Quist"]
     assert best("Who wrote the paper Counting Small Boats?", paper)[1] == ""  # as the reader reads the line
+
+
+def test_a_question_whose_verb_is_written_otherwise_asks_no_cause():
+    """"written" keys as "writ", no word of the question: no causative is looked for, and nothing fails."""
+    from karaka.answering.other import _caused
+
+    assert not _caused(analyse("When was the kettle manual written?"))
+    assert _caused(analyse("Which option makes the kettle keep the water warm?"))

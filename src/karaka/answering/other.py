@@ -123,9 +123,10 @@ def _bound_to(asked: Asked, span: Span, doc: Any | None) -> Any | None:
 def _caused(asked: Asked) -> bool:
     """Whether the question asks what makes its action happen ("Which flag makes the server log requests?")."""
     words = [key(w) for w in re.findall(r"[^\W\d_]+", asked.text)]
+    if not asked.verb or asked.verb not in words:
+        return False  # "When was it written?": the verb's key is "writ", no word of the question
     causes = {key(c) for c in k.CAUSATIVES} | {"made"}
-    return bool(asked.verb) and any(w in causes for w in words[:words.index(asked.verb)]
-                                    if asked.verb in words)
+    return any(w in causes for w in words[:words.index(asked.verb)])
 
 
 _TIME_MARKS = frozenset("once after before when whenever until while since if unless".split())
