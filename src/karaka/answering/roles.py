@@ -208,8 +208,8 @@ def _headed_by(named: str, role: str, line: Line) -> bool:
     "what does 'This License' refer to?".
     """
     head, phrase = _head(role, line)
-    want = content(named)
-    return not content(head) or bool(content(head) & want) or bool(want) and want <= content(phrase)
+    headed, want = content(head), content(named)
+    return not headed or bool(headed & want) or bool(want) and want <= content(phrase)
 
 
 _MODIFIERS = frozenset(("compound", "amod", "nmod", "appos"))

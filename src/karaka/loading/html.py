@@ -49,8 +49,13 @@ def _own_text(element: Any) -> str:
             continue
         if child.tag not in BLOCKS and child.tag not in SKIP:
             parts.append(_own_text(child) if not _has_block(child) else "")
-        parts.append((" " if child.tag == "br" else "") + (child.tail or ""))  # "one?<br>two": not "one?two"
+        parts.append(_tail(child))
     return "".join(parts)
+
+
+def _tail(child: Any) -> str:
+    """The text after a child element; a line break parts words ("one?<br>two": not "one?two")."""
+    return (" " if child.tag == "br" else "") + (child.tail or "")
 
 
 PARAGRAPH_CHARS = 200
@@ -88,7 +93,7 @@ def _parts(element: Any) -> list[tuple[int, Any]]:
             continue
         if isinstance(child.tag, str):
             parts.append(_own_text(child))
-        parts.append((" " if child.tag == "br" else "") + (child.tail or ""))
+        parts.append(_tail(child))
     flush()
     return out
 

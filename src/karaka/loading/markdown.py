@@ -105,8 +105,8 @@ def markdown_lines(text: str, number: list[int] | None = None) -> list[Raw]:
             name, argument = directive.group(2).lower(), clean(_inline(directive.group(3)))
             said = [_VERSIONED[name].format(argument)] if name in _VERSIONED and argument else []
             opened_by.append((directive.group(1), path, said))
-            if argument and not said and name != "admonition" or name == "admonition" and argument:
-                path = enter_section(path, 7, argument)  # a tab's label titles what it holds
+            if argument and not said:
+                path = enter_section(path, 7, argument)  # a tab's label, an admonition's title titles what it holds
             out.append(Raw(at, ""))
             continue
         opened = _FENCE.match(raw)
