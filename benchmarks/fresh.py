@@ -1,6 +1,6 @@
 """Questions written over documents new to the project, scored as the blind set scores (totals and rows).
 
-    python benchmarks/fresh.py [--set fresh|shelf|shelf2|…|shelf19] [--llm SPEC] [--workspace WS]
+    python benchmarks/fresh.py [--set fresh|shelf|shelf2|…|shelf21] [--llm SPEC] [--workspace WS]
 
 With ``--workspace`` the documents are kept in ``WS.source/``, so a rerun finds them unchanged.
 
@@ -40,12 +40,16 @@ after its first changes, before they ran on it, and ``--set shelf17`` (27 and 3)
 ``--set shelf18`` (twenty-second session: a licence, Valgrind's FAQ as HTML, a Markdown page of pip's, a German manual
 page and a scan: 43 and 3) was written before that session changed anything, ``--set shelf19`` (Valgrind's quick
 start as HTML, pip's authentication.md, gpasswd's German manual page and a scan of groff's README: 30 and 3) after its
-first five changes, before they ran on it.
+first five changes, before they ran on it. ``--set shelf20`` (twenty-third session: Ninja's manual and json-c's README
+printed to PDF by headless Chromium, postgresql-common's README.md, passwd's German manual page and a scan of
+coreutils' README: 66 and 3) was written before that session changed anything, ``--set shelf21`` (the X Transport
+Interface printed to PDF, pip's configuration.md, newgrp's German manual page and a scan of PyYAML's README: 37 and 3)
+after all of its changes, before they ran on it.
 Their documents come from Debian's ``adduser``, ``base-passwd``, ``fontconfig``, ``groff-base``, ``bash``, ``bc``, ``cscope``, ``e2fsprogs``, ``fakeroot``, ``dpkg``, ``ed``, ``espeak-ng``, ``findutils``, ``gettext``,
-``grep``, ``gzip``, ``jq``, ``libexpat1-dev``, ``libffi-dev``, ``libtasn1-doc``, ``libxslt1-dev``, ``man-db``, ``nettle-dev``,
+``grep``, ``gzip``, ``coreutils``, ``jq``, ``libjson-c5``, ``ninja-build``, ``python3-yaml``, ``xtrans-dev``, ``postgresql-common``, ``libexpat1-dev``, ``libffi-dev``, ``libtasn1-doc``, ``libxslt1-dev``, ``man-db``, ``nettle-dev``,
 ``nodejs``, ``passwd``, ``pkgconf``, ``procps``, ``psmisc``, ``python3-dev``, ``python3-pip``, ``sed``, ``systemd``,
 ``valgrind``, ``xz-utils`` and ``zstd``; a scan
-needs ``tesseract-ocr`` (a missing one is named).
+needs ``tesseract-ocr`` and a printed manual ``chromium`` (a missing one is named).
 """
 
 from __future__ import annotations
@@ -139,6 +143,10 @@ SETS = {  # per set: documents copied (a .gz source is unpacked) and manual page
     "shelf19": ({"valgrind-quick-start.html": "/usr/share/doc/valgrind/html/quick-start.html",
                  "pip-authentication.md": "/usr/share/doc/python3-pip/html/topics/authentication.md"},
                 {"gpasswd.de.1.txt": "/usr/share/man/de/man1/gpasswd.1.gz"}),
+    "shelf20": ({"postgresql-common-README.md": "/usr/share/doc/postgresql-common/README.md.gz"},
+                {"passwd.de.1.txt": "/usr/share/man/de/man1/passwd.1.gz"}),
+    "shelf21": ({"pip-configuration.md": "/usr/share/doc/python3-pip/html/topics/configuration.md.gz"},
+                {"newgrp.de.1.txt": "/usr/share/man/de/man1/newgrp.1.gz"}),
 }
 SCANS = {"shelf5": {"bash-intro-scan.pdf": "/usr/share/doc/bash/INTRO.gz"},
          "shelf6": {"bc-readme-scan.pdf": "/usr/share/doc/bc/README"},
@@ -153,9 +161,15 @@ SCANS = {"shelf5": {"bash-intro-scan.pdf": "/usr/share/doc/bash/INTRO.gz"},
          "shelf16": {"fakeroot-readme-scan.pdf": "/usr/share/doc/fakeroot/README"},
          "shelf17": {"e2fsprogs-readme-scan.pdf": "/usr/share/doc/e2fsprogs/README"},
          "shelf18": {"adduser-readme-scan.pdf": "/usr/share/doc/adduser/README.gz"},
-         "shelf19": {"groff-readme-scan.pdf": "/usr/share/doc/groff-base/README.gz"}}
+         "shelf19": {"groff-readme-scan.pdf": "/usr/share/doc/groff-base/README.gz"},
+         "shelf20": {"coreutils-readme-scan.pdf": "/usr/share/doc/coreutils/README.gz"},
+         "shelf21": {"pyyaml-readme-scan.pdf": "/usr/share/doc/python3-yaml/README.md"}}
 """Per set: image-only PDFs made of a text's first page (typeset, rendered at 200 dpi): what a scanner makes."""
 SCAN_LINES = 58
+PRINTS = {"shelf20": {"ninja-manual.pdf": "/usr/share/doc/ninja-build/manual.html",
+                      "json-c-README.pdf": "/usr/share/doc/libjson-c5/README.html"},
+          "shelf21": {"xtrans.pdf": "/usr/share/doc/xtrans-dev/xtrans.html"}}
+"""Per set: HTML manuals printed to PDF by headless Chromium (A4-ish pages, no header or footer): a PDF manual."""
 
 
 def norm(text: str) -> str:
@@ -171,7 +185,7 @@ def corpus(folder: Path, name: str) -> Path:
     """The set's documents, copied or rendered into ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
     copied, pages = SETS[name]
-    for source in {**copied, **pages, **SCANS.get(name, {})}.values():
+    for source in {**copied, **pages, **SCANS.get(name, {}), **PRINTS.get(name, {})}.values():
         if not Path(source).exists():
             sys.exit(f"{source} is missing: install the Debian package that ships it")
     for target, source in copied.items():
@@ -187,6 +201,12 @@ def corpus(folder: Path, name: str) -> Path:
     for target, source in SCANS.get(name, {}).items():
         data = Path(source).read_bytes()
         (folder / target).write_bytes(scan((gzip.decompress(data) if source.endswith(".gz") else data).decode("latin-1")))
+    if PRINTS.get(name) and not shutil.which("chromium"):
+        sys.exit("chromium is missing: apt-get install chromium")
+    for target, source in PRINTS.get(name, {}).items():
+        if not (folder / target).exists():  # printed once: a reprint differs in its PDF metadata
+            subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
+                            f"--print-to-pdf={folder / target}", Path(source).as_uri()], capture_output=True, check=True)
     return folder
 
 
