@@ -41,7 +41,17 @@ def keyed_entry(asked: Asked, span: Span, words: LineWords) -> bool:
         return False
     arrow = arrow_key(asked, words.text)
     return arrow is not None and arrow[1] == span.start or bool(KEY.fullmatch(span.text)) \
-        and words.headed_as(asked.focus)
+        and keys_named(asked, words)
+
+
+def keys_named(asked: Asked, words: LineWords) -> bool:
+    """Whether the list a line is an entry of says its keys are what was asked about.
+
+    Its heading says so ("EXIT STATUS"), or the sentence that opens the list ("The command exits with
+    the following values:"), which every entry goes on from.
+    """
+    return words.headed_as(asked.focus) or bool(asked.focus) and words.intro_text.rstrip().endswith(":") and any(
+        same(asked.focus, w) for w in words.intro)
 
 
 def arrow_key(asked: Asked, text: str) -> tuple[str, int] | None:
@@ -63,16 +73,16 @@ def entry_key(asked: Asked, text: str, words: LineWords, doc: Any | None) -> lis
     "3" of "3      The index is locked." under EXIT STATUS answers "which exit status means …?";
     "65534" of "65534 → The `nobody` UID" answers "which UID is the nobody UID?".
     """
-    if asked.kind != k.TERM:
+    if asked.kind not in (k.TERM, k.VALUE, k.QUANTITY):
         return []
     arrow = arrow_key(asked, text)
     if arrow is not None:
         entry, start = arrow
-        return [Span(entry, k.TERM, start, start + len(entry), *span_tokens(doc, start, start + len(entry)))]
-    found = re.match(rf"\s*({KEY.pattern})[:,]?\s+(?:[–-]\s+)?[A-Z]", text)  # a key, then its description
-    if found is None or not words.headed_as(asked.focus):
+        return [Span(entry, asked.kind, start, start + len(entry), *span_tokens(doc, start, start + len(entry)))]
+    found = re.match(rf"\s*({KEY.pattern})[:,]?\s+(?:[–-]\s+)?[^\W\d_]", text)  # a key, then its description
+    if found is None or not keys_named(asked, words):
         return []
-    return [Span(found.group(1), k.TERM, found.start(1), found.end(1), *span_tokens(doc, *found.span(1)))]
+    return [Span(found.group(1), asked.kind, found.start(1), found.end(1), *span_tokens(doc, *found.span(1)))]
 
 
 def opens_with_name(hard: list[Term], words: LineWords) -> bool:

@@ -43,7 +43,7 @@ from karaka.answering.identity import (
     owner_before,
     possessor,
 )
-from karaka.answering.line import LineWords, joined
+from karaka.answering.line import LineWords, joined, named_inside
 from karaka.answering.mood import supposed
 from karaka.answering.naming import credited, focus_near
 from karaka.answering.other import (
@@ -141,7 +141,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         f"{referred} {words.doers} {words.narrator and words.narrator + ' narrator'}")]
     for term in asked.terms:
         weight = 1.0 if term in hard else SOFT_WEIGHT
-        where = words.find(term) or glued.get(term.key, [])
+        where = [i for i in words.find(term) if not named_inside(term, doc, i, span)] or glued.get(term.key, [])
         if where:
             got += weight
             own += weight if term in hard else 0.0

@@ -43,3 +43,14 @@ DEFINES_ELSEWHERE = re.compile(r"^\s*(?:was\s+(?:bedeutet|bedeuten|macht|tut|bew
                                 r"que\s+(?:fait|signifie|veut\s+dire)\s+(?:le|la|les|l')?|"
                                 r"qué\s+(?:hace|significa)\s+(?:el|la|los|las)?)\s*(.+?)\s*\?*\s*$", re.IGNORECASE)
 """The same question in German, French or Spanish: "Was macht die Option -k?", "Que fait l'option -k ?"."""
+
+
+NEGATIONS = frozenset("not never no nicht nie kein keine keinen keinem keiner keines ne pas jamais aucun aucune nunca "
+                      "ningún ninguna".split())
+"""Words that deny an action, in English, German, French and Spanish ("no" is Spanish "not" as well)."""
+
+
+def denies(text: str) -> bool:
+    """Whether a text holds a word that denies an action ("nicht", "ne … pas", "never", "n't")."""
+    return "n't" in text.lower() or any(w in NEGATIONS for w in re.findall(r"[^\W\d_]+", text.lower()))
+

@@ -301,3 +301,14 @@ def joined(asked: Asked, words: LineWords) -> dict[str, list[int]]:
         if places:
             out.setdefault(key(acronym), []).extend(places)
     return out
+
+
+def named_inside(term: Term, doc: Any | None, at: int, span: Any) -> bool:
+    """Whether the question's verb stands at token ``at`` only inside a name joined by underscores.
+
+    "required" of "ninja_required_version" is a piece of the variable's name, not the line saying
+    that something is required; it is the line's word only where that name is the span itself.
+    """
+    return term.role == "verb" and doc is not None and 0 <= at < len(doc) and "_" in doc[at].text \
+        and "_" not in term.text and not span.first <= at <= span.last  # a name the tagger read as a verb is whole
+

@@ -40,6 +40,11 @@ def one_per_line(asked: Asked, line: Line, proved: list[tuple[Span, Candidate]])
             c.evidence.why_not = f"{by_text[restated][1].text!r} said again"
         else:
             outer.append((span, c))
+    for (_, a), (_, b) in [(x, y) for i, x in enumerate(outer) for y in outer[i + 1:]]:
+        if not a.evidence.why_not and not b.evidence.why_not and (
+                either := _aliases(f"{line.words.heading} {line.text}", a.text, b.text)):
+            a.text, b.evidence.why_not = either, f"one of {either!r}, which answers"  # "-d, --delete": one option
+    outer = [(s, c) for s, c in outer if not c.evidence.why_not]
     if len(outer) < 2:
         return
     votes = {id(c): 0.0 for _, c in outer}
@@ -74,6 +79,14 @@ def _alternatives(text: str, a: Span, b: Span) -> str:
     if first.start < 0 or not re.fullmatch(r"[`'\"]?\s*(?:/|or)\s*[`'\"]?", text[first.end:last.start]):
         return ""
     return re.sub(r"[`'\"]", "", text[first.start:last.end])
+
+
+def _aliases(heading: str, a: str, b: str) -> str:
+    """A short option and its long form side by side in the entry that heads the line ("-u, --unlock"); else ""."""
+    short, long = sorted((a, b), key=len)
+    if not (re.fullmatch(r"-\w", short) and re.fullmatch(r"--\w[\w-]*", long)):
+        return ""
+    return f"{short}, {long}" if re.search(rf"(?<!\S){re.escape(short)},\s*{re.escape(long)}(?![\w-])", heading) else ""
 
 
 def _inside(inner: Span, outer: Span, inner_text: str, outer_text: str) -> bool:

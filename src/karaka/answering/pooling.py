@@ -3,7 +3,8 @@
 A title brings the text below it, a line ending in ":" or cut mid-sentence the line that goes on,
 "the following script" the code under it, a sentence the one that gives its reason ("This is because
 …") and, for a question about a default, the sentence after a description that gives the default
-("Sets the queue's directory. The default is /var/q.").
+("Sets the queue's directory. The default is /var/q."). An entry of a list is read with the sentence
+that opens the list ("… exits with the following values:"), however far above it stands.
 """
 
 from __future__ import annotations
@@ -83,3 +84,25 @@ def _has_verb(text: str) -> bool:
     from karaka.nlp import parse
 
     return any(t.pos_ == "VERB" for t in parse(text))
+
+
+LIST_REACH = 40
+"""The most sentences back to the sentence that opens a list of entries."""
+
+
+def list_intro(store: Store, attrs: dict[str, Any]) -> str:
+    """The sentence ending in ":" that opens the list a line's entry stands in, or "".
+
+    "The command exits with the following values:" over entries headed "0", "1", "2" introduces every
+    entry, not only the first after it: "1 permission denied" says an exit value of the command.
+    """
+    section, seq = str(attrs.get("section") or ""), int(attrs.get("seq") or 0)
+    parent = section.rpartition(" › ")[0]
+    if not parent or seq < 2:
+        return ""
+    for s in reversed(store.records.lines(str(attrs.get("doc_id", "")), max(1, seq - LIST_REACH), seq - 1)):
+        if s.section == parent:
+            return s.text if s.text.rstrip().endswith(":") else ""
+        if not s.section.startswith(f"{parent} › "):
+            return ""
+    return ""

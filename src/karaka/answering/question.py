@@ -35,8 +35,8 @@ from karaka.words import AUXILIARIES, ENGLISH_LOOKALIKES, FUNCTION_WORDS, LIGHT_
 CODE_TOKEN = re.compile(r"`([^`]{1,80})`|(?<![\w/])(--?[A-Za-z][\w-]*(?:=[^\s,;)]*[^\s,;).?!:])?|"
                         r"[A-Za-z_][\w.]*=[^\s,;)]*[^\s,;).?!:]|"
                         r"\$?[A-Z][A-Z0-9]*_[A-Z0-9_]+|(?:\.\.?)?(?:/[\w.+-]+){2,}/?|~?/[\w.+-]+/[\w.+/-]*|(?<![\w/])/[a-z][\w.+-]*|"
-                        r"[A-Za-z_][\w.]*\(\)|[a-z]+[A-Z]\w+|[A-Za-z][A-Za-z0-9]*(?:[._](?:[A-Za-z0-9]+|<[\w-]+>|%\w))+)(?![\w/])")
-"""Tokens shaped like code: backquoted text, flags, key=value, CONSTANT_NAMES, paths (from "./" too), calls, camelCase, dotted.names
+                        r"[A-Za-z_][\w.]*\(\)|[a-z]+[A-Z]\w+|(?<!\.)\.[a-z][\w.]*\w(?!-)|_+[A-Za-z]\w*[A-Z\d]\w*|[A-Za-z][A-Za-z0-9]*(?:[._](?:[A-Za-z0-9]+|<[\w-]+>|%\w))+)(?![\w/])")
+"""Tokens shaped like code: backquoted text, flags, key=value, CONSTANT_NAMES, paths (from "./" too), calls, camelCase, .dotfiles, _Internal names, dotted.names
 (with a placeholder: "massif.out.<pid>", "bb.out.%p"). A value ends before the mark that ends a sentence ("--x=yes?")."""
 _PROGRAM = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?<!-il)(?<!-elle)(?<!-on)(?<!-ils)(?<!-elles)(?<!-vous)(?<!-nous)")
 """A word of small letters joined by hyphens, in a question the parser does not read: a program's name (not a
@@ -267,9 +267,11 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
                                           and after.lemma_ == "be"):
             subject = next((t for t in tokens if t.dep_ in ("nsubj", "nsubjpass") and t.i != wh_token.i
                             and t.pos_ == "NOUN"), None)  # "what was Aldo Finch?" asks what he was, not for a finch
-            if subject is not None and after is not None and after.lemma_ == "be" and after.dep_ not in (
-                    "aux", "auxpass") and not any(c.dep_ == "acl" and c.tag_ in ("VBN", "VBG") for c in subject.children):
-                focus_token = subject  # "what is the default line length …" → length; not "what was the dog fed?"
+            if subject is not None and after is not None and after.lemma_ == "be" and (k.CALLED.search(text) and (
+                    k.kind_of_focus(subject.text, subject.lemma_)[0] != k.NAME) or after.dep_ not in ("aux", "auxpass")
+                    and not any(c.dep_ == "acl" and c.tag_ in ("VBN", "VBG") for c in subject.children)):
+                focus_token = subject  # "what is the default line length …" → length, "what is the log file called?" a
+                # file (a person's name is any name); not "what was the dog fed?"
     kind, shape = _wh_kind(wh)
     if wh_token is None and asking[0].lower_ in AUXILIARIES and not any(t.lower_ == "or" for t in asking):
         kind = k.POLAR  # "Did Senna dwell in Orrin?": yes or no ("Was A or B born first?" names its answers)

@@ -23,20 +23,23 @@ from typing import Any
 from karaka.answering import kinds as k
 from karaka.answering.antecedents import pronoun_doers
 from karaka.answering.candidate import GRAPH, LINES, Candidate
+from karaka.answering.clauses import other_clause
 from karaka.answering.defaults import called_default
 from karaka.answering.entries import entry_key, keyed_entry
 from karaka.answering.evidence import ASKS, OWN_WORDS, SHAPED, weigh
 from karaka.answering.explains import described, instruction_for
 from karaka.answering.identity import given_name, owned
+from karaka.answering.languages import denies
 from karaka.answering.line import Line, entry_of, keyword_of, line_words
 from karaka.answering.naming import credited, focus_near, named_so, numbered, titled
 from karaka.answering.narrator import narrated, narrators
 from karaka.answering.occasion import action_around, hangs_elsewhere, holds_action
 from karaka.answering.pointed import one_per_line
 from karaka.answering.polar import polar_candidates
-from karaka.answering.question import Asked
+from karaka.answering.pooling import list_intro
+from karaka.answering.question import Asked, code_tokens
 from karaka.answering.roles import role_candidates
-from karaka.answering.shapes import code_shape, fits_shape
+from karaka.answering.shapes import called, code_shape, fits_shape
 from karaka.answering.span import Span, span_tokens
 from karaka.answering.spans import NUMBER_WORDS, spans
 from karaka.answering.stems import key, same
@@ -100,7 +103,8 @@ def read_lines(store: Store, entries: list[tuple[str, int, str]]) -> list[Line]:
         doc_id = str(a.get("doc_id", ""))
         name = document_name(doc_id)
         context = f"{a.get('section', '')} {title_of.get(doc_id, '')} {name}"  # "Git 2.28 Release Notes" holds 2.28
-        before = texts[by_node[intro]] if intro and intro in by_node else entry_of(str(a.get("section") or ""))
+        before = texts[by_node[intro]] if intro and intro in by_node else entry_of(str(a.get("section") or "")) \
+            or list_intro(store, a)
         section, seq = str(a.get("section") or "").strip(), int(a.get("seq") or 0)
         if not section and 1 < seq <= FRONT_LINES and doc_id not in pages:
             pages[doc_id] = _title_page(store, doc_id)
@@ -115,7 +119,8 @@ def read_lines(store: Store, entries: list[tuple[str, int, str]]) -> list[Line]:
         if doc_id in told and narrated(text):
             words.narrator = told[doc_id][0]
         words.doers = pronoun_doers(store, node)
-        intro = intro or (previous_node if words.entry_above else "")  # the entry a description is under
+        intro = intro or (previous_node if words.entry_above or previous.strip() == heading.strip() and entry_of(heading)
+                          else "")  # the entry a description is under, or the heading it stands right after
         lines.append(Line(node, text, doc, words, rank, intro, str(a.get("kind") or ""), heading))
     return lines
 
@@ -131,10 +136,11 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
         roles = list(role_candidates(store, asked, step, line, rarity))
         if asked.kind not in TYPED:
             found += roles
+        keys = entry_key(asked, line.text, line.words, line.doc)
         found_spans = [s for s in spans(asked, line.text, line.doc) + numbered(asked, line.text) + _code_line(asked, line)
-                       + _heading_values(asked, line) + entry_key(asked, line.text, line.words, line.doc)
-                       + described(asked, line.text, line.words.intro_text, line.doc)
-                       if line.kind != "code" or s.kind in SHAPED]  # code names no one
+                       + _heading_values(asked, line) + keys + described(asked, line.text, line.words.intro_text, line.doc)
+                       if (line.kind != "code" or s.kind in SHAPED)  # code names no one
+                       and not any(s.start == e.start and s.end > e.end for e in keys)]  # "1 permission" of "1 permission denied"
         by_title = titled(asked.focus, line.doc) if asked.kind == k.NAME and asked.focus and line.doc is not None else []
         named_as = [asked.kind == k.TERM and bool(asked.focus) and (focus_near(asked, span, line.words, line.doc)
                                                                      or given_name(asked, span, line.words, line.doc)
@@ -148,8 +154,17 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
                                  rarity=rarity), rank=line.rank,
                            also=[line.intro] if line.intro else []) for span, said in zip(found_spans, named_as,
                                                                                            strict=True)]
+        by_focus = [s for s in found_spans if asked.kind == k.CODE and asked.focus and s.kind == k.CODE
+                    and s.start >= 0 and called(asked, line.text, s.start, s.end)]  # "a variable named X"
+        entry = code_tokens(entry_of(line.section)) if asked.kind == k.CODE and not any(
+            t.key in (e.lower() for e in code_tokens(line.section)) for t in asked.terms) else []
         for span, c, said in zip(found_spans, typed, named_as, strict=True):
-            if span.start < 0 and line.words.entry_above and line.intro and span.text in line.words.intro_text:
+            if by_focus and span.text not in {s.text for s in by_focus} and c.proved:
+                c.evidence.why_not = f"the line calls {by_focus[0].text!r} the {asked.focus_text}"
+            elif entry and span.text not in entry and code_shape(span.text) == code_shape(entry[0]) and c.proved:
+                c.evidence.why_not = f"the line describes {', '.join(entry)}; it names {span.text} in passing"
+            if span.start < 0 and line.intro and (line.words.entry_above and span.text in line.words.intro_text
+                                                  or span.text in code_tokens(line.section.split(" › ")[-1])):
                 c.node, c.also = line.intro, [line.node]  # the entry above writes it: cited there, with the description
             in_role = [r for r in roles if r.proved and _overlap(line.text, r.text, span)]
             if asked.kind == k.TERM and asked.focus and not said:
@@ -161,7 +176,12 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
                 c.evidence.typed = False
             if not c.proved:
                 continue
-            if in_role and asked.kind not in TYPED:
+            if (apart := other_clause(asked, span, line.words, line.doc)):
+                c.evidence.why_not = apart  # "-Q tells it to print, and -W tells it where to write"
+            elif asked.lang != "en" and denies(asked.text) and not denies(f"{line.text} {line.words.intro_text}"):
+                c.evidence.why_not = "the question asks what is not done; the line denies nothing"  # a parse reads
+                # English only: "Was kann … nicht zerteilt werden?" is not answered by what "Zerteilen" does
+            elif in_role and asked.kind not in TYPED:
                 _union(line.text, in_role[0], span)  # "on May 3rd" and "May 3rd, 1921": the role says both
                 c.evidence.why_not = f"part of the {in_role[0].evidence.notes[0]}, which answers"
             elif in_role:

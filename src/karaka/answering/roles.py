@@ -50,11 +50,12 @@ def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, lin
             s[:2] == ("role", "KARTA") for s in all_spans) else []  # "encrypted with AES-256" names what encrypts
         for _, name, text, entity in list(dict.fromkeys(stranded + [s for pref in order + means for s in all_spans
                                                                      if (s[0], s[1]) == pref])):
+            text = _whole_code(line.text, text)  # "X11Trans" of "_X11Trans", as the tokenizer cut it
             plain = PATH.sub(" ", CODE_TOKEN.sub(" ", text))  # "index" of ".quill/index.db" is no "the index"
             if re.search(r"[<(\[{]\s*$", text):
                 continue  # "at <" of "at <https://…>", cut at the bracket: what it names is not in it
-            if any(coverage(n, plain) >= 0.5 and _headed_by(n, text, line) or coverage(plain, n) >= 0.8 or entity in who[n]
-                   for _, n in named):
+            if any((coverage(n, plain) >= 0.5 or entity in who[n]) and _headed_by(n, text, line)
+                   or coverage(plain, n) >= 0.8 for _, n in named):  # "the flag to gcc" is no "gcc"
                 continue  # the question's own argument, not what the action says of it
             text = _with_conjuncts(line, text) if asked.kind in (k.NAME, k.TERM) else text
             at = line.text.find(text)
@@ -84,7 +85,8 @@ def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, lin
                 evidence.typed = False
             elif evidence.why_not == "the line does not say it is what was asked about" \
                     or evidence.why_not == OWN_WORDS and not _all_asked(asked, text):
-                evidence.why_not = ""  # a role of the question's own action is its kind, as the action says
+                evidence.why_not = f"the line lacks {', '.join(evidence.missing)}" if evidence.missing else ""  # a role
+                # of the question's own action is its kind, as the action says, where the line holds what the question names
             evidence.notes.insert(0, f"{name} of {attrs.get('verb')}")
             yield Candidate(text, name, line.node, GRAPH, evidence, rank=line.rank, refers_to=refers,
                             also=([line.intro] if line.intro else []) + (
@@ -192,6 +194,18 @@ def _named_thing(line: Line, span: Span) -> bool:
         and any(t.pos_ != "NUM" for t in words)  # a capital inside a sentence is a name's, however tagged ("FreeBSD")
 
 
+def _whole_code(text: str, role: str) -> str:
+    """A one-word role that is a piece of a code token of the line, widened to the whole token; else the role."""
+    at = text.find(role)
+    if at < 0 or " " in role.strip():
+        return role
+    for m in CODE_TOKEN.finditer(text):
+        start, end = m.span(1) if m.group(1) else m.span(2)
+        if start <= at and at + len(role) <= end and end - start > len(role):
+            return text[start:end]
+    return role
+
+
 def _token_range(line: Line, at: int, size: int) -> tuple[int, int]:
     if line.doc is None or at < 0:
         return -1, -1
@@ -267,7 +281,9 @@ def _role_fits(asked: Asked, name: str, text: str, entity: str | None, store: St
         return False  # "for what he ate": a relative or question word stands for something it does not name
     if kind == k.NAME:
         words = words[1:] if len(words) > 1 and words[0].lower() in k.TEMPORAL | k.SPATIAL | {"with", "for", "of"} \
-            else words  # "from Apollonius": the name after the preposition
+            else words  # "from Apollonius": the name after the preposition, and after its article
+        words = words[1:] if words[:1] == ["the"] and sum(w[:1].isupper() for w in words[1:]) >= 2 else words  # "to
+        # the OpenJS Foundation": a name of several words; "the Philistine" stays a description
         head = head_word(" ".join(words)).lower()  # "a widow named Cora": a widow
         singular = head[:-1] if head.endswith("s") and not head.endswith("ss") else head  # "reporters"
         if name in _DOERS and head.isalpha() and head.islower() and text.lower() not in PRONOUNS:

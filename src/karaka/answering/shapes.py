@@ -24,8 +24,8 @@ def code_shape(token: str) -> str:
         return "flag"
     if re.fullmatch(VARIABLE_NAME, token) or token.startswith("$"):
         return "variable"
-    if "/" in token or re.search(r"\.(?:[a-z]{1,5}|<[\w-]+>|%\w)$", token) and not token.endswith("()"):  # "x.<pid>"
-        return "path"
+    if "/" in token or token.startswith(".") or re.search(r"\.(?:[a-z]{1,5}|<[\w-]+>|%\w)$", token) and not token.endswith("()"):  # "x.<pid>"
+        return "path"  # a dotfile (".netrc") too
     if token.endswith("()") or "." in token:
         return "call"
     return "name"
@@ -39,7 +39,7 @@ def fits_shape(asked: str, shape: str, token: str = "") -> bool:
         return shape not in ("path", "flag", "address")
     if asked == "command":  # a program's name or where programs lie ("/usr/bin/gzip"): no data path nor option
         return shape == "name" or shape == "path" and bool(re.search(r"(?:^|/)(?:s?bin|libexec)/[^/]+$|^\./\S", token))
-    dotted = shape in ("call", "path") and "/" not in token and not token.endswith("()")
+    dotted = shape in ("call", "path") and "/" not in token and not token.endswith("()") and not token.startswith(".")
     if asked == "call":  # "heron.dump" may look like a file's name ("x.dump"): a dotted name may be a call;
         return (shape in ("call", "name") or dotted) and "=" not in token  # "indent=2" is an argument
     if asked == "variable":  # a configuration variable is often dotted: "diff.relative", "user.name"
@@ -54,8 +54,8 @@ def called(asked: Asked, text: str, start: int, end: int) -> bool:
 
     Then it is one, whatever its shape (a flag need not start with a dash when the text says it is
     a flag), and whatever words it shares with the question ("the `keys()` method" for "which
-    method returns the keys?").
+    method returns the keys?"); so is "a file called .cache" a file.
     """
     noun = re.escape(asked.focus_text)
     return bool(noun) and bool(re.match(rf"(?:\(\))?[`'\"]?\s+{noun}s?\b", text[end:], re.IGNORECASE)
-                               or re.search(rf"\b{noun}\s+[`'\"]?$", text[:start], re.IGNORECASE))
+                               or re.search(rf"\b{noun}\s+(?:called\s+|named\s+)?[`'\"]?$", text[:start], re.IGNORECASE))

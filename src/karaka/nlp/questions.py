@@ -52,9 +52,12 @@ def _asked_noun(token: Token, wh: Token | None) -> bool:
     """Whether ``token`` is the noun right after "which" or "what", the thing asked for, however it is parsed.
 
     "On which systems does Brindle run?" is parsed with "systems" as a second subject; it names what
-    is asked, never a constraint on the answer.
+    is asked, never a constraint on the answer; so is "flag" of "which gcc flag", the phrase "which" opens
+    (not "part" of "what does the host part …", which the parse may hang "what" on).
     """
-    return wh is not None and wh.lower_ in ("which", "what") and token.i == wh.i + 1 and token.pos_ in ("NOUN", "PROPN")
+    return wh is not None and wh.lower_ in ("which", "what") and token.pos_ in ("NOUN", "PROPN") and (
+        token.i == wh.i + 1 or token.i > wh.i and token.left_edge.i == wh.i and all(
+        t.dep_ in ("compound", "amod", "nmod", "nummod") for t in token.doc[wh.i + 1:token.i]))
 
 
 def _amount_asked(token: Token) -> bool:

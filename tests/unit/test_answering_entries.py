@@ -1,0 +1,142 @@
+"""Code a line names and what it names it as: entries and their aliases, dotfiles, names joined by underscores, clauses.
+
+Every sentence here is made up for the rule it tests.
+"""
+
+from karaka.answering.clauses import other_clause
+from karaka.answering.languages import denies
+from karaka.answering.line import Line, line_words
+from karaka.answering.question import analyse, code_tokens
+from karaka.answering.reader import read
+from karaka.answering.shapes import code_shape, fits_shape
+from karaka.answering.spans import spans
+from karaka.nlp import parse
+from karaka.nlp.questions import question_step
+
+
+def _read(question: str, text: str, section: str = "") -> dict[str, str]:
+    """{candidate: why not proved} for one English line under ``section`` (its headings joined by " › ")."""
+    doc = parse(text)
+    heading = section.split(" › ")[-1]
+    line = Line("doc_L2", text, doc, line_words(text, doc, section, heading=heading), 0, kind="", section=section)
+    return {c.text: c.evidence.why_not for c in read(None, analyse(question), None, [line])}  # type: ignore[arg-type]
+
+
+def _entry(question: str, text: str, intro: str, section: str) -> dict[str, str]:
+    """{candidate: why not proved} for an entry of a list that ``intro`` opens."""
+    doc = parse(text)
+    words = line_words(text, doc, section, intro=intro, heading=section.split(" › ")[-1])
+    line = Line("doc_L2", text, doc, words, 0, kind="", section=section)
+    return {c.text: c.evidence.why_not for c in read(None, analyse(question), None, [line])}  # type: ignore[arg-type]
+
+
+def _clauses(question: str, text: str) -> dict[str, str]:
+    asked, doc = analyse(question), parse(text)
+    words = line_words(text, doc, "")
+    return {s.text: other_clause(asked, s, words, doc) for s in spans(asked, text, doc)}
+
+
+LINE = "The -Q flag to frobc tells it to print the queue, and the -W flag tells it where to write the log."
+
+
+def test_a_span_answers_only_with_the_question_s_words_in_its_own_clause():
+    first = _clauses("Which flag tells frobc to print the queue?", LINE)
+    assert first["-Q"] == "" and "another clause" in first["-W"]
+    second = _clauses("Which frobc flag tells it where to write the log?", LINE)
+    assert second["-W"] == "" and "another clause" in second["-Q"]  # "it" may stand for frobc; nothing for "write"
+
+
+def test_the_reader_proves_the_span_of_the_clause_that_holds_the_question_s_action():
+    text = "The -Q flag to frobc tells it to print the log, and the -W flag tells it where to write them."
+    found = _read("Which frobc flag tells it where to write the log?", text)
+    assert found["-W"] == "" and "another clause" in found["-Q"]  # though "frobc" and "log" stand beside -Q
+
+
+def test_a_line_of_one_clause_or_of_two_sentences_has_no_other_clause():
+    assert _clauses("Which flag prints the queue?", "The -Q flag prints the queue and exits.")["-Q"] == ""
+    assert set(_clauses("What does exit status 3 mean?", "3 The spool is locked.").values()) == {""}
+    said_once = _clauses("Which program lists the spools with their owners?",
+                         "The frobls program lists the spools, and the tool also shows their owners.")
+    assert said_once["frobls"] == ""  # the action said once: the question's other words may stand in the next clause
+
+
+def test_the_noun_which_opens_is_what_is_asked_even_with_a_name_before_it():
+    step = question_step("Which gcc flag tells it where to write the log?")  # "which" read as gcc's
+    assert step is not None and step["extract"] == "KARTA" and "KARTA" not in step["karakas"]
+
+
+def test_a_wh_word_the_parse_makes_an_object_opens_no_noun_phrase():
+    """The parse hangs "What" on "part" as its object: "does" between them says it opens no phrase."""
+    step = question_step("What does the host part of an address give?")
+    assert step is not None and step["karakas"].get("KARTA") == "the host part of an address"
+
+
+def test_a_role_cut_inside_a_name_with_a_leading_underscore_is_the_whole_name():
+    from karaka.answering.roles import _whole_code
+
+    text = "When built for Frob, OPEN(Spool) becomes _FrobOpenSpool."
+    assert code_tokens(text)[-1] == "_FrobOpenSpool" and "_all_" not in code_tokens("loads _all_ files")
+    assert _whole_code(text, "FrobOpenSpool") == "_FrobOpenSpool" and _whole_code(text, "Frob") == "Frob"
+
+
+def test_what_a_file_is_called_is_the_dotfile_the_line_calls_a_file():
+    found = _read("What is the frobc state file called?", "The state is kept in the spool root in a file called .frobstate.")
+    assert found[".frobstate"] == ""
+    assert found["the spool root"] != ""  # never called a file
+
+
+def test_a_dotfile_is_one_token_shaped_as_a_path():
+    assert code_tokens("Keep it in .frobrc. Wait... and see .frob.d later") == [".frobrc", ".frob.d"]
+    assert code_tokens("komprimiert .xz-Dateien") == []  # a German compound, no file
+    assert code_shape(".frobrc") == "path"
+    assert not fits_shape("flag", "path", ".frobx") and not fits_shape("variable", "path", ".frobx")  # a file, not
+    # a dotted option ("fetch.depth")
+
+
+def test_the_question_s_verb_inside_a_name_joined_by_underscores_is_not_the_line_s():
+    found = _read("Which file is required by frobd?", "frobd reads frob.conf and frob_required_list.")
+    assert found.get("frob.conf") != ""  # "required" is a piece of a name, not said of frob.conf
+
+
+def test_a_name_joined_by_underscores_that_the_tagger_read_as_a_verb_is_found_whole():
+    from karaka.answering.line import named_inside
+    from karaka.answering.question import Term
+    from karaka.answering.span import Span
+
+    doc = parse("If FROB_SPOOL_BYTES is not defined, frobd returns NULL.")
+    span = Span("NULL", "term", 48, 52, 10, 10)
+    assert not named_inside(Term("frob_spool_bytes", True, "FROB_SPOOL_BYTES", "verb"), doc, 1, span)
+    assert named_inside(Term("spool", True, "spool", "verb"), doc, 1, span)  # a piece of the name is no verb
+
+
+def test_a_line_that_calls_one_token_the_noun_asked_proves_no_other():
+    found = _read("Which variable sets the spool level?",
+                  "Your frob.conf may declare a variable named frob_spool_level that sets the spool level.")
+    assert found["frob_spool_level"] == "" and found["frob.conf"].startswith("the line calls 'frob_spool_level'")
+
+
+def test_an_option_a_description_names_in_passing_is_not_the_option_it_describes():
+    text = "This option can be used only with -V and prints the version briefly."
+    found = _read("Which option prints the version briefly?", text, "OPTIONS › -b, --brief")
+    assert found["-b, --brief"] == "" and "in passing" in found["-V"]
+    asked_of_it = _read("Which option must -b be used with?", text, "OPTIONS › -b, --brief")
+    assert "in passing" not in asked_of_it["-V"]  # the question names the entry: its description answers of it
+
+
+def test_a_short_option_and_its_long_form_are_one_answer():
+    found = _read("Which option unfreezes the queue?", "Unfreeze the queue of the named spool.", "OPTIONS › -u, --unfreeze")
+    assert found["-u, --unfreeze"] == "" and found["--unfreeze"].startswith("one of")
+
+
+def test_the_key_of_an_entry_is_the_answer_not_the_key_glued_to_its_description():
+    intro = "The frobd command exits with the following values:"
+    found = _entry("Which exit value of frobd means permission denied?", "1 permission denied", intro, "EXIT VALUES › 1")
+    assert found == {"1": ""}  # never "1 permission", a count of permissions
+    found = _entry("Which exit value of frobd means permission denied?", "0 all done", intro, "EXIT VALUES › 0")
+    assert found["0"] != ""
+
+
+def test_a_question_that_asks_what_is_not_done_needs_a_line_that_denies():
+    assert denies("Was kann nicht zerteilt werden?") and denies("It won't run.") and not denies("Notes on nothing")
+    found = _read("Welche Option kann nicht zerteilt werden?", "-k: zerteilt die Archive.")
+    assert found["-k"].startswith("the question asks what is not done")
