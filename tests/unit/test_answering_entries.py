@@ -115,6 +115,30 @@ def test_a_line_that_calls_one_token_the_noun_asked_proves_no_other():
     assert found["frob_spool_level"] == "" and found["frob.conf"].startswith("the line calls 'frob_spool_level'")
 
 
+def test_code_the_line_calls_another_kind_of_thing_is_not_the_kind_asked():
+    found = _read("Which function frees the spool?", "Each daemon should have a new file called frobfree.c that frees the spool.")
+    assert found["frobfree.c"].startswith("the line calls 'frobfree.c' a file")
+    assert _read("Which function frees the spool?", "The `frob_free()` method frees the spool.")["frob_free"] == ""
+
+
+def test_whom_a_line_thanks_for_doing_something_did_it():
+    line = "Thanks to Ada Quist for porting frobc to Windows."
+    assert _read("Who ported frobc to Windows?", line)["Ada Quist"] == ""
+    assert _read("Who tested frobc on Windows?", line).get("Ada Quist") != ""  # thanked for another action
+
+
+def test_an_answer_whose_line_lacks_a_word_another_answer_s_line_holds_gives_way():
+    asked, lines = analyse("Which file holds the secure spool settings?"), []
+    for i, text in enumerate(["frob.conf holds the spool settings.", "frob.vault holds the secure spool settings."]):
+        doc = parse(text)
+        lines.append(Line(f"doc_L{i + 1}", text, doc, line_words(text, doc, ""), i))
+    found = {c.text: c.evidence.why_not for c in read(None, asked, None, lines)}  # type: ignore[arg-type]
+    assert found["frob.vault"] == "" and "holds more of the question (secur)" in found["frob.conf"]
+    for line in lines:  # in a document named for it, "secure" tells no line of it from another
+        line.words = line_words(line.text, line.doc, "", document="secure spool notes")
+    assert "holds more" not in read(None, asked, None, lines)[-1].evidence.why_not  # type: ignore[arg-type]
+
+
 def test_an_option_a_description_names_in_passing_is_not_the_option_it_describes():
     text = "This option can be used only with -V and prints the version briefly."
     found = _read("Which option prints the version briefly?", text, "OPTIONS › -b, --brief")

@@ -190,3 +190,28 @@ def credited(term: Any, span: Span, text: str) -> bool:
         if title.end() <= span.start and _BY_LIST.fullmatch(text[title.end():span.start]):
             return True
     return False
+
+
+def nominal_doer(asked: Asked, span: Span, doc: Any | None) -> bool:
+    """Whether the span is who does the question's action named as a noun or credited with a work.
+
+    "need approval by the CPC" (approve); "Ada Quist's book "Tides"" (write: ``credited``); "Thanks to
+    Ada Quist for porting it" (port).
+    """
+    if asked.verb_term is not None and credited(asked.verb_term, span, doc.text if doc is not None else ""):
+        return True  # "Ada Quist's book "Tides"": who wrote it, by the bibliography's form
+    if doc is None or span.first < 0 or not asked.verb:
+        return False
+    head = doc[span.first]
+    while head.dep_ in ("compound", "appos", "conj", "flat") and head.head.i != head.i:
+        head = head.head  # "the Cross-Project Council (CPC)": the council is the doer
+    action = head.head.head if head.dep_ == "pobj" and head.head.lower_ == "by" else None
+    if action is not None and action.pos_ == "NOUN" and same(key(action.text), asked.verb):
+        return True
+    thanked = head.head.head if head.dep_ == "pobj" and head.head.lower_ == "to" else None  # "Thanks to Ada Quist
+    return thanked is not None and thanked.lemma_.lower() in _THANKS and any(  # for porting it": she ported it
+        g.tag_ == "VBG" and same(key(g.lemma_), asked.verb) for t in thanked.children if t.lower_ == "for" for g in t.children)
+
+
+_THANKS = frozenset("thanks thank gratitude credit".split())
+"""Nouns that thank someone "for" what they did: the one thanked is its doer."""

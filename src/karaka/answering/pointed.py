@@ -132,3 +132,24 @@ def _owner(line: Line, cuts: list[int], spans_: list[Span], place: int) -> int |
     last = max((parts[i] for i in earlier), default=None)
     here = [i for i in earlier if parts[i] == last]
     return here[0] if len(here) == 1 else None
+
+
+def fewer_words(asked: Asked, lines: list[Line], found: list[Candidate]) -> None:
+    """A proved answer whose line holds a strict part of the question's words another proved answer's line holds gives way.
+
+    "/etc/gshadow sichere Informationen zu den Gruppenkonten" answers "which file holds secure
+    information on group accounts?"; "/etc/group Informationen zu den Gruppenkonten" lacks "sichere".
+    The document's own name distinguishes no line of it.
+    """
+    by_node = {line.node: line.words for line in lines}
+    read_from = {id(c): next((n for n in (c.node, *c.also) if n in by_node), "") for c in found if c.proved}  # an
+    # entry's description is cited at the entry
+    held = {i: frozenset(t.key for t in asked.terms if not by_node[n].in_document(t)  # "pidof" in pidof's page
+                         and (by_node[n].find(t) or by_node[n].in_intro(t))) for i, n in read_from.items() if n}
+    proved = [c for c in found if id(c) in held]
+    for c in proved:
+        more = next((d for d in proved if d.node != c.node and d.text.lower() != c.text.lower()
+                     and held[id(c)] < held[id(d)]), None)
+        if more is not None:
+            extra = ", ".join(sorted(held[id(more)] - held[id(c)]))
+            c.evidence.why_not = f"the line of {more.text!r} holds more of the question ({extra})"

@@ -31,15 +31,15 @@ from karaka.answering.explains import described, instruction_for
 from karaka.answering.identity import given_name, owned
 from karaka.answering.languages import denies
 from karaka.answering.line import Line, entry_of, keyword_of, line_words
-from karaka.answering.naming import credited, focus_near, named_so, numbered, titled
+from karaka.answering.naming import focus_near, named_so, nominal_doer, numbered, titled
 from karaka.answering.narrator import narrated, narrators
 from karaka.answering.occasion import action_around, hangs_elsewhere, holds_action
-from karaka.answering.pointed import one_per_line
+from karaka.answering.pointed import fewer_words, one_per_line
 from karaka.answering.polar import polar_candidates
 from karaka.answering.pooling import list_intro
 from karaka.answering.question import Asked, code_tokens
 from karaka.answering.roles import role_candidates
-from karaka.answering.shapes import called, code_shape, fits_shape
+from karaka.answering.shapes import called, called_otherwise, code_shape, fits_shape
 from karaka.answering.span import Span, span_tokens
 from karaka.answering.spans import NUMBER_WORDS, spans
 from karaka.answering.stems import key, same
@@ -161,6 +161,9 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
         for span, c, said in zip(found_spans, typed, named_as, strict=True):
             if by_focus and span.text not in {s.text for s in by_focus} and c.proved:
                 c.evidence.why_not = f"the line calls {by_focus[0].text!r} the {asked.focus_text}"
+            elif asked.kind == k.CODE and span.start >= 0 and c.proved and (
+                    kind_noun := called_otherwise(asked, line.text, span.start, span.end)):
+                c.evidence.why_not = f"the line calls {span.text!r} a {kind_noun}, not a {asked.focus_text}"
             elif entry and span.text not in entry and code_shape(span.text) == code_shape(entry[0]) and c.proved:
                 c.evidence.why_not = f"the line describes {', '.join(entry)}; it names {span.text} in passing"
             if span.start < 0 and line.intro and (line.words.entry_above and span.text in line.words.intro_text
@@ -200,7 +203,7 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
             elif _needs_action(asked) and line.kind == "heading":
                 c.evidence.why_not = "a heading names a part of the text, it tells no action"
             elif _needs_action(asked) and not line.words.verbless and span.kind != k.CODE and not owned(asked) \
-                    and not _nominal_doer(asked, span, line.doc):
+                    and not nominal_doer(asked, span, line.doc):
                 c.evidence.why_not = "no action of the question's verb in the line holds it"
             elif (_needs_action(asked) and asked.kind != k.NAME and (span.kind != k.CODE or asked.kind == k.MANNER)
                   or asked.kind == k.CODE and asked.shape == "command" and asked.verb) and not owned(asked) and not any(
@@ -216,6 +219,7 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
     for c in [c for c in found if c.proved]:  # "a sling and a smooth stone" answers "what did she take?", not one item
         whole = [d.text for d in found if d is not c and d.proved and d.node == c.node and _one_of(d.text, c.text)]
         c.evidence.why_not = f"one of {whole[0]!r}, which answers" if whole else c.evidence.why_not
+    fewer_words(asked, lines, found)
     found = [c for c in found if c.evidence.why_not not in (OWN_WORDS, ASKS) and any(ch.isalnum() for ch in c.text)]
     # never an answer: the question's own words, what a line asks, or a mark that says nothing ("-")
     for c in found:
@@ -344,22 +348,6 @@ def _named_by_focus(asked: Asked, span: Span) -> bool:
     """
     own = WORD.findall(span.text)
     return bool(own) and same(key(own[-1]), asked.focus)
-
-
-def _nominal_doer(asked: Asked, span: Span, doc: Any | None) -> bool:
-    """Whether the span is who does the question's action named as a noun or credited with a work.
-
-    "need approval by the CPC" (approve); "Ada Quist's book "Tides"" (write: ``credited``).
-    """
-    if asked.verb_term is not None and credited(asked.verb_term, span, doc.text if doc is not None else ""):
-        return True  # "Ada Quist's book "Tides"": who wrote it, by the bibliography's form
-    if doc is None or span.first < 0 or not asked.verb:
-        return False
-    head = doc[span.first]
-    while head.dep_ in ("compound", "appos", "conj", "flat") and head.head.i != head.i:
-        head = head.head  # "the Cross-Project Council (CPC)": the council is the doer
-    action = head.head.head if head.dep_ == "pobj" and head.head.lower_ == "by" else None
-    return action is not None and action.pos_ == "NOUN" and same(key(action.text), asked.verb)
 
 
 def _needs_action(asked: Asked) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from karaka.answering.kinds import ARTEFACT_SHAPES
 from karaka.answering.question import Asked
 from karaka.words import VARIABLE_NAME
 
@@ -59,3 +60,21 @@ def called(asked: Asked, text: str, start: int, end: int) -> bool:
     noun = re.escape(asked.focus_text)
     return bool(noun) and bool(re.match(rf"(?:\(\))?[`'\"]?\s+{noun}s?\b", text[end:], re.IGNORECASE)
                                or re.search(rf"\b{noun}\s+(?:called\s+|named\s+)?[`'\"]?$", text[:start], re.IGNORECASE))
+
+
+def called_otherwise(asked: Asked, text: str, start: int, end: int) -> str:
+    """The artefact noun the line calls the code at ``start:end`` by, where it names another shape than asked; else "".
+
+    "a new file called TRANSPORTtrans.c" says it is a file: no answer to "which function …?", whatever
+    its shape might pass for; "the `keys()` method" is a function still (both are called so).
+    """
+    if not asked.shape:
+        return ""
+    after = re.match(r"(?:\(\))?[`'\"]?\s+([a-z-]+?)s?\b", text[end:], re.IGNORECASE)
+    before = re.search(r"\b([a-z-]+)\s+(?:called\s+|named\s+)?[`'\"]?$", text[:start], re.IGNORECASE)
+    for found in (before, after):
+        noun = found.group(1).lower() if found else ""
+        if noun in ARTEFACT_SHAPES and ARTEFACT_SHAPES[noun] != asked.shape and noun != asked.focus_text.lower():
+            return noun
+    return ""
+
