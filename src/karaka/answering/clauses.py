@@ -4,8 +4,8 @@
 question's action twice: "-W" answers "which flag tells it where to write the log?" and not "which
 flag tells it to print the queue?", though the line holds every word of both questions. Where the
 line says the question's action in two clauses, a span proves an answer only with the question's
-words in its own clause; a thing named may stand there as a pronoun ("it"),
-one for each pronoun, an action never.
+words in its own clause; a thing named may stand there as a pronoun ("it"), one for each pronoun,
+an action never. Where the action is said once, the question's other words may stand anywhere.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""Which of a line's proved spans the question's words point to, when a line gives two of a kind."""
+"""Which of a line's proved spans the question's words point to, when a line gives two of a kind.
+
+Across lines too: where two lines prove two answers and one holds more of the question, it stands.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +19,8 @@ from karaka.answering.stems import key
 def one_per_line(asked: Asked, line: Line, proved: list[tuple[Span, Candidate]]) -> None:
     """Of a line's proved spans, the one the question's words point to; none when they point to two alike.
 
-    A span inside a longer one (a name inside the list of names) gives way to it. Then each of the
+    A span inside a longer one (a name inside the list of names) gives way to it, and an option and
+    its long form side by side ("-u, --unlock") are one answer. Then each of the
     question's words in the line votes for the span it speaks of (``_owner``); the span with most
     votes stays proved, the others are not, and a tie proves none: "in the first mode (8 bits), the
     size is 30 ms, while in the second (16 bits), the size is 34 ms" answers a question about the
@@ -82,7 +86,7 @@ def _alternatives(text: str, a: Span, b: Span) -> str:
 
 
 def _aliases(heading: str, a: str, b: str) -> str:
-    """A short option and its long form side by side in the entry that heads the line ("-u, --unlock"); else ""."""
+    """A short option and its long form side by side in the entry over the line or in it ("-u, --unlock"); else ""."""
     short, long = sorted((a, b), key=len)
     if not (re.fullmatch(r"-\w", short) and re.fullmatch(r"--\w[\w-]*", long)):
         return ""
