@@ -53,10 +53,11 @@ def other_clause(asked: Asked, span: Span, words: LineWords, doc: Any | None) ->
     if own not in acting or len(acting) < 2:
         return ""  # the question's action said once: its other words may stand anywhere in the sentence
     pronouns = sum(t.lower_ in PRONOUNS and _clause_of(t, heads) == own for t in sentence)
-    apart = [term for term in asked.terms if (places := [i for i in words.find(term) if 0 <= i < len(doc)])
+    placed = [(term, [i for i in words.find(term) if 0 <= i < len(doc)]) for term in asked.terms]
+    apart = [(term, places) for term, places in placed if places
              and all(sentence.start <= i < sentence.end and _clause_of(doc[i], heads) != own for i in places)]
-    things = [term for term in apart if term.role in ("noun", "name") or term.role == "word" and all(
-        doc[i].pos_ in _THINGS for i in words.find(term) if 0 <= i < len(doc))]  # "frobd": a name, as the line reads it
+    things = [term for term, places in apart if term.role in ("noun", "name") or term.role == "word" and all(
+        doc[i].pos_ in _THINGS for i in places)]  # "frobd": a name, as the line reads it
     if len(things) < len(apart) or len(things) > pronouns:  # a pronoun stands for one thing, and for no action
-        return f"the question's {apart[0].text!r} is said in another clause of the line"
+        return f"the question's {apart[0][0].text!r} is said in another clause of the line"
     return ""

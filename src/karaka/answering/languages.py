@@ -53,4 +53,3 @@ NEGATIONS = frozenset("not never no nicht nie kein keine keinen keinem keiner ke
 def denies(text: str) -> bool:
     """Whether a text holds a word that denies an action ("nicht", "ne … pas", "never", "n't")."""
     return "n't" in text.lower() or any(w in NEGATIONS for w in re.findall(r"[^\W\d_]+", text.lower()))
-

@@ -311,4 +311,3 @@ def named_inside(term: Term, doc: Any | None, at: int, span: Any) -> bool:
     """
     return term.role == "verb" and doc is not None and 0 <= at < len(doc) and "_" in doc[at].text \
         and "_" not in term.text and not span.first <= at <= span.last  # a name the tagger read as a verb is whole
-

@@ -192,6 +192,10 @@ def credited(term: Any, span: Span, text: str) -> bool:
     return False
 
 
+_THANKS = frozenset("thanks thank gratitude credit".split())
+"""Nouns that thank someone "for" what they did: the one thanked is its doer."""
+
+
 def nominal_doer(asked: Asked, span: Span, doc: Any | None) -> bool:
     """Whether the span is who does the question's action named as a noun or credited with a work.
 
@@ -211,7 +215,3 @@ def nominal_doer(asked: Asked, span: Span, doc: Any | None) -> bool:
     thanked = head.head.head if head.dep_ == "pobj" and head.head.lower_ == "to" else None  # "Thanks to Ada Quist
     return thanked is not None and thanked.lemma_.lower() in _THANKS and any(  # for porting it": she ported it
         g.tag_ == "VBG" and same(key(g.lemma_), asked.verb) for t in thanked.children if t.lower_ == "for" for g in t.children)
-
-
-_THANKS = frozenset("thanks thank gratitude credit".split())
-"""Nouns that thank someone "for" what they did: the one thanked is its doer."""

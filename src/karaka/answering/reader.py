@@ -156,8 +156,9 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
                                                                                            strict=True)]
         by_focus = [s for s in found_spans if asked.kind == k.CODE and asked.focus and s.kind == k.CODE
                     and s.start >= 0 and called(asked, line.text, s.start, s.end)]  # "a variable named X"
+        headed = code_tokens(line.section)  # the code its innermost heading names ("-u, --unlock")
         entry = code_tokens(entry_of(line.section)) if asked.kind == k.CODE and not any(
-            t.key in (e.lower() for e in code_tokens(line.section)) for t in asked.terms) else []
+            t.key in (e.lower() for e in headed) for t in asked.terms) else []
         for span, c, said in zip(found_spans, typed, named_as, strict=True):
             if by_focus and span.text not in {s.text for s in by_focus} and c.proved:
                 c.evidence.why_not = f"the line calls {by_focus[0].text!r} the {asked.focus_text}"
@@ -167,7 +168,7 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
             elif entry and span.text not in entry and code_shape(span.text) == code_shape(entry[0]) and c.proved:
                 c.evidence.why_not = f"the line describes {', '.join(entry)}; it names {span.text} in passing"
             if span.start < 0 and line.intro and (line.words.entry_above and span.text in line.words.intro_text
-                                                  or span.text in code_tokens(line.section.split(" › ")[-1])):
+                                                  or span.text in headed):
                 c.node, c.also = line.intro, [line.node]  # the entry above writes it: cited there, with the description
             in_role = [r for r in roles if r.proved and _overlap(line.text, r.text, span)]
             if asked.kind == k.TERM and asked.focus and not said:

@@ -58,8 +58,20 @@ def called(asked: Asked, text: str, start: int, end: int) -> bool:
     method returns the keys?"); so is "a file called .cache" a file.
     """
     noun = re.escape(asked.focus_text)
-    return bool(noun) and bool(re.match(rf"(?:\(\))?[`'\"]?\s+{noun}s?\b", text[end:], re.IGNORECASE)
-                               or re.search(rf"\b{noun}\s+(?:called\s+|named\s+)?[`'\"]?$", text[:start], re.IGNORECASE))
+    return bool(noun) and bool(_calling(noun, text, start, end))
+
+
+def _calling(noun: str, text: str, start: int, end: int) -> list[str]:
+    """The words of pattern ``noun`` the line calls the code at ``start:end`` by, before it, then after it.
+
+    "option `x`", "a file called .cache"; "the `FIN` flag", "the `keys()` methods".
+    """
+    before = re.search(rf"\b({noun})\s+(?:called\s+|named\s+)?[`'\"]?$", text[:start], re.IGNORECASE)
+    after = re.match(rf"(?:\(\))?[`'\"]?\s+({noun})s?\b", text[end:], re.IGNORECASE)
+    return [found.group(1).lower() for found in (before, after) if found]
+
+
+_ARTEFACTS = "|".join(sorted(map(re.escape, ARTEFACT_SHAPES), key=len, reverse=True))
 
 
 def called_otherwise(asked: Asked, text: str, start: int, end: int) -> str:
@@ -70,11 +82,5 @@ def called_otherwise(asked: Asked, text: str, start: int, end: int) -> str:
     """
     if not asked.shape:
         return ""
-    after = re.match(r"(?:\(\))?[`'\"]?\s+([a-z-]+?)s?\b", text[end:], re.IGNORECASE)
-    before = re.search(r"\b([a-z-]+)\s+(?:called\s+|named\s+)?[`'\"]?$", text[:start], re.IGNORECASE)
-    for found in (before, after):
-        noun = found.group(1).lower() if found else ""
-        if noun in ARTEFACT_SHAPES and ARTEFACT_SHAPES[noun] != asked.shape and noun != asked.focus_text.lower():
-            return noun
-    return ""
-
+    return next((noun for noun in _calling(_ARTEFACTS, text, start, end)
+                 if ARTEFACT_SHAPES[noun] != asked.shape and noun != asked.focus_text.lower()), "")
