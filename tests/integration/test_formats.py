@@ -389,3 +389,12 @@ kettle.boil()
     assert lines["~/.cache/kettle"].kind == "code" and lines["~/.cache/kettle"].section.endswith("› Linux")
     assert lines["The log rotates weekly."].section == "Kettle › Where the log is kept"  # the tab is closed
     assert lines["kettle.boil()"].kind == "code" and not any("kettle-tabs" in t for t in lines)
+
+
+def test_a_myst_role_keeps_its_text_as_sphinx_shows_it(tmp_path):
+    """``{ref}`--lid <kettle-lid>` `` shows "--lid", a role with no title what it names, ``{pep}`8` `` "PEP 8"."""
+    page = tmp_path / "kettle.md"
+    page.write_text("Lift the lid with the {ref}`--lid <kettle-lid>` option or the {pypi}`kettlelib` package "
+                    "(see {pep}`8`).\n", encoding="utf-8")
+    assert [s.text for s in load_file(page, 1000, []) if s.text] == [
+        "Lift the lid with the `--lid` option or the `kettlelib` package (see PEP 8)."]

@@ -8,7 +8,7 @@ from karaka.answering.languages import denies
 from karaka.answering.line import Line, line_words
 from karaka.answering.question import analyse, code_tokens
 from karaka.answering.reader import read
-from karaka.answering.shapes import code_shape, fits_shape
+from karaka.answering.shapes import called, code_shape, fits_shape
 from karaka.answering.spans import spans
 from karaka.nlp import parse
 from karaka.nlp.questions import question_step
@@ -164,3 +164,11 @@ def test_a_question_that_asks_what_is_not_done_needs_a_line_that_denies():
     assert denies("Was kann nicht zerteilt werden?") and denies("It won't run.") and not denies("Notes on nothing")
     found = _read("Welche Option kann nicht zerteilt werden?", "-k: zerteilt die Archive.")
     assert found["-k"].startswith("the question asks what is not done")
+
+
+def test_a_plain_word_before_the_noun_asked_describes_it_and_is_not_called_so():
+    """"lpq and similar programs" calls nothing "similar"; "the spoolq program" calls spoolq a program."""
+    asked = analyse("Which program prints the spool report?")
+    line = "The spool report is printed by lpq and similar programs, or by the spoolq program."
+    assert not called(asked, line, line.index("similar"), line.index("similar") + len("similar"))
+    assert called(asked, line, line.index("spoolq"), line.index("spoolq") + len("spoolq"))

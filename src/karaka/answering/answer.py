@@ -90,7 +90,7 @@ def answer(services: Services, question: str, plan: dict[str, Any] | None, hits:
             defining = [node for _, node in narrators(store).values()]
         nodes = list(dict.fromkeys(defining + fact_lines + (graph_lines if facts else graph_lines[:3]) + hits))  # a chain: every hop
         entries = pool(store, asked, nodes)
-        lines = read_lines(store, entries)
+        lines = read_lines(store, entries, asked)
         candidates = _facts(facts, asked) + read_candidates(store, asked, step if not facts else None, lines,
                                                      rarity(store))
         order = [node for node, _, _ in entries]

@@ -15,12 +15,15 @@ _DEFAULT = re.compile(r"\b(?:defaults?|default(?:s|ed)? (?:to|is|value)|by defau
 compound: "Standardsignal", "standardmäßig")."""
 
 
-def said_default(span: Span, text: str) -> bool:
+def said_default(span: Span, text: str, before: str = "") -> bool:
     """Whether the line calls the span the default: "default: 88", "defaults to 88", "88 (the default)".
 
     A value given with the condition that overrides it is the default too: "listens on port 7070
-    unless TERN_PORT is set".
+    unless TERN_PORT is set". So is each entry of a list that the line ``before`` introduces as the
+    defaults, with a colon: "The default location is:" over "`/srv/cache` on servers".
     """
+    if before.rstrip().endswith(":") and says_default(before):
+        return True
     opener = re.match(r"\s*(?:by|per)\s+default\b", text, re.IGNORECASE)  # "By default, the files are owned by …"
     if opener and 0 <= span.start and not re.search(r"[;.]\s", text[opener.end():span.start]):
         return True  # the clause it opens says what holds by default, all of it

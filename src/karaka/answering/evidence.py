@@ -243,7 +243,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         evidence.why_not = "the line holds too few of the question's words"
     elif (thing := owned(asked)) and not possessor(span, words, doc, thing):
         evidence.why_not = f"the line does not say whose {thing} it is"
-    elif asked.default and not said_default(span, words.text):
+    elif asked.default and not said_default(span, words.text, words.previous_text):
         evidence.why_not = "the line does not call it the default"
     elif asked.default and not _default_of_focus(asked, words):
         evidence.why_not = f"the line gives a default, not of a {asked.focus_text}"  # "By default, … uses X" is no port

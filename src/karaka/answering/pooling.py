@@ -4,7 +4,8 @@ A title brings the text below it, a line ending in ":" or cut mid-sentence the l
 "the following script" the code under it, a sentence the one that gives its reason ("This is because
 …") and, for a question about a default, the sentence after a description that gives the default
 ("Sets the queue's directory. The default is /var/q."). An entry of a list is read with the sentence
-that opens the list ("… exits with the following values:"), however far above it stands.
+that opens the list ("… exits with the following values:"), however far above it stands, and a line
+that says "this location" with the line above that named the clone location the question asks of.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from typing import Any
 from karaka.answering import kinds as k
 from karaka.answering.defaults import says_default
 from karaka.answering.question import Asked
+from karaka.answering.stems import key
 from karaka.store.base import Store
 from karaka.store.ids import document_node
+from karaka.words import WORD
 
 POOL = 12
 """Lines read for a question (the graph's and retrieval's best), besides the lines they bring."""
@@ -105,4 +108,33 @@ def list_intro(store: Store, attrs: dict[str, Any]) -> str:
             return s.text if s.text.rstrip().endswith(":") else ""
         if not s.section.startswith(f"{parent} › "):
             return ""
+    return ""
+
+
+REFERRED_REACH = 5
+"""The most lines above a "this …" that the line it points back to may stand, in the same part."""
+
+
+def referred_line(store: Store, attrs: dict[str, Any], doc: Any | None, asked: Asked) -> str:
+    """The line above that a "this NOUN" of the line points back to, where it names the noun as the question does.
+
+    "The --src option can be used to modify this location." speaks of the clone location a line
+    above named ("The default clone location is:"): asked "which option modifies the clone location?",
+    that line's words are the line's as an introduction's are. A "this file" the question gives no
+    word of its own ("which file …?") points nowhere: it may be the document itself.
+    """
+    said = [key(w) for w in WORD.findall(asked.text)]
+    terms = {t.key for t in asked.terms}
+    pairs = {(a, b) for a, b in zip(said, said[1:], strict=False) if a in terms and b in terms}  # "clone location"
+    nouns = {key(t.head.lemma_) for t in doc or [] if t.lower_ in ("this", "these") and t.dep_ == "det"
+             and t.head.pos_ == "NOUN"} & {b for _, b in pairs}
+    section, seq = str(attrs.get("section") or ""), int(attrs.get("seq") or 0)
+    if not nouns or seq < 2:
+        return ""
+    for s in reversed(store.records.lines(str(attrs.get("doc_id", "")), max(1, seq - REFERRED_REACH), seq - 1)):
+        if s.section != section:
+            return ""
+        keys = [key(w) for w in WORD.findall(s.text)]
+        if any((a, b) in pairs and b in nouns for a, b in zip(keys, keys[1:], strict=False)):
+            return s.text
     return ""

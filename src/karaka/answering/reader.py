@@ -36,7 +36,7 @@ from karaka.answering.narrator import narrated, narrators
 from karaka.answering.occasion import action_around, hangs_elsewhere, holds_action
 from karaka.answering.pointed import fewer_words, one_per_line
 from karaka.answering.polar import polar_candidates
-from karaka.answering.pooling import list_intro
+from karaka.answering.pooling import list_intro, referred_line
 from karaka.answering.question import Asked, code_tokens
 from karaka.answering.roles import role_candidates
 from karaka.answering.shapes import called, called_otherwise, code_shape, fits_shape
@@ -84,7 +84,7 @@ def document_name(doc_id: str) -> str:
     return re.sub(r"[_\s-]+|\.(?!\d)|(?<!\d)\.", " ", doc_id)
 
 
-def read_lines(store: Store, entries: list[tuple[str, int, str]]) -> list[Line]:
+def read_lines(store: Store, entries: list[tuple[str, int, str]], asked: Asked) -> list[Line]:
     """Each pool line with its parse (English prose only) and its words, with its surroundings'."""
     from karaka.nlp import parse_many
 
@@ -103,8 +103,9 @@ def read_lines(store: Store, entries: list[tuple[str, int, str]]) -> list[Line]:
         doc_id = str(a.get("doc_id", ""))
         name = document_name(doc_id)
         context = f"{a.get('section', '')} {title_of.get(doc_id, '')} {name}"  # "Git 2.28 Release Notes" holds 2.28
+        doc = docs[i] if readable[i] else None
         before = texts[by_node[intro]] if intro and intro in by_node else entry_of(str(a.get("section") or "")) \
-            or list_intro(store, a)
+            or list_intro(store, a) or referred_line(store, a, doc, asked)
         section, seq = str(a.get("section") or "").strip(), int(a.get("seq") or 0)
         if not section and 1 < seq <= FRONT_LINES and doc_id not in pages:
             pages[doc_id] = _title_page(store, doc_id)
@@ -112,7 +113,6 @@ def read_lines(store: Store, entries: list[tuple[str, int, str]]) -> list[Line]:
                 section == title_of[doc_id].strip() if section else 1 < seq <= pages.get(doc_id, 0)):
             before = f"{before} {title_of[doc_id]}".strip()  # under the title, before any part: the document's
             # ("Published 14 March 2022."), whatever line of the title page it goes on from ("Version 1.4")
-        doc = docs[i] if readable[i] else None
         previous, following, previous_node = _around(store, a)
         heading = str(a.get("section") or "").split(" › ")[-1]
         words = line_words(text, doc, context, previous, following, before, heading, f"{title_of.get(doc_id, '')} {name}")
@@ -160,7 +160,9 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
         entry = code_tokens(entry_of(line.section)) if asked.kind == k.CODE and not any(
             t.key in (e.lower() for e in headed) for t in asked.terms) else []
         for span, c, said in zip(found_spans, typed, named_as, strict=True):
-            if by_focus and span.text not in {s.text for s in by_focus} and c.proved:
+            if by_focus and span.text not in {s.text for s in by_focus} and c.proved and not any(
+                    span.start <= s.start and s.end <= span.end for s in by_focus):
+                # "the corepack pack command" calls "pack" a command, and "corepack pack" is its whole name
                 c.evidence.why_not = f"the line calls {by_focus[0].text!r} the {asked.focus_text}"
             elif asked.kind == k.CODE and span.start >= 0 and c.proved and (
                     kind_noun := called_otherwise(asked, line.text, span.start, span.end)):
@@ -213,7 +215,8 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
                 # "• fi= [Zorbit]" beside "… is simulated …" says no simulating (names under a title: ``evidence``);
                 # a command answers "how …?", "which command …?" where it or its introduction says the action
                 c.evidence.why_not = "the line names no action of the question's verb"
-            elif (other := next((r for r in roles if r.proved and spans(asked, r.text, None)), None)) is not None:
+            elif (other := next((r for r in roles if r.proved and (spans(asked, r.text, None) or asked.kind not in TYPED)),
+                                None)) is not None:  # "Upon first use, X downloads the latest version": not "Node.js"
                 c.evidence.why_not = f"the action's own {other.evidence.notes[0]} is {other.text!r}"
         found += typed
         one_per_line(asked, line, [(s, c) for s, c in zip(found_spans, typed, strict=True) if c.proved])

@@ -68,7 +68,13 @@ def _calling(noun: str, text: str, start: int, end: int) -> list[str]:
     """
     before = re.search(rf"\b({noun})\s+(?:called\s+|named\s+)?[`'\"]?$", text[:start], re.IGNORECASE)
     after = re.match(rf"(?:\(\))?[`'\"]?\s+({noun})s?\b", text[end:], re.IGNORECASE)
+    if after and re.fullmatch(r"[a-z]+", text[start:end]) and not _DETERMINED.search(text[:start]):
+        after = None  # "finger(1) and similar programs": a plain word before a noun, with no "the", describes it
     return [found.group(1).lower() for found in (before, after) if found]
+
+
+_DETERMINED = re.compile(r"(?:\b(?:the|a|an|this|that|its|their|your|our|each|every|which)|'s|[`'\"])\s*$", re.IGNORECASE)
+"""What stands before a word a noun after it calls so: "the keyring library", "Python's netrc module", "`x` flag"."""
 
 
 _ARTEFACTS = "|".join(sorted(map(re.escape, ARTEFACT_SHAPES), key=len, reverse=True))

@@ -23,6 +23,9 @@ _SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _INLINE = re.compile(r"\*\*|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])")
 _LINK = re.compile(r"!?\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])")
 """An inline link ``[text](url)`` or a reference link ``[text][]``, ``[text][ref]``: its text stays."""
+_ROLE = re.compile(r"\{([\w:-]+)\}`([^`<]*?)\s*(?:<[^>`]*>)?`")
+"""A MyST role, ``{ref}`--src <install_--src>` ``, ``{pypi}`certifi` ``: its title stays, quoted as a name; a
+proposal's number is shown as Sphinx shows it, ``{pep}`508` `` as "PEP 508"."""
 SECTION_SEP = " › "
 _DIRECTIVE = re.compile(r"^\s{0,3}(`{3,}|:{3,})\s*\{([\w:-]+)\}\s*(.*?)\s*$")
 """A MyST directive: ```` ```{note} ````, ```` ````{tab} Linux ````, ``:::{versionadded} 6.0``."""
@@ -51,7 +54,12 @@ def _cells(line: str) -> list[str]:
 
 def _inline(text: str) -> str:
     """Markdown emphasis and link syntax off; the words stay."""
-    return _INLINE.sub("", _LINK.sub(r"\1", text))
+    return _INLINE.sub("", _LINK.sub(r"\1", _ROLE.sub(_role, text)))
+
+
+def _role(found: re.Match[str]) -> str:
+    role, title = found.group(1).lower(), found.group(2)
+    return f"{role.upper()} {title}" if role in ("pep", "rfc") and title.isdigit() else f"`{title}`"
 
 
 def row_sentence(header: list[str], cells: list[str]) -> str:
