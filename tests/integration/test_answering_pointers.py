@@ -30,6 +30,12 @@ GUIDE = (
     "",
     "The --trace option can be used to change the log level.",
     "",
+    "## Silent spooling",
+    "",
+    "Added in version 3.4.",
+    "",
+    "Spoolit can keep the spool without printing anything.",
+    "",
     "## Getting it",
     "",
     "See the file CHANGES for what is new.",
@@ -70,3 +76,8 @@ def test_a_this_noun_the_question_names_with_no_word_of_its_own_points_nowhere(c
     """"this file" may be the document itself: the clone of the line above is not the tarball's."""
     result = run_query(ctx, "Which file should you read after a clone?")
     assert not (result["status"] == "GROUNDED" and "BUILDING" in result["answers"]), result
+
+
+def test_a_version_note_first_under_a_heading_says_when_what_the_heading_names_came(ctx):
+    """"Added in version 3.4." has no subject: it speaks of silent spooling, the heading right above it."""
+    assert grounded(ctx, "In which version of Spoolit was silent spooling added?") == ["3.4"]

@@ -185,6 +185,19 @@ def _elliptic(doc: Any | None) -> bool:
     return len(own) <= 1 and any(t.like_num or CODE_TOKEN.match(t.text) for t in doc)
 
 
+def _headline(doc: Any | None) -> bool:
+    """A sentence with no subject that opens with its verb's participle and a version: "Added in version 10.0.".
+
+    The note Sphinx puts first under a heading says when what the heading names came: it speaks of
+    what is before it, as an elliptic sentence does.
+    """
+    if doc is None or len(doc) < 3:
+        return False
+    root = doc[0]
+    return root.dep_ == "ROOT" and root.tag_ in ("VBN", "JJ") and any(t.like_num for t in doc[1:5]) and not any(
+        c.dep_ in ("nsubj", "nsubjpass", "expl") for c in root.children)
+
+
 _TERM_QUOTES = " ‘’'\"“”`"
 """What a term of a list may be wrapped in: Texinfo's ‘--enable-mini-gmp’, Markdown's backquotes."""
 
@@ -251,7 +264,7 @@ def line_words(text: str, doc: Any | None, context: str, previous: str = "", fol
         # (a term quoted as Texinfo prints it: "‘--enable-mini-gmp’"); the entry before is no introduction
         out.intro_text = f"{intro if intro.rstrip().endswith(':') else ''} {following}".strip()
         intro, out.entry = out.intro_text, True
-    elif previous and (POINTS_BACK.match(text) or _elliptic(doc) or _demonstrative_subject(doc)):  # "That's because …" gives the reason of the
+    elif previous and (POINTS_BACK.match(text) or _elliptic(doc) or _demonstrative_subject(doc) or _headline(doc)):  # "That's because …" gives the reason of the
         # sentence before; "The default is 3000." is the default of what it spoke of; a term is said of by what follows
         out.intro_text = f"{intro} {previous}".strip()
         intro = out.intro_text
