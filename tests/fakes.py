@@ -145,19 +145,27 @@ def _stream(data: bytes, extra: bytes = b"") -> bytes:
     return b"<< /Length %d %s>>\nstream\n" % (len(data), extra) + data + b"\nendstream"
 
 
-def text_pdf(pages: list[list[tuple[float, float, str]]], width: int = 612, height: int = 792) -> bytes:
+def text_pdf(pages: list[list[tuple[float, float, str]]], width: int = 612, height: int = 792,
+             fixed: bool = False) -> bytes:
     """A PDF whose pages hold text at given places: each page a list of (x, y, text), y from the bottom.
 
-    Helvetica with its standard encoding: byte \\256 is the "fi" ligature, as in typeset PDFs.
+    Helvetica with its standard encoding: byte \\256 is the "fi" ligature, as in typeset PDFs. With
+    ``fixed``, what a text holds between backquotes is set in Courier instead, as a manual sets code.
     """
     n = len(pages)
-    kids = b" ".join(b"%d 0 R" % (4 + 2 * i) for i in range(n))
+    kids = b" ".join(b"%d 0 R" % (5 + 2 * i) for i in range(n))
     objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, n),
-               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>"]
+
+    def shown(text: str) -> bytes:
+        parts = text.split("`") if fixed else [text]
+        return b"".join(b"/F%d 10 Tf (%s) Tj " % (1 + i % 2, part.encode("latin-1")) for i, part in enumerate(parts) if part)
+
     for i, lines in enumerate(pages):
-        ops = b"".join(b"BT /F1 10 Tf %.1f %.1f Td (%s) Tj ET\n" % (x, y, text.encode("latin-1")) for x, y, text in lines)
+        ops = b"".join(b"BT %.1f %.1f Td %s ET\n" % (x, y, shown(text)) for x, y, text in lines)
         objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Contents %d 0 R "
-                       b"/Resources << /Font << /F1 3 0 R >> >> >>" % (width, height, 5 + 2 * i))
+                       b"/Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> >>" % (width, height, 6 + 2 * i))
         objects.append(_stream(ops))
     return _pdf(objects)
 

@@ -314,16 +314,31 @@ def test_a_file_with_no_suffix_is_read_as_plain_text_and_a_binary_one_is_refused
 def test_a_pdf_s_option_entry_is_the_section_of_its_description_so_a_sentence_of_it_answers(tmp_path):
     from tests.fakes import grounded
 
-    rows = [(72, 700, "Packing options"), (72, 680, "--pack-level=<low|high> [default: low]"),
+    rows = [(72, 700, "Packing options"), (72, 680, "`--pack-level=<low|high>` [default: low]"),
             (72, 666, "Sets how hard the crates are packed by frobz."), (72, 652, "When high, nine passes are made."),
-            (72, 630, "--pack-size=<n> [default: 4]"), (72, 616, "Sets the size of each crate.")]
+            (72, 630, "`--pack-size=<n>` [default: 4]"), (72, 616, "Sets the size of each crate.")]
     docs = tmp_path / "docs"
     docs.mkdir()
-    (docs / "frobz-manual.pdf").write_bytes(text_pdf([rows]))
+    (docs / "frobz-manual.pdf").write_bytes(text_pdf([rows], fixed=True))  # the flags in Courier
     ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
     run_ingest(ctx, docs)
     assert grounded(ctx, "How many passes are made when --pack-level is set to high?") == ["nine passes"]
     assert run_query(ctx, "How many passes are made when --pack-size is set to high?")["status"] != "GROUNDED"
+
+
+def test_what_a_pdf_sets_in_a_fixed_pitch_font_is_quoted_as_code(tmp_path):
+    """"run `frob seal`" in Courier inside Helvetica reads as Markdown writes code; a line all in Courier stays bare,
+    and code that a line's end breaks in two is one."""
+    rows = [(72, 700, "To keep the spool, run `frob seal` before you leave the desk, and `frob open` when you come"),
+            (72, 686, "back. Should the seal fail while the desk is away from the spool for a long time, do then run `frob`"),
+            (72, 672, "`unseal` to remove it."),
+            (72, 650, "`frob seal --all`")]
+    page = tmp_path / "frob.pdf"
+    page.write_bytes(text_pdf([rows], fixed=True))
+    texts = [s.text for s in load_file(page, 1000, []) if s.text]
+    assert "To keep the spool, run `frob seal` before you leave the desk, and `frob open` when you come back." in texts
+    assert "Should the seal fail while the desk is away from the spool for a long time, do then run `frob unseal` to remove it." in texts
+    assert "frob seal --all" in texts
 
 
 def test_a_table_that_lays_out_questions_and_answers_is_read_paragraph_by_paragraph(tmp_path):

@@ -6,7 +6,7 @@ Every sentence here is made up for the rule it tests.
 from karaka.answering.clauses import other_clause
 from karaka.answering.languages import denies
 from karaka.answering.line import Line, line_words
-from karaka.answering.question import analyse, code_tokens
+from karaka.answering.question import Term, analyse, code_tokens
 from karaka.answering.reader import read
 from karaka.answering.shapes import called, code_shape, fits_shape
 from karaka.answering.spans import spans
@@ -172,3 +172,9 @@ def test_a_plain_word_before_the_noun_asked_describes_it_and_is_not_called_so():
     line = "The spool report is printed by lpq and similar programs, or by the spoolq program."
     assert not called(asked, line, line.index("similar"), line.index("similar") + len("similar"))
     assert called(asked, line, line.index("spoolq"), line.index("spoolq") + len("spoolq"))
+
+
+def test_a_question_word_is_found_as_written_when_its_parse_read_it_as_another_word():
+    """A question's "med" the parser lemmatised as "me" is still the "med" of "When `med`, four passes run."."""
+    text = "When `med`, four passes run."
+    assert line_words(text, parse(text), "").find(Term("me", False, "med", "word"))

@@ -76,7 +76,8 @@ class LineWords:
         if _written_whole(term):
             found = [m.start() for m in _whole(term.key).finditer(self.text.lower())]
             return [max(0, bisect_right(self.starts, at) - 1) for at in found] if self.starts else found
-        return [i for word, places in self.at.items() if same(term.key, word) for i in places]
+        said = key(term.text)  # the word as written too: "med" the parse of a question read as "me"'d
+        return [i for word, places in self.at.items() if same(term.key, word) or word == said for i in places]
 
     def in_context(self, term: Term) -> bool:
         return _holds(self.context, self.context_text, term)
