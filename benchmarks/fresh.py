@@ -1,6 +1,6 @@
 """Questions written over documents new to the project, scored as the blind set scores (totals and rows).
 
-    python benchmarks/fresh.py [--set fresh|shelf|shelf2|…|shelf22] [--llm SPEC] [--workspace WS]
+    python benchmarks/fresh.py [--set fresh|shelf|shelf2|…|shelf23] [--llm SPEC] [--workspace WS]
 
 With ``--workspace`` the documents are kept in ``WS.source/``, so a rerun finds them unchanged.
 
@@ -46,8 +46,10 @@ coreutils' README: 66 and 3) was written before that session changed anything, `
 Interface printed to PDF, pip's configuration.md, newgrp's German manual page and a scan of PyYAML's README: 37 and 3)
 after all of its changes, before they ran on it. ``--set shelf22`` (twenty-fourth session: Node.js's Corepack page printed to
 PDF, pip's vcs-support.md and https-certificates.md, pmap's German manual page and a scan of D-Bus's README: 39 and 3)
-was written before that session changed anything.
-Their documents come from Debian's ``adduser``, ``base-passwd``, ``dbus``, ``fontconfig``, ``groff-base``, ``bash``, ``bc``, ``cscope``, ``e2fsprogs``, ``fakeroot``, ``dpkg``, ``ed``, ``espeak-ng``, ``findutils``, ``gettext``,
+was written before that session changed anything, ``--set shelf23`` (Node.js's debugger page printed to PDF, Valgrind's
+README_PACKAGERS as HTML, pip's repeatable-installs.md, sg's German manual page and a scan of GnuPG's README: 39 and 3)
+after all of its changes, run once on the session's first and last code.
+Their documents come from Debian's ``adduser``, ``base-passwd``, ``dbus``, ``fontconfig``, ``groff-base``, ``bash``, ``bc``, ``cscope``, ``e2fsprogs``, ``fakeroot``, ``dpkg``, ``ed``, ``espeak-ng``, ``findutils``, ``gettext``, ``gnupg``,
 ``grep``, ``gzip``, ``coreutils``, ``jq``, ``libjson-c5``, ``ninja-build``, ``python3-yaml``, ``xtrans-dev``, ``postgresql-common``, ``libexpat1-dev``, ``libffi-dev``, ``libtasn1-doc``, ``libxslt1-dev``, ``man-db``, ``nettle-dev``,
 ``nodejs``, ``passwd``, ``pkgconf``, ``procps``, ``psmisc``, ``python3-dev``, ``python3-pip``, ``sed``, ``systemd``,
 ``valgrind``, ``xz-utils`` and ``zstd``; a scan
@@ -152,6 +154,9 @@ SETS = {  # per set: documents copied (a .gz source is unpacked) and manual page
     "shelf22": ({"pip-vcs-support.md": "/usr/share/doc/python3-pip/html/topics/vcs-support.md.gz",
                  "pip-https-certificates.md": "/usr/share/doc/python3-pip/html/topics/https-certificates.md"},
                 {"pmap.de.1.txt": "/usr/share/man/de/man1/pmap.1.gz"}),
+    "shelf23": ({"valgrind-readme-packagers.html": "/usr/share/doc/valgrind/html/dist.readme-packagers.html",
+                 "pip-repeatable-installs.md": "/usr/share/doc/python3-pip/html/topics/repeatable-installs.md"},
+                {"sg.de.1.txt": "/usr/share/man/de/man1/sg.1.gz"}),
 }
 SCANS = {"shelf5": {"bash-intro-scan.pdf": "/usr/share/doc/bash/INTRO.gz"},
          "shelf6": {"bc-readme-scan.pdf": "/usr/share/doc/bc/README"},
@@ -169,13 +174,15 @@ SCANS = {"shelf5": {"bash-intro-scan.pdf": "/usr/share/doc/bash/INTRO.gz"},
          "shelf19": {"groff-readme-scan.pdf": "/usr/share/doc/groff-base/README.gz"},
          "shelf20": {"coreutils-readme-scan.pdf": "/usr/share/doc/coreutils/README.gz"},
          "shelf21": {"pyyaml-readme-scan.pdf": "/usr/share/doc/python3-yaml/README.md"},
-         "shelf22": {"dbus-readme-scan.pdf": "/usr/share/doc/dbus/README.gz"}}
+         "shelf22": {"dbus-readme-scan.pdf": "/usr/share/doc/dbus/README.gz"},
+         "shelf23": {"gnupg-readme-scan.pdf": "/usr/share/doc/gnupg/README.gz"}}
 """Per set: image-only PDFs made of a text's first page (typeset, rendered at 200 dpi): what a scanner makes."""
 SCAN_LINES = 58
 PRINTS = {"shelf20": {"ninja-manual.pdf": "/usr/share/doc/ninja-build/manual.html",
                       "json-c-README.pdf": "/usr/share/doc/libjson-c5/README.html"},
           "shelf21": {"xtrans.pdf": "/usr/share/doc/xtrans-dev/xtrans.html"},
-          "shelf22": {"corepack.pdf": "/usr/share/doc/nodejs/api/corepack.html"}}
+          "shelf22": {"corepack.pdf": "/usr/share/doc/nodejs/api/corepack.html"},
+          "shelf23": {"node-debugger.pdf": "/usr/share/doc/nodejs/api/debugger.html"}}
 """Per set: HTML manuals printed to PDF by headless Chromium (A4-ish pages, no header or footer): a PDF manual."""
 
 

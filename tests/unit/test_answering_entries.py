@@ -178,3 +178,29 @@ def test_a_question_word_is_found_as_written_when_its_parse_read_it_as_another_w
     """A question's "med" the parser lemmatised as "me" is still the "med" of "When `med`, four passes run."."""
     text = "When `med`, four passes run."
     assert line_words(text, parse(text), "").find(Term("me", False, "med", "word"))
+
+
+def test_what_can_be_used_to_do_two_things_answers_either():
+    """"can be used to build and pack" joins the packing to the using: frob wheel does it, not another action."""
+    found = _read("Which command can pack all of a crate's parts into one folder?",
+                  "`frob wheel` can be used to build and pack all of a crate's parts into one folder.")
+    assert found["frob wheel"] == ""
+
+
+def test_a_short_unknown_word_the_tagger_took_for_a_particle_is_the_question_s_subject():
+    """"sq" between "does" and the verb is a program's name, whatever its tag."""
+    assert "sq" in [t.text for t in analyse("Which command does sq work like?").terms]
+
+
+def test_a_quoted_number_is_a_value_not_the_name_asked_for():
+    found = _read("Which environment variable makes frob run until the first stop?",
+                  "To instead run until the first stop (given by a `halt` statement), set the `FROB_RESUME` environment "
+                  "variable to `1`.")
+    assert "FROB_RESUME" in found and "1" not in found
+
+
+def test_a_command_typed_at_a_prompt_goes_on_from_no_sentence():
+    """"$ cat frobscript.js" is no elliptic sentence like "The default is 3000.": the line before does not introduce it."""
+    previous = "To skip the spool, set the FROB_SKIP variable to 1."
+    assert line_words("$ cat frobscript.js", parse("$ cat frobscript.js"), "", previous=previous).intro_text == ""
+    assert line_words("The default is 3000.", parse("The default is 3000."), "", previous=previous).intro_text

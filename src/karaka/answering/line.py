@@ -179,8 +179,8 @@ def _elliptic(doc: Any | None) -> bool:
 
     It is said of what the sentence before it speaks of, as if it went on from it.
     """
-    if doc is None or not len(doc):
-        return False
+    if doc is None or not len(doc) or re.match(r"\s*[$%>]\s", doc.text):
+        return False  # "$ cat notes.txt": a command typed at a prompt, no sentence going on from the one before
     own = [t for t in doc if not (t.is_punct or t.like_num or t.lower_ in FUNCTION_WORDS or t.pos_ in (
         "AUX", "PRON", "DET", "NUM", "ADP", "CCONJ", "SCONJ", "PART", "SYM"))]
     return len(own) <= 1 and any(t.like_num or CODE_TOKEN.match(t.text) for t in doc)

@@ -137,9 +137,10 @@ def _serves(lower: Any, upper: Any) -> bool:
     """Whether ``lower`` hangs under ``upper`` as its means or purpose, not as another action joined by "and"."""
     token = lower
     while token.head.i != token.i and token.i != upper.i:
-        if token.dep_ == "conj" or token.dep_ == "advcl" and any(
+        if token.dep_ == "conj" and token.head.i == upper.i or token.dep_ == "advcl" and any(
                 c.dep_ == "mark" and c.lower_ in _TIME_MARKS for c in token.children):
-            return False  # "Once you have allocated it, construct X": a time, neither a means nor a purpose
+            return False  # "Once you have allocated it, construct X": a time, neither a means nor a purpose; "reads
+            # a file and returns X": another action (but "X can be used to build and package it" serves the using)
         token = token.head
     return token.i == upper.i and lower.i != upper.i
 

@@ -326,8 +326,8 @@ def _analyse_parse(text: str) -> Asked:  # noqa: C901 - one walk over the questi
             continue
         if t.i in skip or t.is_punct or t.lower_ in FUNCTION_WORDS or t.lower_ in k.WH_WORDS:
             continue
-        if t.lemma_.lower() in k.DEFAULT_WORDS or t.pos_ in ("DET", "PRON", "CCONJ", "SCONJ", "PART") or \
-                t.pos_ in ("AUX", "ADP") and not mistagged_name(tokens, t.i):  # "what curl exit code": a name
+        if t.lemma_.lower() in k.DEFAULT_WORDS or t.pos_ in ("DET", "PRON", "CCONJ", "SCONJ") or \
+                t.pos_ in ("AUX", "ADP", "PART") and not mistagged_name(tokens, t.i):  # "what curl exit code": a name
             continue
         if t.pos_ == "VERB" and t.lemma_.lower() in LIGHT_VERBS:
             continue

@@ -18,7 +18,9 @@ ADDRESS = re.compile(r"(?<![\w.@-])(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://[^\s
 
 
 def code_shape(token: str) -> str:
-    """The shape of a code token: ``address``, ``flag``, ``variable``, ``path``, ``call`` or ``name``."""
+    """The shape of a code token: ``address``, ``flag``, ``variable``, ``path``, ``call``, ``number`` or ``name``."""
+    if re.fullmatch(r"\d+(?:[.,]\d+)*", token):
+        return "number"  # "set it to `1`": a value, no name of anything
     if ADDRESS.fullmatch(token):
         return "address"
     if re.match(r"--?[A-Za-z]", token):
@@ -37,7 +39,7 @@ def fits_shape(asked: str, shape: str, token: str = "") -> bool:
     if not asked:
         return True
     if asked == "name":  # a format, a class, a key: a file's name, an option or an address is none of them
-        return shape not in ("path", "flag", "address")
+        return shape not in ("path", "flag", "address", "number")
     if asked == "command":  # a program's name or where programs lie ("/usr/bin/gzip"): no data path nor option
         return shape == "name" or shape == "path" and bool(re.search(r"(?:^|/)(?:s?bin|libexec)/[^/]+$|^\./\S", token))
     dotted = shape in ("call", "path") and "/" not in token and not token.endswith("()") and not token.startswith(".")

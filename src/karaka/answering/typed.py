@@ -42,7 +42,7 @@ def typed(asked: Asked, span: Span, after: str = "") -> tuple[bool, str]:
             same(asked.focus, key(w)) for w in k.VERSION_NOUNS | k.VALUE_NOUNS):
         return False, f"a version, not a {asked.focus_text}"  # "the LZ77 algorithm used in zip 1.9": 1.9 is no algorithm
     if kind == k.VALUE:  # a number, a literal, a string, a name; not a call or a flag ("load(x=1)", "--quiet")
-        shaped = span.kind != k.CODE or code_shape(span.text) in ("name", "variable", "path")
+        shaped = span.kind != k.CODE or code_shape(span.text) in ("name", "variable", "path", "number")
         return span.kind in (k.VALUE, k.QUANTITY, k.CODE, k.VERSION) and shaped and "(" not in span.text, \
             "not a value"
     if kind == k.MANNER and span.kind == k.CODE:  # "how do you install only the library?": by the command

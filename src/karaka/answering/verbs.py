@@ -30,13 +30,14 @@ def mistagged_name(tokens: list, i: int) -> bool:  # type: ignore[type-arg]
 
     After "which" a word tagged as a verb ("which zip tool"; not "what causes cancer"); after either, a
     word tagged as an auxiliary or a preposition that is no such word ("what curl exit code", "what frob
-    exit code": a program's name the tagger does not know); after "does", a word tagged as an auxiliary
-    before the verb ("What does quill do?").
+    exit code": a program's name the tagger does not know); after "does", a word tagged as an auxiliary,
+    a preposition or a particle before the verb that is no such word ("What does quill do?", "which
+    command does sg work like?").
     """
     word, before = tokens[i], tokens[i - 1] if i else None
     if before is None or word.lower_ in AUXILIARIES or i + 1 >= len(tokens):
         return False
-    if before.lower_ in ("do", "does", "did") and word.pos_ in ("AUX", "ADP") and word.is_alpha and len(word) > 2 \
+    if before.lower_ in ("do", "does", "did") and word.pos_ in ("AUX", "ADP", "PART") and word.is_alpha and not word.is_stop \
             and word.lower_ not in _NOT_NAMES and tokens[i + 1].pos_ in ("VERB", "AUX"):
         return True  # "What does quill do?": the subject between the auxiliary and the verb
     if tokens[i + 1].pos_ not in ("NOUN", "PROPN"):
