@@ -204,3 +204,10 @@ def test_a_command_typed_at_a_prompt_goes_on_from_no_sentence():
     previous = "To skip the spool, set the FROB_SKIP variable to 1."
     assert line_words("$ cat frobscript.js", parse("$ cat frobscript.js"), "", previous=previous).intro_text == ""
     assert line_words("The default is 3000.", parse("The default is 3000."), "", previous=previous).intro_text
+
+
+def test_a_capitalised_name_the_line_calls_by_the_noun_asked_is_a_candidate():
+    """"the Frobentry package" names a package, though "Frobentry" has no shape of code."""
+    found = _read("Which package is needed for most spool functions?",
+                  "You also need the Frobentry package for most spool functions; however it is not a build requirement.")
+    assert found.get("Frobentry") == ""

@@ -106,6 +106,9 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
             if kind == k.NAME and code_shape(token) != "name":
                 continue
             add(token, m.start(1) if m.group(1) else m.start(2), k.CODE)
+    if kind == k.CODE and asked.focus_text:  # "the Pinentry package": a name the line calls by the noun asked
+        for m in re.finditer(rf"\b(?:the|an?)\s+([A-Z][\w+.-]*[\w+])\s+(?:{re.escape(asked.focus_text)})s?\b", text):
+            add(m.group(1), m.start(1), k.CODE)
     if kind == k.PLACE or kind == k.CODE and asked.shape == "address":  # "where are bugs reported?": to an address
         said = {t.key for t in asked.terms} | {asked.focus}  # the question's words: "e-mail", "URL"?
         for m in ADDRESS.finditer(text):
