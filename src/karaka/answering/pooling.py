@@ -123,13 +123,16 @@ def referred_line(store: Store, attrs: dict[str, Any], doc: Any | None, asked: A
     that line's words are the line's as an introduction's are. A "this file" the question gives no
     word of its own ("which file …?") points nowhere: it may be the document itself.
     """
+    pointed = {key(t.head.lemma_) for t in doc or [] if t.lower_ in ("this", "these") and t.dep_ == "det"
+               and t.head.pos_ == "NOUN"}
+    section, seq = str(attrs.get("section") or ""), int(attrs.get("seq") or 0)
+    if not pointed or seq < 2:
+        return ""  # most lines point at nothing: the question's words are read only for those that do
     said = [key(w) for w in WORD.findall(asked.text)]
     terms = {t.key for t in asked.terms}
     pairs = {(a, b) for a, b in zip(said, said[1:], strict=False) if a in terms and b in terms}  # "clone location"
-    nouns = {key(t.head.lemma_) for t in doc or [] if t.lower_ in ("this", "these") and t.dep_ == "det"
-             and t.head.pos_ == "NOUN"} & {b for _, b in pairs}
-    section, seq = str(attrs.get("section") or ""), int(attrs.get("seq") or 0)
-    if not nouns or seq < 2:
+    nouns = pointed & {b for _, b in pairs}
+    if not nouns:
         return ""
     for s in reversed(store.records.lines(str(attrs.get("doc_id", "")), max(1, seq - REFERRED_REACH), seq - 1)):
         if s.section != section:

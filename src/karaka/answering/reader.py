@@ -156,11 +156,12 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
                                                                                            strict=True)]
         by_focus = [s for s in found_spans if asked.kind == k.CODE and asked.focus and s.kind == k.CODE
                     and s.start >= 0 and called(asked, line.text, s.start, s.end)]  # "a variable named X"
+        called_so = {s.text for s in by_focus}
         headed = code_tokens(line.section)  # the code its innermost heading names ("-u, --unlock")
         entry = code_tokens(entry_of(line.section)) if asked.kind == k.CODE and not any(
             t.key in (e.lower() for e in headed) for t in asked.terms) else []
         for span, c, said in zip(found_spans, typed, named_as, strict=True):
-            if by_focus and span.text not in {s.text for s in by_focus} and c.proved and not any(
+            if by_focus and span.text not in called_so and c.proved and not any(
                     span.start <= s.start and s.end <= span.end for s in by_focus):
                 # "the corepack pack command" calls "pack" a command, and "corepack pack" is its whole name
                 c.evidence.why_not = f"the line calls {by_focus[0].text!r} the {asked.focus_text}"

@@ -36,8 +36,9 @@ def outline(lines: list[Raw]) -> list[Raw]:
     entry, since = "", 0
     for raw in lines:
         text = raw.text.strip()
-        if text and entry_line(text.replace("`", "")):  # a PDF quotes what it sets in a fixed-pitch font
-            entry, since = text.replace("`", ""), 0
+        bare = text.replace("`", "")  # a PDF quotes what it sets in a fixed-pitch font
+        if text and entry_line(bare):
+            entry, since = bare, 0
         elif VARIABLE.fullmatch(text):
             entry = ""  # another entry's kind ("FROBZ_LEVEL=<n>"): the option's description has ended
         elif text and entry:
