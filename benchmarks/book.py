@@ -1,7 +1,7 @@
 """Public-domain books from packages, read as books: Moby-Dick (chapters), Marcus Aurelius's Meditations
 (books of numbered passages), and four of Jane Austen's novels (chapters).
 
-    python benchmarks/book.py [--book moby-dick|meditations|persuasion|northanger-abbey|pride-and-prejudice|emma] [--workspace WS]
+    python benchmarks/book.py [--book moby-dick|meditations|persuasion|northanger-abbey|pride-and-prejudice|emma|sense-and-sensibility|mansfield-park] [--workspace WS]
 
 With ``--workspace`` the book is kept in ``WS.source/``, so a rerun on the same workspace finds the
 same document unchanged (it used to ingest the book again from a new temporary path, as a second
@@ -73,6 +73,14 @@ BOOKS = {
     "northanger-abbey": ("deb:r-cran-janeaustenr", "northangerabbey", (
         "What happens in Northanger Abbey chapter 2?",
         "Which chapter tells of Blaize Castle?",
+    )),
+    "sense-and-sensibility": ("deb:r-cran-janeaustenr", "sensesensibility", (
+        "What happens in Sense and Sensibility chapter 1?",
+        "Which chapter tells of Cleveland?",
+    )),
+    "mansfield-park": ("deb:r-cran-janeaustenr", "mansfieldpark", (
+        "What happens in Mansfield Park chapter 1?",
+        "Which chapter tells of Sotherton?",
     )),
 }
 ROMAN = "I II III IV V VI VII VIII IX X XI XII".split()

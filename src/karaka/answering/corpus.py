@@ -79,10 +79,14 @@ def corpus_check(store: Store) -> Callable[[str], bool]:
     return has
 
 
+_OWNER = r"(?:[A-Z][\w.]*\s+){0,2}[A-Z]\w*['’]s"
+"""Whose a thing is, as a name writes it: "Tam, Ada Quist's brother," says who Tam is by whose brother he is."""
+
+
 def definitions(store: Store, thing: str, limit: int = DEFINITIONS) -> list[str]:
     """The first lines, in the documents' order, that say what ``thing`` is by the shape of the sentence.
 
-    "Tam, a miller of Oster", "Tam was a miller", "the miller was Tam,", "a miller named Tam",
+    "Tam, a miller of Oster", "Tam was a miller", "Tam, Ada's brother,", "the miller was Tam,", "a miller named Tam",
     "frobz: a tool …": an apposition, a copula or a naming right at the name. A text introduces
     someone or something where it first says what they are; later lines mostly say what they do.
     The reader still proves the span it reads there (``identity``): the shape only brings the line.
@@ -90,7 +94,8 @@ def definitions(store: Store, thing: str, limit: int = DEFINITIONS) -> list[str]
     name = re.escape(" ".join(thing.split()))
     if not name:
         return []
-    shapes = re.compile(rf"(?<![\w-]){name}(?:\s*(?:,|:|\(|—|–)\s*|\s+(?:is|was|are|were)\s+)(?:an?|the|one)\s"
+    shapes = re.compile(rf"(?<![\w-]){name}(?:\s*(?:,|:|\(|—|–)\s*|\s+(?:is|was|are|were)\s+)(?:an?|the|one"
+                        rf"|{_OWNER})\s"
                         rf"|\b(?:is|was|are|were)\s+{name}\s*(?:,|$)|\b(?:named|called)\s+{name}(?![\w-])",
                         re.IGNORECASE)
     return _first_lines(store, squash(thing), shapes, limit)

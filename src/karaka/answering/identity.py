@@ -173,7 +173,7 @@ def identity(span: Span, words: LineWords, doc: Any | None, asked: Asked) -> boo
     if all(t.is_stop or not t.is_alpha for t in doc[span.first:span.last + 1]):
         return False  # "Next was Tam": a word that only points or orders names nothing
     head = span_head(span, doc)
-    terms = {i for t in asked.terms if t.hard and not _honorific(t, asked) for i in words.find(t)} \
+    terms = {i for t in asked.terms if t.hard and not _honorific(t, asked) for i in words.find(t)} - _wife_of(asked, doc) \
         | _standing_for(asked, words, doc)  # a title alone is no one: the "Mrs." of "Mrs. Tolland" is not Mrs. Roe's
     if not terms:
         return False
@@ -210,6 +210,20 @@ def defining_verb(token: Any) -> Any | None:
     verb = token.head.head if token.dep_ == "pobj" and token.head.lower_ == "to" else token.head
     named = token.dep_ == "dobj" or token.dep_ == "pobj" and verb.lemma_.lower() == "refer"
     return verb if named and verb.lemma_.lower() in DEFINING_VERBS and verb.i != token.i else None
+
+
+def _wife_of(asked: Asked, doc: Any) -> set[int]:
+    """The words of a man's full name that "Mrs." sets before it, where the question names him without a title.
+
+    "Mrs. Tam Rolle" is Tam Rolle's wife, as English wrote a married woman's name: what the line says
+    she is says nothing of who Tam Rolle is.
+    """
+    names = [t for t in asked.terms if t.hard and t.role == "name"]
+    if len(names) < 2 or any(t.text.lower().rstrip(".") in TITLES for t in names):
+        return set()
+    first = names[0].text.lower()
+    return {j for t in doc if t.lower_ == first and t.i > 0 and doc[t.i - 1].lower_.rstrip(".") == "mrs"
+            for j in range(t.i, min(t.i + len(names), len(doc)))}
 
 
 def _standing_for(asked: Asked, words: LineWords, doc: Any) -> set[int]:

@@ -49,6 +49,8 @@ def one_per_line(asked: Asked, line: Line, proved: list[tuple[Span, Candidate]])
                 either := _aliases(f"{line.words.heading} {line.text}", a.text, b.text)):
             a.text, b.evidence.why_not = either, f"one of {either!r}, which answers"  # "-d, --delete": one option
     outer = [(s, c) for s, c in outer if not c.evidence.why_not]
+    if asked.kind == k.PLACE and len(outer) > 1:
+        outer = _named_places(line, outer)
     if len(outer) < 2:
         return
     votes = {id(c): 0.0 for _, c in outer}
@@ -75,6 +77,26 @@ def one_per_line(asked: Asked, line: Line, proved: list[tuple[Span, Candidate]])
             c.evidence.why_not = f"the line gives {ranked[0][1].text!r} and {ranked[1][1].text!r} alike"
         elif c is not ranked[0][1]:
             c.evidence.why_not = f"the question's words point to {ranked[0][1].text!r}"
+
+
+def _named_places(line: Line, outer: list[tuple[Span, Candidate]]) -> list[tuple[Span, Candidate]]:
+    """Where a line places something at a named place, a phrase of common nouns in it is no answer to "where".
+
+    "She stayed with the Ortons at Fernleigh, in the pursuit of solitary walks": Fernleigh is where;
+    "in the pursuit" says how she spent her time there. A line that names no place keeps its phrases
+    ("in the home directory").
+    """
+    doc = line.doc
+    if doc is None:
+        return outer
+    named = [(s, c) for s, c in outer if s.first >= 0 and any(
+        t.pos_ == "PROPN" or t.ent_type_ in ("GPE", "LOC", "FAC") for t in doc[s.first:s.last + 1])]
+    if not named or len(named) == len(outer):
+        return outer
+    for s, c in outer:
+        if (s, c) not in named and s.kind == k.PLACE:
+            c.evidence.why_not = f"the line places it at {named[0][1].text!r}, a named place"
+    return [(s, c) for s, c in outer if not c.evidence.why_not]
 
 
 def _alternatives(text: str, a: Span, b: Span) -> str:

@@ -23,10 +23,36 @@ from karaka.nlp.paths import PATH
 from karaka.store.base import Store
 from karaka.words import ANAPHORIC_PRONOUNS, FUNCTION_WORDS, HUMAN_PRONOUNS, PRONOUNS, WORD
 
+MUTUAL = frozenset("marry wed meet divorce".split())
+"""Verbs whose doer and object say the same when they change places: "Ivo married Lena" says whom Lena married."""
+
 
 def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, line: Line,
-           rarity: Callable[[str], float] | None = None) -> Iterator[Candidate]:
-    """Role spans of the line's actions whose verb is the question's."""
+                    rarity: Callable[[str], float] | None = None) -> Iterator[Candidate]:
+    """Role spans of the line's actions whose verb is the question's, and of a mutual action read the other way."""
+    yield from _role_candidates(store, asked, step, line, rarity)
+    if (turned := _turned(step)) is not None:
+        yield from _role_candidates(store, asked, turned, line, rarity, turned=True)
+
+
+def _turned(step: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A step on a mutual action with its doer and object changed places: "whom did Lena marry?" as "who married Lena?"."""
+    karakas = dict((step or {}).get("karakas") or {})
+    swap = {"KARTA": "KARMA", "KARMA": "KARTA"}
+    extract = str((step or {}).get("extract") or "")
+    if not step or key(str(step.get("verb") or "")) not in {key(v) for v in MUTUAL} or extract not in swap or \
+            set(karakas) != {swap[extract]}:
+        return None
+    return {**step, "karakas": {extract: karakas[swap[extract]]}, "extract": swap[extract]}
+
+
+def _role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, line: Line,
+                     rarity: Callable[[str], float] | None = None, turned: bool = False) -> Iterator[Candidate]:
+    """Role spans of the line's actions whose verb is the step's.
+
+    ``turned``: the step reads a mutual action the other way, and the role must be what the question
+    names ("Lena"), not a phrase that mentions it among other words.
+    """
     if not step or not step.get("verb") or not asked.verb:
         return
     want = key(str(step.get("verb")))
@@ -39,9 +65,12 @@ def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, lin
         if not of_verb(attrs, want) or asked.particle and not _with_particle(line, want, asked.particle):
             continue  # "make up" is not the "make" of "make sure"
         all_spans = spans_of(store, kriya)
+        all_spans += controller(line, attrs, all_spans)
         me = line.words.narrator
         missing = [value for role, value in named
-                   if _contradicted(role, value, who[value], all_spans, line.text, line.words.previous_text, me)]
+                   if _contradicted(role, value, who[value], all_spans, line.text, line.words.previous_text, me)
+                   or turned and not any(s[:2] == ("role", role) and (s[3] in who[value] or min(coverage(
+                       value, s[2]), coverage(s[2], value)) >= 0.5) for s in all_spans)]
         referred = " ".join(value for _, value in named if any(  # "he", linked to the Tomas asked about
             entity in who[value] and text.lower() in PRONOUNS and antecedent(store, entity, line.node)
             or _narrator(text, value, me) for _, _, text, entity in all_spans))
@@ -93,6 +122,37 @@ def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, lin
                                 [introduced[1]] if introduced is not None else antecedent_line(store, entity, refers)))
 
 
+_SUBJECT = ("nsubj", "nsubjpass")
+_PERSONAL = frozenset("he she they i".split())
+"""Pronouns a doer named before may stand for ("you" and "it" stand for the reader and the tool alike)."""
+
+
+def controller(line: Line, attrs: dict[str, Any], spans: list[Any]) -> list[Any]:
+    """The doer the parse gives an action with none of its own: the named subject of the verb it depends on.
+
+    "Ivo was unable to sell the boat", "Ivo wanted to sell it": Ivo sells. An infinitive's doer is not
+    written, so the extractor gives its action no kartā; the line still says who does it, and someone
+    else named in the line ("… than his choosing Lena") is not. Only a name or a personal pronoun: a
+    verb with an object of its own ("Mara asked Ivo to sell it", "uses curl to fetch it") or a doer
+    written "you" or "it" leaves the doer to the reader, as before.
+    """
+    at = attrs.get("char")
+    if line.doc is None or not isinstance(at, int) or any(s[:2] == ("role", "KARTA") for s in spans):
+        return []
+    verb = next((t for t in line.doc if t.idx == at), None)
+    if verb is None or verb.dep_ != "xcomp":
+        return []
+    governor = verb.head
+    while governor.dep_ in ("acomp", "xcomp") and not any(c.dep_ in _SUBJECT for c in governor.children):
+        governor = governor.head  # "was unable to sell": the subject of "was"
+    if any(c.dep_ == "dobj" for c in governor.children):
+        return []
+    doer = next((c for c in governor.children if c.dep_ in _SUBJECT), None)
+    if doer is None or not (doer.pos_ == "PROPN" or doer.lower_ in _PERSONAL):
+        return []
+    return [("role", "KARTA", line.doc[doer.left_edge.i:doer.right_edge.i + 1].text, None)]
+
+
 def arguments(store: Store, step: dict[str, Any] | None) -> tuple[list[tuple[str, str]], dict[str, set[str]]]:
     """The (role, value) pairs a plan step names (not a previous step's "$1"), and the entities each value may name."""
     named = [(role, str(value)) for role, value in ((step or {}).get("karakas") or {}).items()
@@ -122,10 +182,19 @@ def _contradicted(role: str, value: str, ids: set[str], spans: list[Any], text: 
     action with nothing in that role does not say otherwise (the line's words still have to
     hold the value, as for any span).
     """
-    if any(entity in ids or coverage(value, span) >= 0.5 or _apposed(text, span, value) or _given(text, span, value)
-           or _may_stand_for(span, value, text, previous) or _narrator(span, value, me) for _, _, span, entity in spans):
+    if any(entity in ids or _holds(value, span, name == role) or _apposed(text, span, value) or _given(text, span, value)
+           or _may_stand_for(span, value, text, previous) or _narrator(span, value, me) for _, name, span, entity in spans):
         return False
     return any(kind == "role" and name == role for kind, name, _, _ in spans)
+
+
+def _holds(value: str, span: str, same_role: bool) -> bool:
+    """Whether a role's words hold the value: most of them, and in another role they must be most of the span.
+
+    A parse may give the doer as the object ("was sold by Mara"), so a role other than the one asked
+    counts, but not where the value is one name in a long clause the parse took as the object.
+    """
+    return coverage(value, span) >= 0.5 and (same_role or coverage(span, value) >= 0.5)
 
 
 def _may_stand_for(span: str, value: str, text: str, previous: str) -> bool:
