@@ -1,6 +1,6 @@
 """Questions written over documents new to the project, scored as the blind set scores (totals and rows).
 
-    python benchmarks/fresh.py [--set fresh|shelf|shelf2|…|shelf23] [--llm SPEC] [--workspace WS]
+    python benchmarks/fresh.py [--set fresh|shelf|shelf2|…|shelf24] [--llm SPEC] [--workspace WS]
 
 With ``--workspace`` the documents are kept in ``WS.source/``, so a rerun finds them unchanged.
 
@@ -48,9 +48,11 @@ after all of its changes, before they ran on it. ``--set shelf22`` (twenty-fourt
 PDF, pip's vcs-support.md and https-certificates.md, pmap's German manual page and a scan of D-Bus's README: 39 and 3)
 was written before that session changed anything, ``--set shelf23`` (Node.js's debugger page printed to PDF, Valgrind's
 README_PACKAGERS as HTML, pip's repeatable-installs.md, sg's German manual page and a scan of GnuPG's README: 39 and 3)
-after all of its changes, run once on the session's first and last code.
+after all of its changes, run once on the session's first and last code. ``--set shelf24`` (twenty-fifth session:
+Node.js's tty page printed to PDF, Valgrind's README_DEVELOPERS as HTML, skill's German manual page and a scan of
+GLib's README: 47 and 3) was written after that session's changes to novels, and run once on its first code and once on those changes.
 Their documents come from Debian's ``adduser``, ``base-passwd``, ``dbus``, ``fontconfig``, ``groff-base``, ``bash``, ``bc``, ``cscope``, ``e2fsprogs``, ``fakeroot``, ``dpkg``, ``ed``, ``espeak-ng``, ``findutils``, ``gettext``, ``gnupg``,
-``grep``, ``gzip``, ``coreutils``, ``jq``, ``libjson-c5``, ``ninja-build``, ``python3-yaml``, ``xtrans-dev``, ``postgresql-common``, ``libexpat1-dev``, ``libffi-dev``, ``libtasn1-doc``, ``libxslt1-dev``, ``man-db``, ``nettle-dev``,
+``grep``, ``gzip``, ``coreutils``, ``jq``, ``libjson-c5``, ``ninja-build``, ``python3-yaml``, ``xtrans-dev``, ``postgresql-common``, ``libexpat1-dev``, ``libffi-dev``, ``libglib2.0-0``, ``libtasn1-doc``, ``libxslt1-dev``, ``man-db``, ``nettle-dev``,
 ``nodejs``, ``passwd``, ``pkgconf``, ``procps``, ``psmisc``, ``python3-dev``, ``python3-pip``, ``sed``, ``systemd``,
 ``valgrind``, ``xz-utils`` and ``zstd``; a scan
 needs ``tesseract-ocr`` and a printed manual ``chromium`` (a missing one is named).
@@ -157,6 +159,8 @@ SETS = {  # per set: documents copied (a .gz source is unpacked) and manual page
     "shelf23": ({"valgrind-readme-packagers.html": "/usr/share/doc/valgrind/html/dist.readme-packagers.html",
                  "pip-repeatable-installs.md": "/usr/share/doc/python3-pip/html/topics/repeatable-installs.md"},
                 {"sg.de.1.txt": "/usr/share/man/de/man1/sg.1.gz"}),
+    "shelf24": ({"valgrind-readme-developers.html": "/usr/share/doc/valgrind/html/dist.readme-developers.html"},
+                {"skill.de.1.txt": "/usr/share/man/de/man1/skill.1.gz"}),
 }
 SCANS = {"shelf5": {"bash-intro-scan.pdf": "/usr/share/doc/bash/INTRO.gz"},
          "shelf6": {"bc-readme-scan.pdf": "/usr/share/doc/bc/README"},
@@ -175,14 +179,16 @@ SCANS = {"shelf5": {"bash-intro-scan.pdf": "/usr/share/doc/bash/INTRO.gz"},
          "shelf20": {"coreutils-readme-scan.pdf": "/usr/share/doc/coreutils/README.gz"},
          "shelf21": {"pyyaml-readme-scan.pdf": "/usr/share/doc/python3-yaml/README.md"},
          "shelf22": {"dbus-readme-scan.pdf": "/usr/share/doc/dbus/README.gz"},
-         "shelf23": {"gnupg-readme-scan.pdf": "/usr/share/doc/gnupg/README.gz"}}
+         "shelf23": {"gnupg-readme-scan.pdf": "/usr/share/doc/gnupg/README.gz"},
+         "shelf24": {"glib-readme-scan.pdf": "/usr/share/doc/libglib2.0-0/README.md"}}
 """Per set: image-only PDFs made of a text's first page (typeset, rendered at 200 dpi): what a scanner makes."""
 SCAN_LINES = 58
 PRINTS = {"shelf20": {"ninja-manual.pdf": "/usr/share/doc/ninja-build/manual.html",
                       "json-c-README.pdf": "/usr/share/doc/libjson-c5/README.html"},
           "shelf21": {"xtrans.pdf": "/usr/share/doc/xtrans-dev/xtrans.html"},
           "shelf22": {"corepack.pdf": "/usr/share/doc/nodejs/api/corepack.html"},
-          "shelf23": {"node-debugger.pdf": "/usr/share/doc/nodejs/api/debugger.html"}}
+          "shelf23": {"node-debugger.pdf": "/usr/share/doc/nodejs/api/debugger.html"},
+          "shelf24": {"node-tty.pdf": "/usr/share/doc/nodejs/api/tty.html"}}
 """Per set: HTML manuals printed to PDF by headless Chromium (A4-ish pages, no header or footer): a PDF manual."""
 
 

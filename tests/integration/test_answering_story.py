@@ -11,6 +11,13 @@ STORY = (
     "Chapter 1",
     "",
     "Old Dario Kells kept the mill at Harrowby for forty years.",
+
+    "",
+    "Greta Holm refused to sign the lease for the granary.",
+    "",
+    "If the miller fails to deliver the flour within 12 days, the lease ends.",
+    "",
+    "Hanna Voss was eager to marry Piet Lund, and her choosing Karl Ebb had been spoken of as a lesser evil.",
     "",
     "Nils Harde, Ada Quist's brother, kept the old ferry below the mill through every winter the river did not freeze.",
     "",
@@ -36,10 +43,9 @@ def ctx(tmp_path_factory):
 
 
 def test_an_infinitive_s_doer_is_the_subject_of_the_verb_it_depends_on(ctx):
-    """Petra is who would marry Anselm; Dario Kells, chosen in the same line, marries no one there."""
-    result = run_query(ctx, "Whom did Dario Kells marry?")
+    """Hanna is who would marry Piet; Karl Ebb, chosen in the same line, marries no one there."""
+    result = run_query(ctx, "Whom did Karl Ebb marry?")
     assert result["status"] != "GROUNDED", result["answer"]
-    assert grounded(ctx, "Whom would Petra marry?") == ["Anselm Voight"]
 
 
 def test_a_named_place_answers_where_before_a_phrase_of_common_nouns(ctx):
@@ -70,3 +76,19 @@ def test_mrs_before_a_man_s_full_name_is_his_wife(ctx):
     result = run_query(ctx, "Who is Tam Rolle?")
     assert "likeness" not in result["answer"] or result["status"] != "GROUNDED", result["answer"]
     assert grounded(ctx, "Who is Mrs. Tam Rolle?") == ["a strong likeness of her own mother"]
+
+
+def test_an_action_a_line_denies_did_not_happen(ctx):
+    """"unable to marry", "refused to sign": the line says the action did not happen, as "did not" would."""
+    for question in ("Who would marry Anselm Voight?", "Whom would Petra marry?", "What did Greta Holm sign?",
+                     "Who signed the lease?"):
+        result = run_query(ctx, question)
+        assert result["status"] != "GROUNDED", (question, result["answer"])
+    assert any("the lease" in a for a in grounded(ctx, "What did Greta Holm refuse to sign?"))  # the refusing is stated
+    assert "the lease for the granary" in grounded(ctx, "What did Greta Holm not sign?")[0]
+
+
+def test_a_denial_in_a_condition_sets_a_rule(ctx):
+    """"If the miller fails to deliver the flour within 12 days, …" says within how long it must be delivered."""
+    assert grounded(ctx, "Within how many days must the flour be delivered?") == ["12 days"]
+

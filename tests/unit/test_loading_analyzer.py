@@ -22,6 +22,15 @@ def test_sentences_spare_abbreviations_decimals_and_quotes():
     ]
 
 
+def test_no_sentence_ends_inside_brackets_or_after_eg():
+    text = "The kiln runs much hotter (eg. 20 to 30 degrees) than before. Keep it shut, eg. Friday. Then wait."
+    assert split_sentences(text) == [
+        "The kiln runs much hotter (eg. 20 to 30 degrees) than before.", "Keep it shut, eg. Friday.", "Then wait.",
+    ]
+    assert split_sentences("Fire it (slowly. Very slowly.) Then cool it.") == ["Fire it (slowly. Very slowly.)",
+                                                                                "Then cool it."]
+
+
 def test_refine_joins_wrapped_lines_and_splits_markdown_blocks():
     assert texts(refine("Rama gave the\nbow to Lakshmana.\n\n\nHe used it.")) == ["Rama gave the bow to Lakshmana.",
                                                                                   "He used it."]
@@ -50,6 +59,29 @@ def test_a_manual_pages_headings_are_the_sections_of_the_lines_under_them():
     assert not any("TOOL(1)" in text for text in sections)  # the running header and footer are no content
     prose = refine("Rama gave the bow.\nIt was heavy.\n\nHe used it.")  # no indented body: no heading
     assert {x.section for x in prose} == {""}
+
+
+def test_a_readme_s_underlined_titles_are_the_sections_of_the_lines_under_them():
+    text = ("Kiln notes\n\nFiring it\n~~~~~~~~~\nTo fire the kiln, set KILN_HEAT\nto the glaze's cone.\n\n"
+            "Cooling it\n==========\nLeave the door shut.\n")
+    lines = refine(text)
+    assert [x.text for x in lines if x.kind == "heading"] == ["Firing it", "Cooling it"]
+    sections = {x.text: x.section for x in lines}
+    assert sections["To fire the kiln, set KILN_HEAT to the glaze's cone."] == "Firing it"
+    assert sections["Leave the door shut."] == "Cooling it"
+    assert not any("~~~" in x.text or "===" in x.text for x in lines)  # a rule only marks the title
+
+
+def test_docbook_s_literal_layout_is_read_as_a_plain_text_readme():
+    from karaka.loading.html import html_lines
+
+    page = ('<html><body><h1>Kiln README</h1><div class="literallayout"><p><br>\nFiring it<br>\n~~~~~~~~~<br>\n'
+            "To fire the kiln, set KILN_HEAT<br>\nto the glaze's cone.<br>\n<br>\nCooling it<br>\n"
+            "~~~~~~~~~~<br>\nLeave the door shut.<br>\n</p></div></body></html>")
+    lines = [r for r in html_lines(page, main_only=False) if r.text]
+    assert [(r.text, r.section) for r in lines if r.kind == "heading"] == [
+        ("Kiln README", "Kiln README"), ("Firing it", "Kiln README › Firing it"), ("Cooling it", "Kiln README › Cooling it")]
+    assert ("Leave the door shut.", "Kiln README › Cooling it") in [(r.text, r.section) for r in lines]
 
 
 def test_an_option_entry_of_a_manual_page_is_the_section_of_its_description():

@@ -5,22 +5,21 @@ A span is *proved* (and its answer GROUNDED) only when its line says it for what
   counts; "which option" a flag; "how" a way or a command) and is none of the question's own words;
 - every hard term of the question (its nouns, names, numbers, code and action) is in the line, in the line it goes on
   from, in its heading or document name, or in the sentence just before or after it (a name the action asked is done
-  by or to: in its line), and the line itself holds at least half of them; a line without a verb (a
-  heading, a table row, a list item) need not say the action; a question whose hard terms all
-  name the document it is asked of ("in xsltproc") needs the rest from the line, and something;
-  a name the question sets before its noun ("the libxslt Tutorial") proves nothing of the noun
-  that only the document's name holds; code inside the brackets of a call the question names is
-  that call's argument;
+  by or to: in its line; not a noun it qualifies otherwise, "the readable side" for "the writable side"), and the line
+  itself holds at least half of them; a line without a verb (a heading, a table row, a list item) need not say the
+  action; a question whose hard terms all name the document it is asked of ("in xsltproc") needs the rest from the
+  line, and something; a name the question sets before its noun ("the libxslt Tutorial") proves nothing of the noun
+  that only the document's name holds; code inside the brackets of a call the question names is that call's argument;
 - a question about a default is answered by the value the line calls the default, not by the
   name of the thing ("--timeout" is no default timeout);
 - "who is X?" and "what is X?" are answered by what the line says X is (a copula, an apposition,
   a heading over a bare list: a phrase headed by X, not one that mentions X, and never across a
   quotation mark), and a "who" question with an action by the doer or receiver of that same action
   (``reader``), not by whatever name stands nearest;
-- a line that asks ("How old is Tam, Ann?") states nothing; "my ship" is not "Ann's ship"; a bare
-  number counting another noun ("in one round chapter") is no amount.
-Soft terms (adjectives, adverbs, the words of the thing asked about) only weigh. Anything weaker
-leaves the span a candidate the system is not sure of (UNCERTAIN).
+- a line that asks ("How old is Tam, Ann?") states nothing; "my ship" is not "Ann's ship"; a bare number counting
+  another noun ("in one round chapter") is no amount.
+Soft terms (adjectives, adverbs, the words of the thing asked about) only weigh. Anything weaker leaves the span a
+candidate the system is not sure of (UNCERTAIN).
 """
 
 from __future__ import annotations
@@ -53,6 +52,7 @@ from karaka.answering.other import (
     other_kind,
     other_number,
     other_owner,
+    qualified_otherwise,
     version_of,
 )
 from karaka.answering.own import in_question
@@ -173,7 +173,8 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
             headed += weight if term in hard else 0.0
             titled += term in hard and words.in_document(term)  # "in xsltproc", asked of xsltproc's manual
         elif words.in_around(term) and not asked.possessed(term.key) and not _other_code(term, words.text) and not (
-                role and term.role == "name" or asked.kind == k.PLACE and not asked.verb and term.role == "noun"):
+                role and term.role == "name" or asked.kind == k.PLACE and not asked.verb and term.role == "noun"
+                or qualified_otherwise(asked, term, words.around_text)):
             got += AROUND_WEIGHT * weight  # the line must say whose it is, name its action's doer and object, and
             # the thing "where is X?" places
         elif term in hard and _classifies(term, asked, words):
@@ -195,7 +196,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     evidence = Evidence(cover=round(got / total, 3), near=round(near, 3), missing=missing, typed=ok)
     if not ok:
         evidence.why_not = why
-    elif doc is not None and span.first >= 0 and (unreal := supposed(doc, span.first)):
+    elif doc is not None and span.first >= 0 and (unreal := supposed(doc, span.first, asked.verb, asked.negated)):
         evidence.why_not = unreal  # "If Ilse were a sailor, …", "I wish Ilse lived at Harrow"
     elif asks(words.text, span.end):
         evidence.why_not = ASKS
@@ -259,10 +260,9 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
 def _says_beyond_document(asked: Asked, words: LineWords, soft: list[Term]) -> bool:
     """Whether a line says what a question asks of its document besides the document's name.
 
-    "What is the default maximum number of variables in xsltproc?", asked of xsltproc's manual: the
-    name asks nothing of the line, which must hold the rest ("Maximum number of variables. The
-    default is 15000."), and something at least: a bare entry "cif" under libffi-closure-api.html
-    says nothing of who wrote the Closure API of libffi.
+    "What is the default maximum number of variables in xsltproc?", asked of xsltproc's manual: the name asks
+    nothing of the line, which must hold the rest ("Maximum number of variables. The default is 15000."), and
+    something at least: a bare entry "cif" under libffi-closure-api.html says nothing of who wrote its Closure API.
     """
     said = [t for t in asked.terms if not words.in_document(t)]
     return all(t.role == "verb" or words.find(t) or words.in_intro(t) for t in soft) and (any(

@@ -12,10 +12,10 @@ from typing import Any
 
 from karaka.answering import kinds as k
 from karaka.answering.line import LineWords
-from karaka.answering.question import Asked
+from karaka.answering.question import Asked, Term
 from karaka.answering.span import Span
 from karaka.answering.stems import key, same
-from karaka.words import DEICTIC_PRONOUNS
+from karaka.words import DEICTIC_PRONOUNS, FUNCTION_WORDS
 
 
 def other_owner(asked: Asked, words: LineWords, doc: Any | None) -> str:
@@ -161,6 +161,20 @@ def other_kind(asked: Asked, words: LineWords, doc: Any | None) -> str:
             if mods and not any(any(same(key(c.lemma_), a) for a in asked_keys) for c in mods):
                 return f"{mods[0].text} {doc[i].text}"
     return ""
+
+
+def qualified_otherwise(asked: Asked, term: Term, text: str) -> bool:
+    """A noun the question qualifies ("the writable side") that ``text`` only qualifies otherwise ("the readable side").
+
+    The sentences around a line lend it their words; one that speaks of another kind of the thing
+    lends none of it.
+    """
+    before = rf"\b([^\W\d_]+)\s+{re.escape(term.text)}\b"
+    mine = re.search(before, asked.text, re.IGNORECASE) if term.role == "noun" else None
+    if mine is None or mine.group(1).lower() in FUNCTION_WORDS:
+        return False
+    others = [w for w in re.findall(before, text, re.IGNORECASE) if w.lower() not in FUNCTION_WORDS]
+    return bool(others) and not any(same(key(w), key(mine.group(1))) for w in others)
 
 
 def argument_of(asked: Asked, span: Span, text: str) -> str:

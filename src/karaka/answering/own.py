@@ -33,6 +33,8 @@ def in_question(asked: Asked, span: Span) -> bool:
             own = [key(w) for w in WORD.findall(span.text)]
             if own and all(any(same(w, f) for f in focus) for w in own):
                 return True  # "ENVIRONMENT" names no environment variable: it is the kind asked for
+        if "." in span.text and any(span.text.rsplit(".", 1)[1] == t.text for t in asked.terms if t.role == "name"):
+            return True  # "tty.ReadStream" is the ReadStream the question names, qualified by its module
         # an identifier is named after what it holds (CACHE_DIR answers "which variable holds the cache
         # dir?"): only a token or phrase the question writes as it is written is the question's own
         return any(n in span.text or span.text in n for n in code_tokens(asked.text) if n) or \

@@ -11,6 +11,7 @@ from karaka.answering.antecedents import antecedent, antecedent_line, named_earl
 from karaka.answering.candidate import GRAPH, Candidate
 from karaka.answering.evidence import OWN_WORDS, weigh
 from karaka.answering.line import DETERMINERS, Line
+from karaka.answering.mood import denied
 from karaka.answering.naming import focus_near
 from karaka.answering.narrator import SELF
 from karaka.answering.question import CODE_TOKEN, Asked
@@ -66,6 +67,8 @@ def _role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, li
             continue  # "make up" is not the "make" of "make sure"
         all_spans = spans_of(store, kriya)
         all_spans += controller(line, attrs, all_spans)
+        verb = _verb_token(line, attrs)  # "was unable to marry her": a denied action is a negated one
+        negated = bool(attrs.get("negated")) or verb is not None and bool(denied(verb))
         me = line.words.narrator
         missing = [value for role, value in named
                    if _contradicted(role, value, who[value], all_spans, line.text, line.words.previous_text, me)
@@ -96,8 +99,8 @@ def _role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, li
             introduced = named_earlier(store, line, text) if asked.kind == k.NAME and not refers else None
             if introduced is not None:
                 refers = introduced[0]
-            if bool(attrs.get("negated")) != asked.negated:  # "must not contain" answers "what must it not contain?"
-                evidence.why_not = "the line says the action did not happen" if attrs.get("negated") else \
+            if negated != asked.negated:  # "must not contain" answers "what must it not contain?"
+                evidence.why_not = "the line says the action did not happen" if negated else \
                     "the line says the action happened, the question asks what it did not"
             elif missing:
                 evidence.why_not = f"the action names another {', '.join(missing[:3])}"
@@ -127,6 +130,14 @@ _PERSONAL = frozenset("he she they i".split())
 """Pronouns a doer named before may stand for ("you" and "it" stand for the reader and the tool alike)."""
 
 
+def _verb_token(line: Line, attrs: dict[str, Any]) -> Any | None:
+    """The parse's token of a Kriyā's verb, found by where the verb stands in the line."""
+    at = attrs.get("char")
+    if line.doc is None or not isinstance(at, int):
+        return None
+    return next((t for t in line.doc if t.idx == at), None)
+
+
 def controller(line: Line, attrs: dict[str, Any], spans: list[Any]) -> list[Any]:
     """The doer the parse gives an action with none of its own: the named subject of the verb it depends on.
 
@@ -136,11 +147,8 @@ def controller(line: Line, attrs: dict[str, Any], spans: list[Any]) -> list[Any]
     verb with an object of its own ("Mara asked Ivo to sell it", "uses curl to fetch it") or a doer
     written "you" or "it" leaves the doer to the reader, as before.
     """
-    at = attrs.get("char")
-    if line.doc is None or not isinstance(at, int) or any(s[:2] == ("role", "KARTA") for s in spans):
-        return []
-    verb = next((t for t in line.doc if t.idx == at), None)
-    if verb is None or verb.dep_ != "xcomp":
+    verb = _verb_token(line, attrs)
+    if verb is None or verb.dep_ != "xcomp" or any(s[:2] == ("role", "KARTA") for s in spans):
         return []
     governor = verb.head
     while governor.dep_ in ("acomp", "xcomp") and not any(c.dep_ in _SUBJECT for c in governor.children):
@@ -150,7 +158,7 @@ def controller(line: Line, attrs: dict[str, Any], spans: list[Any]) -> list[Any]
     doer = next((c for c in governor.children if c.dep_ in _SUBJECT), None)
     if doer is None or not (doer.pos_ == "PROPN" or doer.lower_ in _PERSONAL):
         return []
-    return [("role", "KARTA", line.doc[doer.left_edge.i:doer.right_edge.i + 1].text, None)]
+    return [("role", "KARTA", verb.doc[doer.left_edge.i:doer.right_edge.i + 1].text, None)]
 
 
 def arguments(store: Store, step: dict[str, Any] | None) -> tuple[list[tuple[str, str]], dict[str, set[str]]]:

@@ -18,9 +18,9 @@ ADDRESS = re.compile(r"(?<![\w.@-])(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://[^\s
 
 
 def code_shape(token: str) -> str:
-    """The shape of a code token: ``address``, ``flag``, ``variable``, ``path``, ``call``, ``number`` or ``name``."""
-    if re.fullmatch(r"\d+(?:[.,]\d+)*", token):
-        return "number"  # "set it to `1`": a value, no name of anything
+    """The shape of a code token: ``address``, ``flag``, ``variable``, ``path``, ``call``, ``number`` (a literal) or ``name``."""
+    if re.fullmatch(r"\d+(?:[.,]\d+)*|true|false|null|nil|none|undefined", token, re.IGNORECASE):
+        return "number"  # "set it to `1`", "if `false`": a literal value, no name of anything
     if ADDRESS.fullmatch(token):
         return "address"
     if re.match(r"--?[A-Za-z]", token):
@@ -44,7 +44,8 @@ def fits_shape(asked: str, shape: str, token: str = "") -> bool:
         return shape == "name" or shape == "path" and bool(re.search(r"(?:^|/)(?:s?bin|libexec)/[^/]+$|^\./\S", token))
     dotted = shape in ("call", "path") and "/" not in token and not token.endswith("()") and not token.startswith(".")
     if asked == "call":  # "heron.dump" may look like a file's name ("x.dump"): a dotted name may be a call;
-        return (shape in ("call", "name") or dotted) and "=" not in token  # "indent=2" is an argument
+        return (shape in ("call", "name") or dotted) and "=" not in token and (  # "indent=2" is an argument,
+            " " not in token.strip() or "(" in token)  # "mode <boolean>" a parameter and its type
     if asked == "variable":  # a configuration variable is often dotted: "diff.relative", "user.name"
         return (shape in ("variable", "name") or dotted) and " " not in token.strip()  # "gull-show status" is a command
     if asked == "flag":  # a command-line flag, or a configuration option ("fetch.writeCommitGraph")

@@ -94,7 +94,8 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
             if token.lower().rstrip(".") in ("etc", "cf", "vs") or re.fullmatch(r"(?:[^\W\d_]\.)+[^\W\d_]\.?", token):
                 continue  # an abbreviation of single letters: "e.g.", "d.h.", "z.B."
             token = token[:-1] if token.endswith(".") and not m.group(1) else token  # the sentence's full stop
-            if kind == k.CODE and not fits_shape(asked.shape, code_shape(token), token) and not called(
+            shaped = token + "()" if text.startswith("(", m.end()) and not m.group(1) else token  # "f(2)" calls f
+            if kind == k.CODE and not fits_shape(asked.shape, code_shape(shaped), shaped) and not called(
                     asked, text, m.start(), m.end()):
                 if m.group(1) and " " in token:  # "`systemd --test --system` for a test run": a command holds its
                     for inner in CODE_TOKEN.finditer(token):  # options; the one named by the question's words answers
@@ -103,8 +104,9 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
                                 key(w) == t.key for w in WORD.findall(part) for t in asked.terms):
                             add(part, m.start(1) + inner.start(2), k.CODE)
                 continue
-            if kind == k.NAME and code_shape(token) != "name":
-                continue
+            if kind == k.NAME and code_shape(token) != "name" or kind == k.CODE and asked.shape in (
+                    "call", "command", "flag") and re.search(r"\b[Aa]n?\s+$", text[:m.start()]):
+                continue  # "A `boolean` that is true …": a value of a type, no function, program or option
             add(token, m.start(1) if m.group(1) else m.start(2), k.CODE)
     if kind == k.CODE and asked.focus_text:  # "the Pinentry package": a name the line calls by the noun asked
         for m in re.finditer(rf"\b(?:the|an?)\s+([A-Z][\w+.-]*[\w+])\s+(?:{re.escape(asked.focus_text)})s?\b", text):

@@ -13,6 +13,7 @@ from typing import Any
 
 from karaka.loading.markdown import SECTION_SEP, enter_section, row_sentence
 from karaka.loading.sentences import CODE, HEADING, TABLE, Raw, clean
+from karaka.loading.text import text_lines
 
 BLOCKS = frozenset("p li pre blockquote dd dt td th h1 h2 h3 h4 h5 h6 div section article caption figcaption "
                    "table tr ul ol dl main body".split())
@@ -167,6 +168,15 @@ def html_lines(html: str, main_only: bool = True) -> list[Raw]:
             for child in element if titled else ():  # the question's example, under the question
                 if isinstance(child.tag, str) and (child.tag in BLOCKS or _has_block(child)):
                     visit(child, listed)
+            return
+        if "literallayout" in (element.get("class") or "").split():  # DocBook's plain-text README, lines by <br>
+            for br in element.iter("br"):
+                br.tail = "\ue001" + (br.tail or "")  # the file's own line ends are spaces to HTML; a <br> ends a line
+            for raw in text_lines(element.text_content().replace("\n", " ").replace("\ue001", "\n")):
+                if not raw.text or kept(raw.text, prose=True):
+                    inner = SECTION_SEP.join(x for x in (section(), raw.section) if x)
+                    out.append(raw._replace(line=line + raw.line - 1, section=inner))
+            out.append(Raw(line, ""))
             return
         if tag == "pre":
             for i, text in enumerate(element.text_content().split("\n")):

@@ -18,7 +18,7 @@ from typing import NamedTuple
 from karaka.store.base import SourceLine
 
 ABBREVIATIONS = frozenset(
-    "dr mr mrs ms prof sr jr st mt no vs etc e.g i.e cf fig al gen col lt sgt capt rev hon "
+    "dr mr mrs ms prof sr jr st mt no vs etc e.g i.e eg ie viz cf fig al gen col lt sgt capt rev hon "
     "inc ltd co corp dept univ approx jan feb mar apr jun jul aug sep sept oct nov dec".split()
 )
 _SENTENCE_END = re.compile(r"""([.!?…]+["'”’)\]]*)(\s+)(?=["'“‘(\[]?(?![a-z])[^\s\W_]|["'“‘(\[]?\d)""")
@@ -87,16 +87,23 @@ def _is_abbreviation(text_before: str) -> bool:
     return bool(re.fullmatch(r"(?:[a-z]\.)*[a-z]", word))  # initials and dotted acronyms: "J.", "U.S."
 
 
+def _open_bracket(text: str) -> bool:
+    """Whether a bracket opened in ``text`` is still open at its end: "(eg. 20 to 30 times)" holds no sentence end."""
+    return text.count("(") > text.count(")")
+
+
 def split_sentences(text: str, limit: int = 0) -> list[str]:
     """Split text (whitespace already normalised) into sentences, sparing abbreviations and initials.
 
     Raises:
         TooManyLines: more than ``limit`` sentences (when set), found before they are all cut out.
     """
-    cuts = []
+    cuts: list[tuple[int, int]] = []
     for match in _SENTENCE_END.finditer(text):
         # the word before the stop (a window, not the whole prefix: a long paragraph stays linear)
         if match.group(1).startswith(".") and _is_abbreviation(text[max(0, match.start(1) - 80):match.start(1) + 1]):
+            continue
+        if _open_bracket(text[max(0, match.start(1) - 200, cuts[-1][1] if cuts else 0):match.end(1)]):
             continue
         cuts.append((match.end(1), match.end()))
         if limit and len(cuts) > limit:

@@ -1,6 +1,7 @@
 """Plain text: each file line as it is; wrapped paragraphs are rejoined by ``sentences``.
 
-A manual page's headings (a short line over a body indented further: "AUTHORS", "OPTIONS", and
+A README's titles underlined by a rule ("Running the tests" over "~~~~~~~~~~~~~~~~~") and a
+manual page's headings (a short line over a body indented further: "AUTHORS", "OPTIONS", and
 inside them an option "-m, --max-time <seconds>") become sections, as Markdown's do, so "Erik
 Troan, Preston Brown, Jan Kaluza." is read as the authors it lists and "Since 7.32.0, this option
 accepts decimal values" as said of --max-time. A heading's section ends where the text comes back
@@ -26,6 +27,12 @@ def text_lines(text: str) -> list[Raw]:
                 stack.pop()  # back at (or left of) a heading's column, and no item of its list: its body has ended
         if RUNNING.match(raw):
             continue  # "LS(1)   User Commands   LS(1)": the page's running header or footer, no content
+        if _underline(lines, number - 2):
+            continue  # the "~~~~" under a title: it only marks the line above as one
+        if _underlined(lines, number - 1):
+            stack[:] = [(-1, clean(raw), False)]  # a README's titled part runs to the next title
+            out.append(Raw(number, clean(raw), section=_section(stack), kind=HEADING, solo=True))
+            continue
         if (listed := _over_list(lines, number - 1)) or _heading(lines, number - 1):
             stack.append((indent, clean(raw), listed))
             if indent == 0:
@@ -45,6 +52,24 @@ def _section(stack: list[tuple[int, str, bool]]) -> str:
 
 _BULLET = re.compile(r"[*+•-]\s+\S")
 """A list item's mark ("* Added the --json flag.")."""
+
+
+_RULE = re.compile(r"\s*([~=*-])\1{2,}\s*")
+"""A line of one repeated mark ("~~~~~~"), as a plain-text README underlines its titles."""
+
+
+def _underlined(lines: list[str], i: int) -> bool:
+    """A short line, not a sentence, with a rule of about its length under it: "Running the tests" over "~~~~"."""
+    stripped = lines[i].strip()
+    return bool(stripped) and len(stripped.split()) <= 8 and stripped[-1] not in ".,;:!?" and _underline(lines, i)
+
+
+def _underline(lines: list[str], i: int) -> bool:
+    """Whether the line after ``i`` is a rule as long as line ``i``'s text, give or take a third."""
+    if i < 0 or i + 1 >= len(lines) or not lines[i].strip() or not _RULE.fullmatch(lines[i + 1]):
+        return False
+    title, rule = len(lines[i].strip()), len(lines[i + 1].strip())
+    return abs(title - rule) <= max(2, title // 3) and not _RULE.fullmatch(lines[i])
 
 
 def _over_list(lines: list[str], i: int) -> bool:
