@@ -66,3 +66,4 @@ def test_code_called_with_brackets_is_no_variable(ctx):
     """"proc.out.hasInk(2, …)" calls a function, though the line speaks of the environment and support."""
     result = run_query(ctx, "Which environment variable pretends to support 8 inks?")
     assert not (result["status"] == "GROUNDED" and "hasInk" in result["answers"][0]), result["answer"]
+

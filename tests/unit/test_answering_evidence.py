@@ -1209,3 +1209,12 @@ def test_a_question_whose_verb_is_written_otherwise_asks_no_cause():
 
     assert not _caused(analyse("When was the kettle manual written?"))
     assert _caused(analyse("Which option makes the kettle keep the water warm?"))
+
+
+def test_an_option_entry_that_holds_its_description_takes_none_from_the_next_line():
+    """Unparsed German: "-l, --liste listet alle Farben auf." is a key with its description, not a key alone."""
+    alone = line_words("-T, --tabelle", None, "", following="listet alle Farben in einer Tabelle auf.")
+    assert alone.entry and "Tabelle" in alone.intro_text  # a key alone: the line after it describes it
+    held = line_words("-l, --liste listet alle Farben auf.", None, "",
+                      following="-T, --tabelle listet alle Farben in einer Tabelle auf.")
+    assert not held.entry and "Tabelle" not in held.intro_text

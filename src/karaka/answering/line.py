@@ -127,6 +127,9 @@ class LineWords:
         return bool(self.find(term)) or self.in_context(term) or self.in_intro(term) or around and self.in_around(term)
 
 
+_BRACKETED = re.compile(r"[\[<(][^\]>)]*[\]>)]")
+"""What an entry's key sets in brackets: its argument ("<n>"), its default ("[default: 12]")."""
+
 @lru_cache(maxsize=512)
 def _whole(code: str) -> re.Pattern[str]:
     """A name written with marks, as a whole token: "/usr/bin/python" is not in "/usr/bin/python2"."""
@@ -261,7 +264,9 @@ def line_words(text: str, doc: Any | None, context: str, previous: str = "", fol
         for m in re.finditer(pattern, text, re.IGNORECASE):
             out.at.setdefault(key(bound), []).append(bisect_right(out.starts, m.start()) - 1 if out.starts
                                                      else m.start())
-    if out.verbless and len(text.split()) <= 8 and following and CODE_TOKEN.match(text.strip(_TERM_QUOTES)):
+    if out.verbless and len(text.split()) <= 8 and following and CODE_TOKEN.match(text.strip(_TERM_QUOTES)) and len(WORD.findall(
+            CODE_TOKEN.sub(" ", _BRACKETED.sub(" ", text)))) <= 1:  # a key alone ("--depth=<n> [default: 12]"): "-l,
+        # --list lists …" holds its own description
         # (a term quoted as Texinfo prints it: "‘--enable-mini-gmp’"); the entry before is no introduction
         out.intro_text = f"{intro if intro.rstrip().endswith(':') else ''} {following}".strip()
         intro, out.entry = out.intro_text, True
