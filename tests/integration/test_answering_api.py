@@ -21,6 +21,8 @@ REFERENCE = (
     "",
     "## Inks",
     "",
+    "To flush the inks, run a `spoolctl` command.",
+    "",
     "To enforce a specific ink support, set `INKY_LEVEL` in the environment.",
     "",
     "```js",
@@ -60,6 +62,12 @@ def test_a_module_s_name_before_the_class_asked_leaves_it_the_question_s_own(ctx
     """"spool.ReadPipe" is the ReadPipe the question names: no answer to which method configures it."""
     result = run_query(ctx, "Which method configures a ReadPipe to operate as a raw pipe?")
     assert not (result["status"] == "GROUNDED" and "ReadPipe" in result["answers"][0]), result["answer"]
+
+
+def test_code_after_a_is_a_command_where_the_line_calls_it_one(ctx):
+    """"a `spoolctl` command" calls it a command: the article does not make it a value of a type."""
+    result = run_query(ctx, "Which command flushes the inks?")
+    assert result["status"] == "GROUNDED" and result["answers"][0] == "spoolctl", result["answer"]
 
 
 def test_code_called_with_brackets_is_no_variable(ctx):

@@ -105,8 +105,9 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
                             add(part, m.start(1) + inner.start(2), k.CODE)
                 continue
             if kind == k.NAME and code_shape(token) != "name" or kind == k.CODE and asked.shape in (
-                    "call", "command", "flag") and re.search(r"\b[Aa]n?\s+$", text[:m.start()]):
-                continue  # "A `boolean` that is true …": a value of a type, no function, program or option
+                    "call", "command") and re.search(r"\b[Aa]n?\s+$", text[:m.start()]) and not called(
+                    asked, text, m.start(), m.end()):
+                continue  # "A `boolean` that is true …": a value of a type, no function or program ("a `go` command" is)
             add(token, m.start(1) if m.group(1) else m.start(2), k.CODE)
     if kind == k.CODE and asked.focus_text:  # "the Pinentry package": a name the line calls by the noun asked
         for m in re.finditer(rf"\b(?:the|an?)\s+([A-Z][\w+.-]*[\w+])\s+(?:{re.escape(asked.focus_text)})s?\b", text):
