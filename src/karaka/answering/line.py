@@ -130,6 +130,17 @@ class LineWords:
 _BRACKETED = re.compile(r"[\[<(][^\]>)]*[\]>)]")
 """What an entry's key sets in brackets: its argument ("<n>"), its default ("[default: 12]")."""
 
+
+def _key_alone(text: str) -> bool:
+    """A line that is an entry's key and no more: code first, at most one word besides its code and brackets.
+
+    "--depth=<n> [default: 12]", "‘--enable-mini-gmp’" (a term quoted as Texinfo prints it); "-l, --list
+    lists …" holds its own description.
+    """
+    return bool(CODE_TOKEN.match(text.strip(_TERM_QUOTES))) and len(
+        WORD.findall(CODE_TOKEN.sub(" ", _BRACKETED.sub(" ", text)))) <= 1
+
+
 @lru_cache(maxsize=512)
 def _whole(code: str) -> re.Pattern[str]:
     """A name written with marks, as a whole token: "/usr/bin/python" is not in "/usr/bin/python2"."""
@@ -264,10 +275,8 @@ def line_words(text: str, doc: Any | None, context: str, previous: str = "", fol
         for m in re.finditer(pattern, text, re.IGNORECASE):
             out.at.setdefault(key(bound), []).append(bisect_right(out.starts, m.start()) - 1 if out.starts
                                                      else m.start())
-    if out.verbless and len(text.split()) <= 8 and following and CODE_TOKEN.match(text.strip(_TERM_QUOTES)) and len(WORD.findall(
-            CODE_TOKEN.sub(" ", _BRACKETED.sub(" ", text)))) <= 1:  # a key alone ("--depth=<n> [default: 12]"): "-l,
-        # --list lists …" holds its own description
-        # (a term quoted as Texinfo prints it: "‘--enable-mini-gmp’"); the entry before is no introduction
+    if out.verbless and len(text.split()) <= 8 and following and _key_alone(text):
+        # the line after a key describes it; the entry before is no introduction
         out.intro_text = f"{intro if intro.rstrip().endswith(':') else ''} {following}".strip()
         intro, out.entry = out.intro_text, True
     elif previous and (POINTS_BACK.match(text) or _elliptic(doc) or _demonstrative_subject(doc) or _headline(doc)):  # "That's because …" gives the reason of the

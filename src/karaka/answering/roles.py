@@ -24,8 +24,9 @@ from karaka.nlp.paths import PATH
 from karaka.store.base import Store
 from karaka.words import ANAPHORIC_PRONOUNS, FUNCTION_WORDS, HUMAN_PRONOUNS, PRONOUNS, WORD
 
-MUTUAL = frozenset("marry wed meet divorce".split())
-"""Verbs whose doer and object say the same when they change places: "Ivo married Lena" says whom Lena married."""
+MUTUAL = frozenset(key(verb) for verb in "marry wed meet divorce".split())
+"""Verbs (as match keys) whose doer and object say the same when they change places: "Ivo married Lena" says whom
+Lena married."""
 
 
 def role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, line: Line,
@@ -41,7 +42,7 @@ def _turned(step: dict[str, Any] | None) -> dict[str, Any] | None:
     karakas = dict((step or {}).get("karakas") or {})
     swap = {"KARTA": "KARMA", "KARMA": "KARTA"}
     extract = str((step or {}).get("extract") or "")
-    if not step or key(str(step.get("verb") or "")) not in {key(v) for v in MUTUAL} or extract not in swap or \
+    if not step or key(str(step.get("verb") or "")) not in MUTUAL or extract not in swap or \
             set(karakas) != {swap[extract]}:
         return None
     return {**step, "karakas": {extract: karakas[swap[extract]]}, "extract": swap[extract]}
@@ -72,8 +73,8 @@ def _role_candidates(store: Store, asked: Asked, step: dict[str, Any] | None, li
         me = line.words.narrator
         missing = [value for role, value in named
                    if _contradicted(role, value, who[value], all_spans, line.text, line.words.previous_text, me)
-                   or turned and not any(s[:2] == ("role", role) and (s[3] in who[value] or min(coverage(
-                       value, s[2]), coverage(s[2], value)) >= 0.5) for s in all_spans)]
+                   or turned and not any(s[:2] == ("role", role) and (s[3] in who[value] or _holds(value, s[2], False))
+                                         for s in all_spans)]
         referred = " ".join(value for _, value in named if any(  # "he", linked to the Tomas asked about
             entity in who[value] and text.lower() in PRONOUNS and antecedent(store, entity, line.node)
             or _narrator(text, value, me) for _, _, text, entity in all_spans))
