@@ -45,6 +45,8 @@ def focus_near(asked: Asked, span: Span, words: LineWords, doc: Any | None = Non
     if own and (same(key(own[-1]), asked.focus) or same(key(own[0]), asked.focus)
                 and re.search(r"\d", span.text)):
         return True  # "the flush method", "Rooms 1 through 9"; not "the target language source files"
+    if (head := _compound_head(span.text)) and same(key(head), asked.focus):
+        return True  # "TypeError" is an error, "tty.ReadStream" a stream: a compound's last word is its kind
     if doc is not None and span.first >= 0:
         return _focus_in_parse(asked.focus, span, doc)
     word = r"[^\W_]+"
@@ -215,3 +217,17 @@ def nominal_doer(asked: Asked, span: Span, doc: Any | None) -> bool:
     thanked = head.head.head if head.dep_ == "pobj" and head.head.lower_ == "to" else None  # "Thanks to Ada Quist
     return thanked is not None and thanked.lemma_.lower() in _THANKS and any(  # for porting it": she ported it
         g.tag_ == "VBG" and same(key(g.lemma_), asked.verb) for t in thanked.children if t.lower_ == "for" for g in t.children)
+
+
+def _compound_head(text: str) -> str:
+    """The last word of a type's name written in words with capitals ("Error" of ``TypeError``), else "".
+
+    English compounds are headed by their last word, and so are the names of classes and types:
+    ``ReadStream`` is a stream, ``ErrorHandler`` a handler, not an error. A qualified name's own
+    identifier is its last dotted part ("tty.ReadStream"). A name opening in lower case is a
+    function's or a variable's, often opening with a verb (``setRawMode`` is no mode); a name in
+    capitals (``ERR_INVALID_TYPE``) or joined by underscores is left alone: its parts need not be words.
+    """
+    name = text.strip("`'\"()").rsplit(".", 1)[-1]
+    parts = re.fullmatch(r"[A-Z][a-z]+((?:[A-Z][a-z]+)+)", name)
+    return re.findall(r"[A-Z][a-z]+", parts.group(1))[-1] if parts else ""

@@ -97,12 +97,17 @@ def in_another(asked: Asked, span: Span, doc: Any | None) -> str:
     verb = bound
     while verb.dep_ == "conj" and verb.head.i != verb.i:
         verb = verb.head  # "Set X or pass --dir to move it": the purpose is the whole coordination's
-    actions = [t for t in doc if t.pos_ == "VERB" and same(key(t.lemma_), asked.verb)]
+    actions = [t for t in doc if (t.pos_ == "VERB" or t.dep_ == "ROOT" and t.i == t.sent.start)
+               and same(key(t.lemma_), asked.verb)]  # "Cancels an object created by X.": a description's
+    # opening verb, whatever the tagger called it, is the action it describes
     conditional = bound.dep_ == "advcl" and any(c.dep_ in ("mark", "advmod") and c.lower_ in _TIME_MARKS
                                                 for c in bound.children)  # "… counted when --x=yes is specified"
     if conditional and _caused(asked) and any(bound.head.i == a.i for a in actions):
         return ""  # "which option makes it count?" asks for the condition it counts on: "if you use --x, it counts"
-    return bound.text if actions and (conditional or not any(_serves(verb, a) or _serves(a, verb) for a in actions)) \
+    if not actions and doc[span.first].head.dep_ == "agent" and not any(same(key(t.text), asked.verb) for t in doc):
+        return bound.text  # "An object as returned by `setImmediate()`": the doer of the returning, in a line
+        # where no word says the question's action (the line after it may: "Cancels an object …")
+    return bound.text if actions and (conditional or not any(_serves(verb, a, described=True) or _serves(a, verb) for a in actions)) \
         else ""
 
 
@@ -133,14 +138,23 @@ _TIME_MARKS = frozenset("once after before when whenever until while since if un
 """Conjunctions that open a clause of time or condition: what it says happens beside the main action, not for it."""
 
 
-def _serves(lower: Any, upper: Any) -> bool:
-    """Whether ``lower`` hangs under ``upper`` as its means or purpose, not as another action joined by "and"."""
+def _serves(lower: Any, upper: Any, described: bool = False) -> bool:
+    """Whether ``lower`` hangs under ``upper`` as its means or purpose, not as another action joined by "and".
+
+    ``described``: ``lower`` is the span's own verb, and a clause describing a noun on the way up
+    (``acl``, ``relcl``) tells which thing the action takes, not how it is done. The other way up,
+    "provides the X program, which reads the file" says what X itself does: the relative clause serves.
+    """
     token = lower
     while token.head.i != token.i and token.i != upper.i:
         if token.dep_ == "conj" and token.head.i == upper.i or token.dep_ == "advcl" and any(
                 c.dep_ == "mark" and c.lower_ in _TIME_MARKS for c in token.children):
             return False  # "Once you have allocated it, construct X": a time, neither a means nor a purpose; "reads
             # a file and returns X": another action (but "X can be used to build and package it" serves the using)
+        if described and (token.dep_ == "relcl" or token.dep_ == "acl" and not any(
+                c.dep_ == "aux" and c.lower_ == "to" for c in token.children)):
+            return False  # "Cancels an object created by X": a clause that tells which object, not how it is
+            # cancelled ("use the option to define X" gives the option's purpose: it serves)
         token = token.head
     return token.i == upper.i and lower.i != upper.i
 

@@ -35,6 +35,9 @@ def in_question(asked: Asked, span: Span) -> bool:
                 return True  # "ENVIRONMENT" names no environment variable: it is the kind asked for
         if "." in span.text and any(span.text.rsplit(".", 1)[1] == t.text for t in asked.terms if t.role == "name"):
             return True  # "tty.ReadStream" is the ReadStream the question names, qualified by its module
+        bare = span.text.removesuffix("()")
+        if any(bare == c[:-2] or bare.endswith("." + c[:-2]) for c in code_tokens(asked.text) if c.endswith("()")):
+            return True  # "timersPromises.scheduler.yield" is the question's "scheduler.yield()", qualified
         # an identifier is named after what it holds (CACHE_DIR answers "which variable holds the cache
         # dir?"): only a token or phrase the question writes as it is written is the question's own
         return any(n in span.text or span.text in n for n in code_tokens(asked.text) if n) or \

@@ -108,11 +108,16 @@ def _alternatives(text: str, a: Span, b: Span) -> str:
 
 
 def _aliases(heading: str, a: str, b: str) -> str:
-    """A short option and its long form side by side in the entry over the line or in it ("-u, --unlock"); else ""."""
+    """A short option and its long form side by side in the entry over the line or in it ("-u, --unlock"); else "".
+
+    Each may show the value it takes: "-I<dir> --include=<dir>", "-o FILE, --output=FILE".
+    """
     short, long = sorted((a, b), key=len)
-    if not (re.fullmatch(r"-\w", short) and re.fullmatch(r"--\w[\w-]*", long)):
+    if not (re.fullmatch(r"-\w", short) and re.fullmatch(r"--\w[\w-]*(?:=\S+)?", long)):
         return ""
-    return f"{short}, {long}" if re.search(rf"(?<!\S){re.escape(short)},\s*{re.escape(long)}(?![\w-])", heading) else ""
+    value = r"(?:\s?<[^>\s]+>|\s[A-Z]+)?"
+    return f"{short}, {long}" if re.search(
+        rf"(?<!\S){re.escape(short)}{value}(?:,\s*|\s+){re.escape(long)}(?![\w-])", heading) else ""
 
 
 def _inside(inner: Span, outer: Span, inner_text: str, outer_text: str) -> bool:

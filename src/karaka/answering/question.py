@@ -32,11 +32,11 @@ from karaka.answering.verbs import (
 from karaka.nlp.questions import after_do
 from karaka.words import AUXILIARIES, ENGLISH_LOOKALIKES, FUNCTION_WORDS, LIGHT_VERBS, attributive
 
-CODE_TOKEN = re.compile(r"`([^`]{1,80})`|(?<![\w/])(--?[A-Za-z][\w-]*(?:=[^\s,;)]*[^\s,;).?!:])?|"
+CODE_TOKEN = re.compile(r"`([^`]{1,80})`|(?:(?<![\w/-])|(?<=-\w/))(--?[A-Za-z][\w-]*(?:=[^\s,;)]*[^\s,;).?!:])?|"
                         r"[A-Za-z_][\w.]*=[^\s,;)]*[^\s,;).?!:]|"
                         r"\$?[A-Z][A-Z0-9]*_[A-Z0-9_]+|(?:\.\.?)?(?:/[\w.+-]+){2,}/?|~?/[\w.+-]+/[\w.+/-]*|(?<![\w/])/[a-z][\w.+-]*|"
                         r"[A-Za-z_][\w.]*\(\)|[a-z]+[A-Z]\w+|(?<!\.)\.[a-z][\w.]*\w(?!-)|_+[A-Za-z]\w*[A-Z\d]\w*|[A-Za-z][A-Za-z0-9]*(?:[._](?:[A-Za-z0-9]+|<[\w-]+>|%\w))+)(?![\w/])")
-"""Tokens shaped like code: backquoted text, flags, key=value, CONSTANT_NAMES, paths (from "./" too), calls, camelCase, .dotfiles, _Internal names, dotted.names
+"""Tokens shaped like code: backquoted text, flags (never from the middle of "--"; "-I/--include" gives "--include"), key=value, CONSTANT_NAMES, paths (from "./" too), calls, camelCase, .dotfiles, _Internal names, dotted.names
 (with a placeholder: "massif.out.<pid>", "bb.out.%p"). A value ends before the mark that ends a sentence ("--x=yes?")."""
 _PROGRAM = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?<!-il)(?<!-elle)(?<!-on)(?<!-ils)(?<!-elles)(?<!-vous)(?<!-nous)")
 """A word of small letters joined by hyphens, in a question the parser does not read: a program's name (not a

@@ -58,7 +58,13 @@ YEAR = re.compile(r"(?<![\w.-])(1[0-9]\d\d|20\d\d)(?![\w.-])")
 ERA_YEAR = re.compile(r"\b(?:\d{1,4}\s?(?:BCE|BC|CE|AD|B\.C\.|A\.D\.)|(?:AD|A\.D\.)\s?\d{1,4})(?![\w])")
 """A year of an era: "56 BC", "AD 79"."""
 def _strip(text: str, start: int) -> tuple[str, int]:
-    return text.strip(" ,;:()[]\"'`"), start + len(text) - len(text.lstrip(" ,;:()[]\"'`"))
+    """A span without the marks around it, keeping a bracket that closes one it opens ("clearDrain(drain)")."""
+    marks = " ,;:()[]\"'`"
+    lead = len(text) - len(text.lstrip(marks))
+    body, out = text[lead:], text.strip(marks)
+    while out.count("(") > out.count(")") and body[len(out):len(out) + 1] == ")":
+        out += ")"
+    return out, start + lead
 
 
 HOW_OFTEN = re.compile(r"\b(?:how\s+(?:often|frequently)|wie\s+oft|wie\s+häufig)\b", re.IGNORECASE)

@@ -1,0 +1,122 @@
+"""A made-up library reference read offline: type names, calls the question writes, options with values, and doers
+of other actions."""
+
+import pytest
+
+from karaka.app.runner import run_query
+from tests.fakes import parsed_workspace
+
+REFERENCE = (
+    "# Kettle",
+    "",
+    "## `kettle.pour(cup)`",
+    "",
+    "Pours a `Brew` object made by `kettle.brew()`.",
+    "",
+    "* `vessel` {Cup} A `Cup` object as returned by `kettle.fetchCup()`.",
+    "",
+    "Pours a `Cup` object filled by `kettle.fill()`.",
+    "",
+    "Empties a `Pot` object made by `kettle.make()`.",
+    "",
+    "To let users pick a kettle easily, the package provides the `brewd` program, which reads the per-user "
+    "configuration file and starts the right heater.",
+    "",
+
+    "If `cup` is not a `Cup`, a `SpillError` will be thrown.",
+    "",
+    "Calling `brewery.kettle.steep()` is equivalent to calling `brewery.kettle.pour()` with no arguments.",
+)
+
+DRAINS = (  # one entry of an API reference: a parameter, then what the call does
+    "# Drains",
+    "",
+    "### `clearDrain(drain)`",
+    "",
+    "* `drain` {Drain} A `Drain` object as returned by `openDrain()`.",
+    "",
+    "Closes a `Drain` object created by `openDrain()`.",
+    "",
+    "## Seals",
+    "",
+    "A `Seal` object as returned by `openSeal()`.",
+    "Breaks the `Seal` object.",
+)
+
+OPTIONS = (  # plain text, as a manual's option list reads
+    "KETTLE OPTIONS",
+    "",
+    "-K<dir> --kettle-dir=<dir> [default: none]",
+    "       Adds a directory to the list in which to search for kettles.",
+    "",
+    "-C<size> --cap-size=<size>",
+    "       Sets the size of a cap. Multiple -C/--cap-size options can be given to fit several lids.",
+)
+
+
+@pytest.fixture(scope="module")
+def ctx(tmp_path_factory):
+    return parsed_workspace(tmp_path_factory.mktemp("kettle"), {"kettle.md": REFERENCE, "options.txt": OPTIONS,
+                                                                     "drains.md": DRAINS})
+
+
+def test_a_type_named_after_its_kind_is_of_that_kind(ctx):
+    """``SpillError`` is an error: its name's last word says so, as "the spill error" would."""
+    result = run_query(ctx, "Which error is thrown if the cup is not a Cup?")
+    assert result["status"] == "GROUNDED", result["answer"]
+    assert result["answers"][0] == "SpillError"
+
+
+def test_the_call_a_question_writes_is_its_own_words_however_qualified(ctx):
+    """"kettle.steep()" in the question is the line's `brewery.kettle.steep()`: not what it is equivalent to."""
+    result = run_query(ctx, "Calling kettle.steep() is equivalent to calling which function?")
+    assert not any("steep" in a for a in result["answers"][:1]), result["answer"]
+
+
+def test_a_short_option_with_its_value_and_its_long_form_are_one_answer(ctx):
+    """"-K<dir> --kettle-dir=<dir>" is one option, not two the line gives alike."""
+    result = run_query(ctx, "Which option adds a directory to search for kettles?")
+    assert result["status"] == "GROUNDED", result["answer"]
+    assert result["answers"][0].startswith("-K, --kettle-dir"), result["answer"]
+
+
+def test_a_long_option_after_a_slash_is_read_whole(ctx):
+    """"-C/--cap-size" gives "--cap-size", never "-cap-size" (a flag does not start in the middle of "--")."""
+    result = run_query(ctx, "Which option fits several lids?")
+    assert all(not a.startswith("-cap") for a in result["answers"]), result["answer"]
+    assert any("--cap-size" in a for a in result["answers"]), result["answer"]
+
+
+def test_the_doer_of_a_clause_describing_the_object_does_not_do_the_action(ctx):
+    """In "Pours a `Brew` object made by `kettle.brew()`", kettle.brew makes the brew; it pours nothing."""
+    result = run_query(ctx, "Which function pours a Brew object?")
+    assert not (result["status"] == "GROUNDED" and result["answers"][0] == "kettle.brew"), result["answer"]
+
+
+def test_a_relative_clause_on_the_span_s_own_noun_says_what_it_does(ctx):
+    """"provides the `brewd` program, which reads the … file": brewd is provided, and it is what reads."""
+    result = run_query(ctx, "Which program reads the per-user configuration file?")
+    assert result["status"] == "GROUNDED", result["answer"]
+    assert result["answers"][0] == "brewd"
+
+
+def test_the_agent_of_another_verb_in_a_line_without_the_action_does_not_do_it(ctx):
+    """"A `Seal` object as returned by `openSeal()`" says what returns the seal; it says nothing of breaking
+    (the line after it does)."""
+    result = run_query(ctx, "Which function breaks a Seal object?")
+    assert not (result["status"] == "GROUNDED" and result["answers"][0] == "openSeal"), result["answer"]
+
+
+def test_the_entry_a_description_stands_under_answers_which_function(ctx):
+    """`clearDrain(drain)` heads the lines that say what it does; openDrain only creates the drain."""
+    result = run_query(ctx, "Which function closes a Drain object?")
+    assert result["status"] == "GROUNDED", result["answer"]
+    assert result["answers"][0].startswith("clearDrain"), result["answer"]
+
+
+def test_a_description_s_opening_verb_is_its_action_whatever_its_tag(ctx):
+    """"Empties a `Pot` object made by `kettle.make()`": the tagger reads "Empties" as a noun; it is still the
+    action the line describes, and kettle.make, which makes the pot, empties nothing."""
+    result = run_query(ctx, "Which function empties a Pot object?")
+    assert not (result["status"] == "GROUNDED" and result["answers"][0] == "kettle.make"), result["answer"]
+
