@@ -70,6 +70,24 @@ def test_two_column_page_reads_column_by_column(tmp_path):
     assert texts[10:] == [f"Right column line {i} says beta." for i in range(10)]
 
 
+def test_a_page_reads_top_down_whatever_order_the_file_writes_its_lines_in(tmp_path):
+    body = [(72, 680, "The pour function fills one cup."), (72, 640, "The steep function waits for the tea.")]
+    headings = [(72, 700, "pour(cup)"), (72, 660, "steep(pot)")]  # a browser's print writes headings last
+    path = tmp_path / "printed.pdf"
+    path.write_bytes(text_pdf([body + headings]))
+    texts = [s.text for s in load_file(path, 1000, [])]
+    assert texts == ["pour(cup)", "The pour function fills one cup.", "steep(pot)", "The steep function waits for the tea."]
+
+
+def test_a_page_written_column_by_column_keeps_its_columns(tmp_path):
+    rows = [(72, 700 - 14 * i, f"Left column line {i} says alpha.") for i in range(10)]
+    rows += [(330, 700 - 14 * i, f"Right column line {i} says beta.") for i in range(10)]
+    path = tmp_path / "columns.pdf"
+    path.write_bytes(text_pdf([rows]))  # the content stream runs down the left column, then the right
+    texts = [s.text for s in load_file(path, 1000, [])]
+    assert texts[:10] == [f"Left column line {i} says alpha." for i in range(10)]
+
+
 def test_a_table_of_options_reads_row_by_row_not_as_two_columns(tmp_path):
     options = ["-a", "-b", "-q", "-Werror", "-x", "-z", "--dry", "-k", "-n", "-v"]
     rows = [(72, 700 - 14 * i, option) for i, option in enumerate(options)]

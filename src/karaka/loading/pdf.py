@@ -5,7 +5,8 @@ lines share an empty vertical gutter is read column by column. Running headers a
 line at the top or bottom of a page that recurs, numbers aside, across the pages) and page
 numbers are dropped; table-of-contents lines with dot leaders too. A line that reaches the right
 margin goes on into the next one, across a page break as well, so a sentence is not cut by the
-page furniture that used to sit inside it. Pages with no text layer are read by OCR when
+page furniture that used to sit inside it. A page of one column is read top to bottom, whatever
+order the file writes its lines in (a browser writes a printed page's headings last). Pages with no text layer are read by OCR when
 Tesseract is installed. An option's entry ("-c --stdout") is the section of the description
 lines under it (``outline``). What a line sets in a fixed-pitch font is quoted in backquotes, as
 Markdown quotes code: a manual printed from HTML keeps its ``<code>`` ("run `corepack enable`").
@@ -110,6 +111,21 @@ def _lines_of(runs: list[tuple[float, float, float, float, str]]) -> list[Line]:
         else:
             lines.append(Line(left, bottom, right, top, [(left, right, text)]))
     return lines
+
+
+def _top_down(lines: list[Line]) -> list[Line]:
+    """A page of one column in the order its lines stand, top to bottom, whatever order the file wrote them in.
+
+    A browser printing a page to PDF writes its headings after the body text of the page, so
+    each heading would follow the entries it opens. Where two lines share a height (columns,
+    side notes) the file's order stays: it is the only hint of which column comes first.
+    """
+    ordered = sorted(lines, key=lambda ln: -ln.top)
+    for upper, lower in zip(ordered, ordered[1:], strict=False):
+        if min(upper.top, lower.top) - max(upper.bottom, lower.bottom) > 0.3 * min(
+                upper.top - upper.bottom, lower.top - lower.bottom):
+            return lines
+    return ordered
 
 
 def _columns(lines: list[Line], width: float) -> list[Line]:
@@ -300,7 +316,7 @@ def _read(path: Path, ocr_langs: str, progress: Progress | None, warnings: list[
                 continue
             if not lines:
                 scanned.append(index + 1)
-            pages.append(Page(index + 1, width, height, _columns(lines, width)))
+            pages.append(Page(index + 1, width, height, _columns(_top_down(lines), width)))
     except pdfium.PdfiumError as exc:
         raise DocumentError(f"{path}: corrupt PDF: {exc}") from exc
     finally:
