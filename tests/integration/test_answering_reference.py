@@ -23,7 +23,7 @@ REFERENCE = (
     "configuration file and starts the right heater.",
     "",
 
-    "If `cup` is not a `Cup`, a `SpillError` will be thrown.",
+    "If `cup` is not a `Cup`, a `SpillError` will be thrown. Non-ASCII labels are rewritten as ASCII.",
     "",
     "Calling `brewery.kettle.steep()` is equivalent to calling `brewery.kettle.pour()` with no arguments.",
 )
@@ -44,10 +44,15 @@ DRAINS = (  # one entry of an API reference: a parameter, then what the call doe
 )
 
 OPTIONS = (  # plain text, as a manual's option list reads
+    "The brewing manual",
+    "",
     "KETTLE OPTIONS",
     "",
     "-K<dir> --kettle-dir=<dir> [default: none]",
     "       Adds a directory to the list in which to search for kettles.",
+    "",
+    "--temperature=N [default: 90]",
+    "       Sets how hot the water gets, in degrees.",
     "",
     "-C<size> --cap-size=<size>",
     "       Sets the size of a cap. Multiple -C/--cap-size options can be given to fit several lids.",
@@ -120,3 +125,16 @@ def test_a_description_s_opening_verb_is_its_action_whatever_its_tag(ctx):
     result = run_query(ctx, "Which function empties a Pot object?")
     assert not (result["status"] == "GROUNDED" and result["answers"][0] == "kettle.make"), result["answer"]
 
+
+def test_what_happens_to_a_thing_may_reuse_its_words(ctx):
+    """"Non-ASCII labels are rewritten as ASCII": what happens to them says "ASCII" again, and answers."""
+    result = run_query(ctx, "What happens to non-ASCII labels?")
+    assert result["status"] == "GROUNDED", result["answer"]
+    assert result["answers"][0] == "rewritten as ASCII"
+
+
+def test_a_line_naming_the_thing_whose_default_is_asked_answers_under_its_program_s_heading(ctx):
+    """"--temperature=N [default: 90]" under "KETTLE OPTIONS": the heading names the program, the line the rest."""
+    result = run_query(ctx, "What is the default temperature of kettle?")
+    assert result["status"] == "GROUNDED", result["answer"]
+    assert result["answers"][0] == "90"

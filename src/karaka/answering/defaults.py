@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 
 from karaka.answering import kinds as k
+from karaka.answering.line import LineWords
+from karaka.answering.question import Asked, Term
 from karaka.answering.span import Span
+from karaka.answering.stems import key, same
 from karaka.words import FUNCTION_WORDS, WORD
 
 _DEFAULT = re.compile(r"\b(?:defaults?|default(?:s|ed)? (?:to|is|value)|by default|standard(?:(?!i[sz])[a-zäöüß]{3,})?|"
@@ -53,3 +56,35 @@ def called_default(span: Span, text: str) -> bool:
     """
     found = _DEFAULT_IS.search(text[:span.start]) if span.start >= 0 else None
     return found is not None and all(w.lower() in FUNCTION_WORDS for w in WORD.findall(found.group(1)))
+
+
+def default_of_focus(asked: Asked, words: LineWords) -> bool:
+    """Whether the line, the line it goes on from or its neighbours name the noun whose default is asked.
+
+    "By default, timesyncd uses the NTP servers X" gives no default port; a heading's "Porting …"
+    names no port. A generic noun ("the default value of --x") names its thing otherwise.
+    """
+    if _generic(asked):
+        return True
+    noun = focus_term(asked)
+    return bool(words.find(noun)) or words.in_intro(noun) or words.in_around(noun)
+
+
+def names_focus(asked: Asked, words: LineWords) -> bool:
+    """Whether a default question's own noun stands in the line itself ("--threshold=X [default: 0.1%]").
+
+    Such a line speaks of the thing asked, whatever heading names its program. A generic noun
+    ("Default value: 100" for "the default weight value") names no thing.
+    """
+    return asked.default and not _generic(asked) and bool(words.find(focus_term(asked)))
+
+
+def focus_term(asked: Asked) -> Term:
+    """The noun asked about as a term a line may hold (the question's own terms leave it out)."""
+    return Term(asked.focus, False, asked.focus_text, "noun")
+
+
+def _generic(asked: Asked) -> bool:
+    """Whether the question's noun is none, or one that says no thing of its own ("value", "name")."""
+    return not asked.focus or any(same(key(w), asked.focus) for w in k.VALUE_NOUNS | k.CALLED_NOUNS)
+

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from karaka.answering import kinds as k
-from karaka.answering.defaults import said_default
+from karaka.answering.defaults import default_of_focus, focus_term, names_focus, said_default
 from karaka.answering.entries import KEY, keyed_entry, opens_with_name
 from karaka.answering.identity import (
     agent_verb,
@@ -231,9 +231,9 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
     elif hard and titled == len(hard) and not _says_beyond_document(asked, words, soft) or (
             asked.lang != "en" and not hard and not _holds_most_besides_document(words, soft)):
         evidence.why_not = "the line says too little of what is asked of the document"
-    elif hard and titled < len(hard) and (
+    elif hard and titled < len(hard) and not names_focus(asked, words) and (
             own + (headed if opens_with_name(hard, words) or words.heading_asks else 0.0) < OWN_SHARE * len(hard)
-            or own == 0):  # a line under a heading that asks a question answers it: its words are the line's own
+            or own == 0):  # under a heading that asks the question, or naming the default's thing, they are its own
         evidence.why_not = "most of the question's words are in " + (
             "its heading or document name" if own + headed >= OWN_SHARE * len(hard) else
             "the sentences around the line") + ", not in the line"
@@ -246,7 +246,7 @@ def weigh(asked: Asked, span: Span, words: LineWords, doc: Any | None, verb_soft
         evidence.why_not = f"the line does not say whose {thing} it is"
     elif asked.default and not said_default(span, words.text, words.previous_text):
         evidence.why_not = "the line does not call it the default"
-    elif asked.default and not _default_of_focus(asked, words):
+    elif asked.default and not default_of_focus(asked, words):
         evidence.why_not = f"the line gives a default, not of a {asked.focus_text}"  # "By default, … uses X" is no port
     elif asks_identity(asked) and not identity(span, words, doc, asked) and not (
             asked.focus and focus_near(asked, span, words, doc) and not all_focus(asked, span)
@@ -267,7 +267,7 @@ def _says_beyond_document(asked: Asked, words: LineWords, soft: list[Term]) -> b
     said = [t for t in asked.terms if not words.in_document(t)]
     return all(t.role == "verb" or words.find(t) or words.in_intro(t) for t in soft) and (any(
         words.find(t) or words.in_intro(t) for t in said) or not said and bool(asked.focus) and bool(
-        words.find(_focus_term(asked))))  # "which version of frob is this?" asks only the version: the line must
+        words.find(focus_term(asked))))  # "which version of frob is this?" asks only the version: the line must
     # name it ("This is the new version (1.47.0) of …")
 
 
@@ -279,23 +279,6 @@ def _holds_most_besides_document(words: LineWords, soft: list[Term]) -> bool:
     """
     said = [t for t in soft if not words.in_document(t)]
     return 2 * sum(1 for t in said if words.find(t) or words.in_intro(t)) > len(said)
-
-
-def _default_of_focus(asked: Asked, words: LineWords) -> bool:
-    """Whether the line, the line it goes on from or its neighbours name the noun whose default is asked.
-
-    "By default, timesyncd uses the NTP servers X" gives no default port; a heading's "Porting …"
-    names no port. A generic noun ("the default value of --x") names its thing otherwise.
-    """
-    if not asked.focus or any(same(key(w), asked.focus) for w in k.VALUE_NOUNS | k.CALLED_NOUNS):  # "default name"
-        return True
-    noun = _focus_term(asked)
-    return bool(words.find(noun)) or words.in_intro(noun) or words.in_around(noun)
-
-
-def _focus_term(asked: Asked) -> Term:
-    """The noun asked about as a term a line may hold (the question's own terms leave it out)."""
-    return Term(asked.focus, False, asked.focus_text, "noun")
 
 
 def _modifier_alone(asked: Asked, words: LineWords, glued: dict[str, list[int]]) -> tuple[str, str] | None:

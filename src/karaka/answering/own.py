@@ -62,8 +62,10 @@ def in_question(asked: Asked, span: Span) -> bool:
                } if not thing and not abbreviation(asked) else set()  # "What is ZAP?", "What does ZAP stand for?":
     # "Zone Access Protocol" is what it is
     repeated = sum(any(same(w, t.key) for t in asked.terms) or w in spelled for w in own)  # "Lesser GPL" written out
-    if span.kind in (k.NAME, k.TERM, k.PLACE) and not thing:  # "Harbour Guide Edition" names what was asked about;
-        # what a defined term is may reuse its words ("the Corresponding Source for the Work" of a "Least Corresponding Source")
+    if span.kind in (k.NAME, k.TERM, k.PLACE) and not thing and not asked.defines:  # "Harbour Guide Edition" names
+        # what was asked about; what a defined term is may reuse its words ("the Corresponding Source for the Work" of
+        # a "Least Corresponding Source"), and so may what a thing does or what happens to it ("Non-integer delays
+        # are truncated to an integer")
         return repeated >= 0.5 * len(own)
     return repeated == len(own)
 
