@@ -1,6 +1,6 @@
 """Questions written over documents new to the project, scored as the blind set scores (totals and rows).
 
-    python benchmarks/fresh.py [--set fresh|shelf|shelf2|…|shelf25] [--llm SPEC] [--workspace WS]
+    python benchmarks/fresh.py [--set fresh|shelf|shelf2|…|shelf26] [--llm SPEC] [--workspace WS]
 
 With ``--workspace`` the documents are kept in ``WS.source/``, so a rerun finds them unchanged.
 
@@ -53,7 +53,9 @@ Node.js's tty page printed to PDF, Valgrind's README_DEVELOPERS as HTML, skill's
 GLib's README: 47 and 3) was written after that session's changes to novels, and run once on its first code and once on those changes.
 ``--set shelf25`` (twenty-sixth session: Node.js's timers page printed to PDF, Cachegrind's manual as HTML, pip's
 secure-installs.md, w's German manual page and a scan of the IJG's README: 51 and 3) was written before that session
-changed anything.
+changed anything. ``--set shelf26`` (Node.js's console page printed to PDF, DRD's manual as HTML, Node.js's
+path.md, pslog's German manual page and a scan of libjpeg-turbo's README.md: 46 and 3) was written after that
+session's changes, before they ran on it.
 Their documents come from Debian's ``adduser``, ``base-passwd``, ``dbus``, ``fontconfig``, ``groff-base``, ``bash``, ``bc``, ``cscope``, ``e2fsprogs``, ``fakeroot``, ``dpkg``, ``ed``, ``espeak-ng``, ``findutils``, ``gettext``, ``gnupg``,
 ``grep``, ``gzip``, ``coreutils``, ``jq``, ``libjpeg62-turbo-dev``, ``libjson-c5``, ``ninja-build``, ``python3-yaml``, ``xtrans-dev``, ``postgresql-common``, ``libexpat1-dev``, ``libffi-dev``, ``libglib2.0-0``, ``libtasn1-doc``, ``libxslt1-dev``, ``man-db``, ``nettle-dev``,
 ``nodejs``, ``passwd``, ``pkgconf``, ``procps``, ``psmisc``, ``python3-dev``, ``python3-pip``, ``sed``, ``systemd``,
@@ -167,6 +169,9 @@ SETS = {  # per set: documents copied (a .gz source is unpacked) and manual page
     "shelf25": ({"valgrind-cg-manual.html": "/usr/share/doc/valgrind/html/cg-manual.html",
                  "pip-secure-installs.md": "/usr/share/doc/python3-pip/html/topics/secure-installs.md.gz"},
                 {"w.de.1.txt": "/usr/share/man/de/man1/w.1.gz"}),
+    "shelf26": ({"valgrind-drd-manual.html": "/usr/share/doc/valgrind/html/drd-manual.html",
+                 "node-path.md": "/usr/share/doc/nodejs/api/path.md"},
+                {"pslog.de.1.txt": "/usr/share/man/de/man1/pslog.1.gz"}),
 }
 SCANS = {"shelf5": {"bash-intro-scan.pdf": "/usr/share/doc/bash/INTRO.gz"},
          "shelf6": {"bc-readme-scan.pdf": "/usr/share/doc/bc/README"},
@@ -187,7 +192,8 @@ SCANS = {"shelf5": {"bash-intro-scan.pdf": "/usr/share/doc/bash/INTRO.gz"},
          "shelf22": {"dbus-readme-scan.pdf": "/usr/share/doc/dbus/README.gz"},
          "shelf23": {"gnupg-readme-scan.pdf": "/usr/share/doc/gnupg/README.gz"},
          "shelf24": {"glib-readme-scan.pdf": "/usr/share/doc/libglib2.0-0/README.md"},
-         "shelf25": {"libjpeg-readme-scan.pdf": "/usr/share/doc/libjpeg62-turbo-dev/README.ijg.gz"}}
+         "shelf25": {"libjpeg-readme-scan.pdf": "/usr/share/doc/libjpeg62-turbo-dev/README.ijg.gz"},
+         "shelf26": {"libjpeg-turbo-readme-scan.pdf": "/usr/share/doc/libjpeg62-turbo-dev/README.md.gz"}}
 """Per set: image-only PDFs made of a text's first page (typeset, rendered at 200 dpi): what a scanner makes."""
 SCAN_LINES = 58
 PRINTS = {"shelf20": {"ninja-manual.pdf": "/usr/share/doc/ninja-build/manual.html",
@@ -196,7 +202,8 @@ PRINTS = {"shelf20": {"ninja-manual.pdf": "/usr/share/doc/ninja-build/manual.htm
           "shelf22": {"corepack.pdf": "/usr/share/doc/nodejs/api/corepack.html"},
           "shelf23": {"node-debugger.pdf": "/usr/share/doc/nodejs/api/debugger.html"},
           "shelf24": {"node-tty.pdf": "/usr/share/doc/nodejs/api/tty.html"},
-          "shelf25": {"node-timers.pdf": "/usr/share/doc/nodejs/api/timers.html"}}
+          "shelf25": {"node-timers.pdf": "/usr/share/doc/nodejs/api/timers.html"},
+          "shelf26": {"node-console.pdf": "/usr/share/doc/nodejs/api/console.html"}}
 """Per set: HTML manuals printed to PDF by headless Chromium (A4-ish pages, no header or footer): a PDF manual."""
 
 

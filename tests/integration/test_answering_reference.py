@@ -3,8 +3,9 @@ of other actions."""
 
 import pytest
 
-from karaka.app.runner import run_query
-from tests.fakes import parsed_workspace
+from karaka.app.runner import run_ingest, run_query
+from karaka.config import Context
+from tests.fakes import parsed_workspace, text_pdf
 
 REFERENCE = (
     "# Kettle",
@@ -26,6 +27,24 @@ REFERENCE = (
     "If `cup` is not a `Cup`, a `SpillError` will be thrown. Non-ASCII labels are rewritten as ASCII.",
     "",
     "Calling `brewery.kettle.steep()` is equivalent to calling `brewery.kettle.pour()` with no arguments.",
+    "## `kettle.fill(jug)`",
+    "",
+    "* `jug` {Jug} A jug of water drawn from the village well.",
+    "",
+    "## `kettle.info([data])`",
+    "",
+    "The `kettle.info()` function is an alias for `kettle.log()`.",
+    "",
+    "## `kettle.tailOf(path[, suffix])`",
+    "",
+    "The `kettle.tailOf()` method returns the last portion of a `path`.",
+    "",
+    "Brewd is a kettle tool for descaling pots in hard-water towns.",
+    "",
+    "The guild keeps strict rules for settling disputes to protect its smiths.",
+    "",
+    "Teabot is generally 3x as fast as Kettlebot. Teabot includes two APIs for brewing.",
+    "",
 )
 
 DRAINS = (  # one entry of an API reference: a parameter, then what the call does
@@ -138,3 +157,61 @@ def test_a_line_naming_the_thing_whose_default_is_asked_answers_under_its_progra
     result = run_query(ctx, "What is the default temperature of kettle?")
     assert result["status"] == "GROUNDED", result["answer"]
     assert result["answers"][0] == "90"
+
+
+def test_a_printed_reference_s_signature_lines_head_the_lines_under_them(tmp_path):
+    """A page printed to PDF keeps "kettle.steep(pot)" only as a line: the lines under it are its entry."""
+    rows = [(72, 700, "kettle.pour(cup[, ...sugar])"), (72, 680, "Fills one cup with hot water."),
+            (72, 660, "kettle.steep(pot)"), (72, 640, "Waits until the tea in the pot is strong."),
+            (72, 620, "kettle.info([data][, ...args])"),
+            (72, 600, "The `kettle.info()` function is an alias for `kettle.log()`."),
+            (72, 580, "kettle.tailOf(path[, suffix])"),
+            (72, 560, "The `kettle.tailOf()` method returns the last portion of a `path`.")]
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "printed.pdf").write_bytes(text_pdf([rows], fixed=True))
+    ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
+    run_ingest(ctx, tmp_path / "docs")
+    assert _grounded(ctx, "Which function waits until the tea is strong?").startswith("kettle.steep")
+    assert _grounded(ctx, "Which function is kettle.info() an alias for?") == "kettle.log"  # the entry is asked of
+    assert _grounded(ctx, "Which method returns the last portion of a path?").startswith("kettle.tailOf")
+
+
+def test_a_call_the_question_names_is_its_own_even_where_the_line_calls_it_by_the_noun_asked(ctx):
+    """"The `kettle.info()` function is an alias for `kettle.log()`": kettle.info is the one asked of."""
+    assert _grounded(ctx, "Which function is kettle.info() an alias for?") == "kettle.log"
+
+
+def test_an_entry_s_function_called_by_name_is_the_entry(ctx):
+    """Under `kettle.tailOf(path[, suffix])`, "The `kettle.tailOf()` method returns …" names the entry itself: the
+    line that says it answers, in its words."""
+    assert _grounded(ctx, "Which method returns the last portion of a path?") == "kettle.tailOf"
+
+
+def test_what_a_thing_is_for_is_its_purpose(ctx):
+    """"What is Brewd a kettle tool for?" asks a purpose: "for descaling pots …", not what Brewd is."""
+    assert _grounded(ctx, "What is Brewd a kettle tool for?").startswith("for descaling pots")
+
+
+def test_how_much_more_is_no_count_of_things(ctx):
+    """"How much faster …?" asks a degree: "two APIs" counts APIs."""
+    result = run_query(ctx, "How much faster than Kettlebot is Teabot?")
+    assert "two APIs" not in result["answers"][:1], result["answer"]
+
+
+def _grounded(ctx, question):
+    result = run_query(ctx, question)
+    assert result["status"] == "GROUNDED", result["answer"]
+    return result["answers"][0]
+
+
+def test_a_parameter_s_line_says_what_the_parameter_is_not_what_its_function_does(ctx):
+    """"* `jug` {Jug} A jug of water drawn from the village well" under `kettle.fill(jug)` draws no water."""
+    result = run_query(ctx, "Which function draws water from the village well?")
+    assert not (result["status"] == "GROUNDED" and result["answers"][0].startswith("kettle.fill")), result["answer"]
+
+
+def test_for_doing_answers_what_a_thing_is_for_not_why(ctx):
+    """"rules for settling disputes" says what the rules are for; why the guild keeps them is "to protect …"."""
+    result = run_query(ctx, "Why does the guild keep strict rules?")
+    assert not result["answers"] or not result["answers"][0].startswith("for settling"), result["answer"]
+

@@ -71,12 +71,15 @@ def test_two_column_page_reads_column_by_column(tmp_path):
 
 
 def test_a_page_reads_top_down_whatever_order_the_file_writes_its_lines_in(tmp_path):
-    body = [(72, 680, "The pour function fills one cup."), (72, 640, "The steep function waits for the tea.")]
-    headings = [(72, 700, "pour(cup)"), (72, 660, "steep(pot)")]  # a browser's print writes headings last
+    body = [(72, 680, "The pour function fills one cup."), (72, 640, "The steep function waits for the tea."),
+            (72, 600, "The boil function heats the water.")]
+    headings = [(72, 700, "pour(cup)"), (72, 660, "steep(pot)"), (72, 620, "boil(pot)")]  # a browser's print: headings last
+    copy = [(500, 606, "COPY")]  # a code box's button beside a line: one line sharing a height does not make columns
     path = tmp_path / "printed.pdf"
-    path.write_bytes(text_pdf([body + headings]))
+    path.write_bytes(text_pdf([body + copy + headings]))
     texts = [s.text for s in load_file(path, 1000, [])]
-    assert texts == ["pour(cup)", "The pour function fills one cup.", "steep(pot)", "The steep function waits for the tea."]
+    assert texts[:5] == ["pour(cup)", "The pour function fills one cup.", "steep(pot)",
+                         "The steep function waits for the tea.", "boil(pot)"]
 
 
 def test_a_page_written_column_by_column_keeps_its_columns(tmp_path):

@@ -29,3 +29,11 @@ def test_an_environment_variable_alone_on_its_line_ends_an_option_s_description(
     lines = outline([Raw(1, "--with-frobz"), Raw(2, "Builds frobz in."), Raw(3, "FROBZ_LEVEL=<n>"),
                      Raw(4, "Sets how hard crates are packed.")])
     assert lines[1].section == "--with-frobz" and lines[3].section == ""
+
+
+def test_a_function_s_signature_alone_on_its_line_heads_an_entry():
+    assert entry_line("kettle.pour(cup[, ...sugar])") and entry_line("new Kettle(options)")
+    assert not entry_line("Call kettle.pour(cup) twice.") and not entry_line("kettle(1)")  # a sentence; a manual page
+    lines = outline([Raw(1, "kettle.pour(cup[, ...sugar])"), Raw(2, "Fills one cup."), Raw(3, "kettle.steep(pot)"),
+                     Raw(4, "Waits for the tea.")])
+    assert lines[1].section == "kettle.pour(cup[, ...sugar])" and lines[3].section == "kettle.steep(pot)"

@@ -303,7 +303,8 @@ def _called_code(asked: Asked, span: Span, words: LineWords) -> bool:
     """
     return span.kind == k.CODE and span.start >= 0 and called(asked, words.text, span.start, span.end) and (
         span.text.islower() or not re.search(rf"\b{re.escape(span.text)}\b", asked.text)) and not any(
-        t.role == "name" and t.key == span.text.lower() for t in asked.terms)  # "the nobody UID" names it, asks another
+        t.role == "name" and t.key.removesuffix("()") == span.text.lower().removesuffix("()") for t in asked.terms)
+    # "the nobody UID" names it and asks another; so does "the `console.info()` function" for "console.info()"
 
 
 def _classifies(term: Term, asked: Asked, words: LineWords) -> bool:

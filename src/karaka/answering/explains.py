@@ -14,8 +14,12 @@ from karaka.nlp.phrases import slipped_subject
 from karaka.words import FUNCTION_WORDS, WORD
 
 
-def reasons(text: str, doc: Any | None) -> list[Span]:
-    """Reason and purpose clauses: what "because", "since", "so that", "due to" or a purpose "to" opens."""
+def reasons(text: str, doc: Any | None, purpose: bool = False) -> list[Span]:
+    """Reason and purpose clauses: what "because", "since", "so that", "due to" or a purpose "to" opens.
+
+    With ``purpose`` (the question asks what a thing is for), "for doing …" too: "a tool for detecting
+    errors". A "why" question is not answered so: "principles for discovering a way" is no reason.
+    """
     out: list[Span] = []
     if doc is not None and len(doc):
         for token in doc:
@@ -27,10 +31,15 @@ def reasons(text: str, doc: Any | None) -> list[Span]:
                     and token.head.tag_ == "VB" and token.head.head.pos_ in ("VERB", "AUX") \
                     and any(c.dep_ in ("dobj", "prep") for c in token.head.head.children if c.i < token.i):
                 opener = token  # "closed the bridge to protect the walkers": a purpose after the object
+            elif purpose and token.lower_ == "for" and token.dep_ == "prep" and any(
+                    c.dep_ == "pcomp" and c.tag_ == "VBG" for c in token.children):
+                opener = token  # "a tool for detecting errors", "the cache is for storing wheels": what it serves
             if opener is None:
                 continue
             words = sorted(opener.head.subtree if opener.dep_ != "prep" else opener.subtree, key=lambda t: t.i)
             words = [t for t in words if t.i >= opener.i]
+            while words and words[-1].is_punct:
+                words.pop()  # "(for tweaking knobs)": not its bracket
             if len(words) > 1:
                 a, b = words[0], words[-1]
                 out.append(Span(doc[a.i:b.i + 1].text, k.REASON, a.idx, b.idx + len(b.text), a.i, b.i))

@@ -170,8 +170,10 @@ CALLED = re.compile(r"\b(?:called|named|termed|known\s+as)\s*\?*\s*$", re.IGNORE
 NAMED_HOW = re.compile(r"\b(?:benannt|genannt|bezeichnet|heißt|heißen|heisst|heissen)\b", re.IGNORECASE)
 """After "wie", a word that asks for the name, not a way: "wie heißt die Datei?", "wie werden die Teile benannt?"
 (English "how are the crates named?" may ask how the naming is done, "how is it called?" how a function is invoked)."""
-USED_FOR = re.compile(r"\bused\s+for\s*\?*\s*$", re.IGNORECASE)
-"""A question ending "… used for?" asks a purpose, as "why …?" does."""
+USED_FOR = re.compile(r"\bused\s+for\s*\?*\s*$|^\s*what\s+(?:is|are|was|were)\s+(?!.*\b\w+ing\s+for\b)\S.*\s+for\s*\?*\s*$",
+                      re.IGNORECASE)
+"""A question ending "… used for?" asks a purpose, as "why …?" does; so does "what is X (a tool) for?", where the
+copula leaves "for" nothing to take but the purpose ("what did she ask for?", "what are you looking for?" ask a thing)."""
 
 KEY_VERBS = frozenset("mean indicate signify denote represent stand".split())
 """Verbs that ask what an entry's key stands for, or which key stands for a description: a list under a heading

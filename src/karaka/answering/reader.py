@@ -34,6 +34,7 @@ from karaka.answering.line import Line, entry_of, keyword_of, line_words
 from karaka.answering.naming import focus_near, named_so, nominal_doer, numbered, titled
 from karaka.answering.narrator import narrated, narrators
 from karaka.answering.occasion import action_around, hangs_elsewhere, holds_action
+from karaka.answering.own import in_question
 from karaka.answering.pointed import fewer_words, one_per_line
 from karaka.answering.polar import polar_candidates
 from karaka.answering.pooling import list_intro, referred_line
@@ -155,11 +156,12 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
                            also=[line.intro] if line.intro else []) for span, said in zip(found_spans, named_as,
                                                                                            strict=True)]
         by_focus = [s for s in found_spans if asked.kind == k.CODE and asked.focus and s.kind == k.CODE
-                    and s.start >= 0 and called(asked, line.text, s.start, s.end)]  # "a variable named X"
+                    and s.start >= 0 and called(asked, line.text, s.start, s.end)  # "a variable named X"
+                    and not in_question(asked, s)]  # "The `console.info()` function is an alias": the one asked of
         called_so = {s.text for s in by_focus}
         headed = code_tokens(line.section)  # the code its innermost heading names ("-u, --unlock")
-        entry = code_tokens(entry_of(line.section)) if asked.kind == k.CODE and not any(
-            t.key in (e.lower() for e in headed) for t in asked.terms) else []
+        entry = code_tokens(entry_of(line.section)) if asked.kind == k.CODE and not any(  # the entry asked of
+            t.key.split("(")[0] in (e.lower().split("(")[0] for e in headed) for t in asked.terms) else []  # (as called)
         for span, c, said in zip(found_spans, typed, named_as, strict=True):
             if by_focus and span.text not in called_so and c.proved and not any(
                     span.start <= s.start and s.end <= span.end for s in by_focus):
@@ -168,7 +170,8 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
             elif asked.kind == k.CODE and span.start >= 0 and c.proved and (
                     kind_noun := called_otherwise(asked, line.text, span.start, span.end)):
                 c.evidence.why_not = f"the line calls {span.text!r} a {kind_noun}, not a {asked.focus_text}"
-            elif entry and span.text not in entry and code_shape(span.text) == code_shape(entry[0]) and c.proved:
+            elif entry and span.text.split("(")[0] not in {e.split("(")[0] for e in entry} and c.proved and \
+                    code_shape(span.text) == code_shape(entry[0]):  # `path.basename` is the entry `path.basename(path)`
                 c.evidence.why_not = f"the line describes {', '.join(entry)}; it names {span.text} in passing"
             if span.start < 0 and line.intro and (line.words.entry_above and span.text in line.words.intro_text
                                                   or span.text in headed):
@@ -295,12 +298,18 @@ SECTION_NUMBER = re.compile(r"(?:^|(?<= › ))\s*(?:\d+(?:\.\d+)*\.|\d+(?:\.\d+)
 of three parts ("1.4.2 Fixes") is not taken for one."""
 
 
+_PARAMETER = re.compile(r"\s*(?:[*•-]\s*)?`[\w.$]+(?:\s+<[^>`]+>`|`\s*(?:\{[^}]*\}|<[^>]*>))")
+"""A parameter's line in an API reference: "`fd <number>` A file …", "* `cup` {Cup} The cup to fill"."""
+
+
 def _heading_values(asked: Asked, line: Line) -> list[Span]:
     """A date, version or piece of code the line's innermost heading gives it.
 
     A changelog's entry is dated by its heading; a manual page's description is of the entry it
     stands under ("-c, --create" over "creates a new archive", "TAR_VERSION" over "the version of tar").
     """
+    if asked.kind == k.CODE and _PARAMETER.match(line.text):
+        return []  # "`fd <number>` A file descriptor …" under `tty.isatty(fd)` says what the parameter is, not the call
     sources = [SECTION_NUMBER.sub("", line.section)] if line.section else []  # "3.2 Invoking frob": no release
     if asked.kind == k.CODE and line.words.entry_above:  # "--fnname=<name> [default: main]" over its description
         sources.append(line.words.intro_text)

@@ -58,12 +58,13 @@ YEAR = re.compile(r"(?<![\w.-])(1[0-9]\d\d|20\d\d)(?![\w.-])")
 ERA_YEAR = re.compile(r"\b(?:\d{1,4}\s?(?:BCE|BC|CE|AD|B\.C\.|A\.D\.)|(?:AD|A\.D\.)\s?\d{1,4})(?![\w])")
 """A year of an era: "56 BC", "AD 79"."""
 def _strip(text: str, start: int) -> tuple[str, int]:
-    """A span without the marks around it, keeping a bracket that closes one it opens ("clearDrain(drain)")."""
+    """A span without the marks around it, keeping the brackets that close ones it opens ("stop([label])")."""
     marks = " ,;:()[]\"'`"
     lead = len(text) - len(text.lstrip(marks))
     body, out = text[lead:], text.strip(marks)
-    while out.count("(") > out.count(")") and body[len(out):len(out) + 1] == ")":
-        out += ")"
+    while (close := body[len(out):len(out) + 1]) in (")", "]") and close and \
+            out.count("(" if close == ")" else "[") > out.count(close):
+        out += close
     return out, start + lead
 
 
@@ -196,7 +197,7 @@ def spans(asked: Asked, text: str, doc: Any | None) -> list[Span]:
         out += lists(found, text) if kind == k.NAME else lists([with_preposition(s, text, doc) for s in found], text) \
             if kind == k.PLACE else found
     if kind == k.REASON:
-        out += reasons(text, doc)
+        out += reasons(text, doc, purpose=bool(k.USED_FOR.search(asked.text)))
     if kind == k.MANNER:
         out += manners(text, doc)
     if kind in (k.TERM, k.VALUE) and asked.focus:  # a shaped name beside the noun asked about: "das Verfahren LZ77",

@@ -67,6 +67,10 @@ def typed(asked: Asked, span: Span, after: str = "") -> tuple[bool, str]:
                 or not _MULTIPLIER.fullmatch(unit.split()[-1]) and not re.search(r"\bhow much\b", asked.text, re.I)):
             # "64 GB" counts no hosts ("2 million" may); "how much memory" is measured in bytes
             return False, f"{span.text!r} counts {unit}, not what was asked"  # "how many meters": not "1 foot"
+        if not counted and unit and not UNIT.fullmatch(unit) and re.search(r"\bhow\s+(?:much|many\s+times)\s+(?:more|less|"
+                                                                          r"\w+er)\b", asked.text, re.IGNORECASE) \
+                and not re.fullmatch(r"x|×|times|fold|-fold", unit.split()[-1], re.IGNORECASE):
+            return False, f"{span.text!r} counts {unit}, not how much more"  # "how much faster?": not "two APIs"
         if not counted and unit and not UNIT.fullmatch(unit) and any(same(key(d), asked.focus) for d in k.DIMENSIONS) \
                 and not any(same(key(unit.split()[-1]), key(w)) for w in WORD.findall(asked.text)):
             return False, f"{span.text!r} counts {unit}, not a {asked.focus_text}"  # "14 passengers" is no speed

@@ -3,7 +3,7 @@
 A PDF gives lines, not a definition list, so a sentence of a manual did not know the option it
 is about. An option's signature says what its line is without its font or indent:
 "--leak-resolution=<low|med|high> [default: high]" or "-c --stdout", a line that opens with a
-flag and says no sentence. Each line after such an entry, up to the next one or an environment
+flag and says no sentence, or a function's ("setTimeout(callback[, delay])") alone on its line. Each line after such an entry, up to the next one or an environment
 variable's line (``ENTRY_LINES`` at most), is that entry's description, as a manual page's
 indented body is (``text``): "When med, four entries have to match." is said of --leak-resolution.
 
@@ -48,8 +48,19 @@ def outline(lines: list[Raw]) -> list[Raw]:
     return out
 
 
+SIGNATURE = re.compile(r"(?:new\s+)?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\[[\w.]+\])?\([^()]*\)")
+"""A function's signature alone on its line, as an API reference heads an entry: "path.basename(path[, suffix])",
+"new Console(options)", "timeout[Symbol.dispose]()"."""
+
+
 def entry_line(text: str) -> bool:
-    """An option's signature: it opens with a flag and has no run of three plain words, nor a full stop at its end."""
+    """An option's signature: it opens with a flag and has no run of three plain words, nor a full stop at its end.
+
+    A function's signature alone on its line is an entry too: a page printed from an API reference
+    keeps its headings only as lines.
+    """
+    if len(text.split()) <= MOST_WORDS and SIGNATURE.fullmatch(text) and not re.search(r"\(\d\w*\)$", text):
+        return True  # (a manual page's name, "printf(3)", is no function's entry)
     if len(text.split()) > MOST_WORDS or not FLAG.match(text) or text.endswith("."):
         return False
     plain = 0

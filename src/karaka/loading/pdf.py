@@ -32,6 +32,8 @@ from karaka.loading.ocr import INSTALL, OCRError, read_page, tesseract
 from karaka.loading.outline import outline
 from karaka.loading.sentences import SOFT_HYPHENS, Raw, clean
 
+COLUMN_SHARE = 0.2
+"""The share of a page's lines standing beside another above which the page is read in the file's order (columns)."""
 BAND = 0.1
 """The top and bottom tenth of a page, where headers, footers and page numbers stand."""
 _PAGE_NUMBER = re.compile(r"^(page\s+)?(\d{1,4}|[ivxlcdm]{1,7})(\s*(of|/)\s*\d{1,4})?$", re.IGNORECASE)
@@ -117,15 +119,14 @@ def _top_down(lines: list[Line]) -> list[Line]:
     """A page of one column in the order its lines stand, top to bottom, whatever order the file wrote them in.
 
     A browser printing a page to PDF writes its headings after the body text of the page, so
-    each heading would follow the entries it opens. Where two lines share a height (columns,
-    side notes) the file's order stays: it is the only hint of which column comes first.
+    each heading would follow the entries it opens. Where many lines share a height with another
+    (columns written one after the other) the file's order stays: it is the only hint of which
+    column comes first. A few may (a code box's "Copy" button, a "Skip to content" link).
     """
     ordered = sorted(lines, key=lambda ln: -ln.top)
-    for upper, lower in zip(ordered, ordered[1:], strict=False):
-        if min(upper.top, lower.top) - max(upper.bottom, lower.bottom) > 0.3 * min(
-                upper.top - upper.bottom, lower.top - lower.bottom):
-            return lines
-    return ordered
+    shared = sum(min(upper.top, lower.top) - max(upper.bottom, lower.bottom) > 0.3 * min(
+        upper.top - upper.bottom, lower.top - lower.bottom) for upper, lower in zip(ordered, ordered[1:], strict=False))
+    return lines if shared > COLUMN_SHARE * len(lines) else ordered
 
 
 def _columns(lines: list[Line], width: float) -> list[Line]:
