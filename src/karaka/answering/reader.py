@@ -161,7 +161,7 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
         called_so = {s.text for s in by_focus}
         headed = code_tokens(line.section)  # the code its innermost heading names ("-u, --unlock")
         entry = code_tokens(entry_of(line.section)) if asked.kind == k.CODE and not any(  # the entry asked of
-            t.key.split("(")[0] in (e.lower().split("(")[0] for e in headed) for t in asked.terms) else []  # (as called)
+            _callee(t.key) in {_callee(e.lower()) for e in headed} for t in asked.terms) else []
         for span, c, said in zip(found_spans, typed, named_as, strict=True):
             if by_focus and span.text not in called_so and c.proved and not any(
                     span.start <= s.start and s.end <= span.end for s in by_focus):
@@ -170,7 +170,7 @@ def read(store: Store, asked: Asked, step: dict[str, Any] | None, lines: list[Li
             elif asked.kind == k.CODE and span.start >= 0 and c.proved and (
                     kind_noun := called_otherwise(asked, line.text, span.start, span.end)):
                 c.evidence.why_not = f"the line calls {span.text!r} a {kind_noun}, not a {asked.focus_text}"
-            elif entry and span.text.split("(")[0] not in {e.split("(")[0] for e in entry} and c.proved and \
+            elif entry and _callee(span.text) not in {_callee(e) for e in entry} and c.proved and \
                     code_shape(span.text) == code_shape(entry[0]):  # `path.basename` is the entry `path.basename(path)`
                 c.evidence.why_not = f"the line describes {', '.join(entry)}; it names {span.text} in passing"
             if span.start < 0 and line.intro and (line.words.entry_above and span.text in line.words.intro_text
@@ -296,6 +296,11 @@ def _bare_number(asked: Asked, span: Span, line: Line) -> bool:
 SECTION_NUMBER = re.compile(r"(?:^|(?<= › ))\s*(?:\d+(?:\.\d+)*\.|\d+(?:\.\d+)?)\s+(?=[^\W\d])")
 """The number a heading opens with, before its title ("2.1. Removal of …", "3.2 Invoking frob"); a release
 of three parts ("1.4.2 Fixes") is not taken for one."""
+
+
+def _callee(code: str) -> str:
+    """A call's name without its arguments: "console.info" of "console.info([data])" and of "console.info()"."""
+    return code.split("(")[0]
 
 
 _PARAMETER = re.compile(r"\s*(?:[*•-]\s*)?`[\w.$]+(?:\s+<[^>`]+>`|`\s*(?:\{[^}]*\}|<[^>]*>))")
