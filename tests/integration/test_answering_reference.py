@@ -5,7 +5,7 @@ import pytest
 
 from karaka.app.runner import run_ingest, run_query
 from karaka.config import Context
-from tests.fakes import parsed_workspace, text_pdf
+from tests.fakes import grounded, parsed_workspace, text_pdf
 
 REFERENCE = (
     "# Kettle",
@@ -86,9 +86,7 @@ def ctx(tmp_path_factory):
 
 def test_a_type_named_after_its_kind_is_of_that_kind(ctx):
     """``SpillError`` is an error: its name's last word says so, as "the spill error" would."""
-    result = run_query(ctx, "Which error is thrown if the cup is not a Cup?")
-    assert result["status"] == "GROUNDED", result["answer"]
-    assert result["answers"][0] == "SpillError"
+    assert grounded(ctx, "Which error is thrown if the cup is not a Cup?")[0] == "SpillError"
 
 
 def test_the_call_a_question_writes_is_its_own_words_however_qualified(ctx):
@@ -99,9 +97,7 @@ def test_the_call_a_question_writes_is_its_own_words_however_qualified(ctx):
 
 def test_a_short_option_with_its_value_and_its_long_form_are_one_answer(ctx):
     """"-K<dir> --kettle-dir=<dir>" is one option, not two the line gives alike."""
-    result = run_query(ctx, "Which option adds a directory to search for kettles?")
-    assert result["status"] == "GROUNDED", result["answer"]
-    assert result["answers"][0].startswith("-K, --kettle-dir"), result["answer"]
+    assert grounded(ctx, "Which option adds a directory to search for kettles?")[0].startswith("-K, --kettle-dir")
 
 
 def test_a_long_option_after_a_slash_is_read_whole(ctx):
@@ -119,9 +115,7 @@ def test_the_doer_of_a_clause_describing_the_object_does_not_do_the_action(ctx):
 
 def test_a_relative_clause_on_the_span_s_own_noun_says_what_it_does(ctx):
     """"provides the `brewd` program, which reads the … file": brewd is provided, and it is what reads."""
-    result = run_query(ctx, "Which program reads the per-user configuration file?")
-    assert result["status"] == "GROUNDED", result["answer"]
-    assert result["answers"][0] == "brewd"
+    assert grounded(ctx, "Which program reads the per-user configuration file?")[0] == "brewd"
 
 
 def test_the_agent_of_another_verb_in_a_line_without_the_action_does_not_do_it(ctx):
@@ -133,9 +127,7 @@ def test_the_agent_of_another_verb_in_a_line_without_the_action_does_not_do_it(c
 
 def test_the_entry_a_description_stands_under_answers_which_function(ctx):
     """`clearDrain(drain)` heads the lines that say what it does; openDrain only creates the drain."""
-    result = run_query(ctx, "Which function closes a Drain object?")
-    assert result["status"] == "GROUNDED", result["answer"]
-    assert result["answers"][0].startswith("clearDrain"), result["answer"]
+    assert grounded(ctx, "Which function closes a Drain object?")[0].startswith("clearDrain")
 
 
 def test_a_description_s_opening_verb_is_its_action_whatever_its_tag(ctx):
@@ -147,16 +139,12 @@ def test_a_description_s_opening_verb_is_its_action_whatever_its_tag(ctx):
 
 def test_what_happens_to_a_thing_may_reuse_its_words(ctx):
     """"Non-ASCII labels are rewritten as ASCII": what happens to them says "ASCII" again, and answers."""
-    result = run_query(ctx, "What happens to non-ASCII labels?")
-    assert result["status"] == "GROUNDED", result["answer"]
-    assert result["answers"][0] == "rewritten as ASCII"
+    assert grounded(ctx, "What happens to non-ASCII labels?")[0] == "rewritten as ASCII"
 
 
 def test_a_line_naming_the_thing_whose_default_is_asked_answers_under_its_program_s_heading(ctx):
     """"--temperature=N [default: 90]" under "KETTLE OPTIONS": the heading names the program, the line the rest."""
-    result = run_query(ctx, "What is the default temperature of kettle?")
-    assert result["status"] == "GROUNDED", result["answer"]
-    assert result["answers"][0] == "90"
+    assert grounded(ctx, "What is the default temperature of kettle?")[0] == "90"
 
 
 def test_a_printed_reference_s_signature_lines_head_the_lines_under_them(tmp_path):
@@ -171,25 +159,25 @@ def test_a_printed_reference_s_signature_lines_head_the_lines_under_them(tmp_pat
     (tmp_path / "docs" / "printed.pdf").write_bytes(text_pdf([rows], fixed=True))
     ctx = Context(workspace=str(tmp_path / "ws"), llm="none", extractor="parser")
     run_ingest(ctx, tmp_path / "docs")
-    assert _grounded(ctx, "Which function waits until the tea is strong?").startswith("kettle.steep")
-    assert _grounded(ctx, "Which function is kettle.info() an alias for?") == "kettle.log"  # the entry is asked of
-    assert _grounded(ctx, "Which method returns the last portion of a path?").startswith("kettle.tailOf")
+    assert grounded(ctx, "Which function waits until the tea is strong?")[0].startswith("kettle.steep")
+    assert grounded(ctx, "Which function is kettle.info() an alias for?")[0] == "kettle.log"  # the entry is asked of
+    assert grounded(ctx, "Which method returns the last portion of a path?")[0].startswith("kettle.tailOf")
 
 
 def test_a_call_the_question_names_is_its_own_even_where_the_line_calls_it_by_the_noun_asked(ctx):
     """"The `kettle.info()` function is an alias for `kettle.log()`": kettle.info is the one asked of."""
-    assert _grounded(ctx, "Which function is kettle.info() an alias for?") == "kettle.log"
+    assert grounded(ctx, "Which function is kettle.info() an alias for?")[0] == "kettle.log"
 
 
 def test_an_entry_s_function_called_by_name_is_the_entry(ctx):
     """Under `kettle.tailOf(path[, suffix])`, "The `kettle.tailOf()` method returns …" names the entry itself: the
     line that says it answers, in its words."""
-    assert _grounded(ctx, "Which method returns the last portion of a path?") == "kettle.tailOf"
+    assert grounded(ctx, "Which method returns the last portion of a path?")[0] == "kettle.tailOf"
 
 
 def test_what_a_thing_is_for_is_its_purpose(ctx):
     """"What is Brewd a kettle tool for?" asks a purpose: "for descaling pots …", not what Brewd is."""
-    assert _grounded(ctx, "What is Brewd a kettle tool for?").startswith("for descaling pots")
+    assert grounded(ctx, "What is Brewd a kettle tool for?")[0].startswith("for descaling pots")
 
 
 def test_how_much_more_is_no_count_of_things(ctx):
@@ -197,11 +185,6 @@ def test_how_much_more_is_no_count_of_things(ctx):
     result = run_query(ctx, "How much faster than Kettlebot is Teabot?")
     assert "two APIs" not in result["answers"][:1], result["answer"]
 
-
-def _grounded(ctx, question):
-    result = run_query(ctx, question)
-    assert result["status"] == "GROUNDED", result["answer"]
-    return result["answers"][0]
 
 
 def test_a_parameter_s_line_says_what_the_parameter_is_not_what_its_function_does(ctx):

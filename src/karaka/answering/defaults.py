@@ -87,4 +87,3 @@ def focus_term(asked: Asked) -> Term:
 def _generic(asked: Asked) -> bool:
     """Whether the question's noun is none, or one that says no thing of its own ("value", "name")."""
     return not asked.focus or any(same(key(w), asked.focus) for w in k.VALUE_NOUNS | k.CALLED_NOUNS)
-

@@ -229,5 +229,5 @@ def _compound_head(text: str) -> str:
     capitals (``ERR_INVALID_TYPE``) or joined by underscores is left alone: its parts need not be words.
     """
     name = text.strip("`'\"()").rsplit(".", 1)[-1]
-    parts = re.fullmatch(r"[A-Z][a-z]+((?:[A-Z][a-z]+)+)", name)
-    return re.findall(r"[A-Z][a-z]+", parts.group(1))[-1] if parts else ""
+    words = re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z]+)*([A-Z][a-z]+)", name)
+    return words.group(1) if words else ""

@@ -62,7 +62,7 @@ def _strip(text: str, start: int) -> tuple[str, int]:
     marks = " ,;:()[]\"'`"
     lead = len(text) - len(text.lstrip(marks))
     body, out = text[lead:], text.strip(marks)
-    while (close := body[len(out):len(out) + 1]) in (")", "]") and close and \
+    while (close := body[len(out):len(out) + 1]) in (")", "]") and \
             out.count("(" if close == ")" else "[") > out.count(close):
         out += close
     return out, start + lead

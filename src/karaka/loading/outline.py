@@ -3,9 +3,10 @@
 A PDF gives lines, not a definition list, so a sentence of a manual did not know the option it
 is about. An option's signature says what its line is without its font or indent:
 "--leak-resolution=<low|med|high> [default: high]" or "-c --stdout", a line that opens with a
-flag and says no sentence, or a function's ("setTimeout(callback[, delay])") alone on its line. Each line after such an entry, up to the next one or an environment
-variable's line (``ENTRY_LINES`` at most), is that entry's description, as a manual page's
-indented body is (``text``): "When med, four entries have to match." is said of --leak-resolution.
+flag and says no sentence, or a function's ("setTimeout(callback[, delay])") alone on its line.
+Each line after such an entry, up to the next one or an environment variable's line
+(``ENTRY_LINES`` at most), is that entry's description, as a manual page's indented body is
+(``text``): "When med, four entries have to match." is said of --leak-resolution.
 
 Numbered headings ("4.2.1. Illegal frees") read the same way as sections were tried and left out:
 the blind set lost two right answers and gained three wrong ones, the sets here did not move.
@@ -59,9 +60,11 @@ def entry_line(text: str) -> bool:
     A function's signature alone on its line is an entry too: a page printed from an API reference
     keeps its headings only as lines.
     """
-    if len(text.split()) <= MOST_WORDS and SIGNATURE.fullmatch(text) and not re.search(r"\(\d\w*\)$", text):
-        return True  # (a manual page's name, "printf(3)", is no function's entry)
-    if len(text.split()) > MOST_WORDS or not FLAG.match(text) or text.endswith("."):
+    if len(text.split()) > MOST_WORDS:
+        return False
+    if SIGNATURE.fullmatch(text):
+        return not re.search(r"\(\d\w*\)$", text)  # a manual page's name, "printf(3)", is no function's entry
+    if not FLAG.match(text) or text.endswith("."):
         return False
     plain = 0
     for word in text.split():

@@ -6,8 +6,8 @@ line at the top or bottom of a page that recurs, numbers aside, across the pages
 numbers are dropped; table-of-contents lines with dot leaders too. A line that reaches the right
 margin goes on into the next one, across a page break as well, so a sentence is not cut by the
 page furniture that used to sit inside it. A page of one column is read top to bottom, whatever
-order the file writes its lines in (a browser writes a printed page's headings last). Pages with no text layer are read by OCR when
-Tesseract is installed. An option's entry ("-c --stdout") is the section of the description
+order the file writes its lines in (a browser writes a printed page's headings last). Pages with
+no text layer are read by OCR when Tesseract is installed. An option's entry ("-c --stdout") is the section of the description
 lines under it (``outline``). What a line sets in a fixed-pitch font is quoted in backquotes, as
 Markdown quotes code: a manual printed from HTML keeps its ``<code>`` ("run `corepack enable`").
 
